@@ -1,0 +1,2 @@
+//! Serde models of the A2A protocol.
+pub mod v1 {}

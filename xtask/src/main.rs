@@ -1,0 +1,95 @@
+//! `cargo xtask`: the workspace's automation.
+//!
+//! ```text
+//! cargo xtask ci        fmt check, clippy -D warnings, every test (unit, integration, doc), rustdoc -D warnings
+//! ```
+//!
+//! Each step prints the command it runs; the first failing step stops the run with its exit code.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("help" | "--help" | "-h") | None => {
+            eprintln!("{USAGE}");
+            return if args.is_empty() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+        Some(other) => Err(format!("unknown xtask `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  ci      the whole test suite: fmt --check, clippy -D warnings, tests and doc tests, rustdoc";
+
+/// The workspace root, derived from this crate's manifest directory.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// Runs `cargo <args>` at the workspace root with extra environment, failing on a non-zero exit.
+fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    eprintln!("\n==> cargo {}", args.join(" "));
+    let status = Command::new(&cargo)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(project_root())
+        .status()
+        .map_err(|e| format!("cannot start {cargo}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// The one test command of the workspace.
+fn ci() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--check"], &[])?;
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(
+        &["test", "--workspace", "--all-targets", "--all-features", "--locked"],
+        &[],
+    )?;
+    cargo(
+        &["test", "--workspace", "--doc", "--all-features", "--locked"],
+        &[],
+    )?;
+    cargo(
+        &["doc", "--workspace", "--no-deps", "--all-features", "--locked"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
+    eprintln!("\nxtask ci: all steps passed");
+    Ok(())
+}
