@@ -1,2 +1,33 @@
-//! Serde models of the A2A protocol.
-pub mod v1 {}
+//! Serde models of the Agent2Agent (A2A) protocol.
+//!
+//! | module | generation | wire |
+//! |---|---|---|
+//! | [`v1`] | A2A 1.0 (1.0.1), the core model | ProtoJSON of `lf.a2a.v1` |
+//!
+//! The types carry no I/O: they read and write JSON with `serde_json`, and, with the
+//! `schemars` feature, describe themselves as JSON Schema.
+//!
+//! ```
+//! use a2a_types::v1::{Message, Part, Role, SendMessageRequest};
+//!
+//! let request = SendMessageRequest::new(Message::new("m-1", Role::User, vec![Part::text("hello")]));
+//! let json = serde_json::to_string(&request).unwrap();
+//! assert_eq!(json, r#"{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}"#);
+//!
+//! let back: SendMessageRequest = a2a_types::json::from_str(&json).unwrap();
+//! assert_eq!(back, request);
+//! ```
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `uuid` | yes | random ids: `TaskId::random()`, `Message::user_text("hi")` |
+//! | `schemars` | no | `schemars::JsonSchema` for every wire type, describing exactly what serde writes |
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod json;
+#[cfg(feature = "schemars")]
+mod schema;
+mod serde_util;
+pub mod v1;
