@@ -21,3 +21,146 @@ pub fn fixture_files(sub: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// Decodes `json` as the A2A 1.0 message named `proto_name` (the name in `a2a.proto`, such as
+/// `Task` or `APIKeySecurityScheme`) and writes it back as compact JSON.
+///
+/// Returns `None` when no Rust type is registered for that name.
+pub fn v1_roundtrip(proto_name: &str, json: &str) -> Option<Result<String, a2a_types::json::DecodeError>> {
+    use a2a_types::v1::*;
+
+    fn go<T: serde::de::DeserializeOwned + serde::Serialize>(
+        json: &str,
+    ) -> Result<String, a2a_types::json::DecodeError> {
+        let value: T = a2a_types::json::from_str(json)?;
+        Ok(serde_json::to_string(&value).expect("a decoded value always encodes"))
+    }
+
+    macro_rules! table {
+        ($($proto:literal => $ty:ty),+ $(,)?) => {
+            match proto_name {
+                $($proto => Some(go::<$ty>(json)),)+
+                _ => None,
+            }
+        };
+    }
+
+    table! {
+        "SendMessageConfiguration" => SendMessageConfiguration,
+        "Task" => Task,
+        "TaskStatus" => TaskStatus,
+        "Part" => Part,
+        "Message" => Message,
+        "Artifact" => Artifact,
+        "TaskStatusUpdateEvent" => TaskStatusUpdateEvent,
+        "TaskArtifactUpdateEvent" => TaskArtifactUpdateEvent,
+        "AuthenticationInfo" => AuthenticationInfo,
+        "AgentInterface" => AgentInterface,
+        "AgentCard" => AgentCard,
+        "AgentProvider" => AgentProvider,
+        "AgentCapabilities" => AgentCapabilities,
+        "AgentExtension" => AgentExtension,
+        "AgentSkill" => AgentSkill,
+        "AgentCardSignature" => AgentCardSignature,
+        "TaskPushNotificationConfig" => TaskPushNotificationConfig,
+        "StringList" => StringList,
+        "SecurityRequirement" => SecurityRequirement,
+        "SecurityScheme" => SecurityScheme,
+        "APIKeySecurityScheme" => ApiKeySecurityScheme,
+        "HTTPAuthSecurityScheme" => HttpAuthSecurityScheme,
+        "OAuth2SecurityScheme" => OAuth2SecurityScheme,
+        "OpenIdConnectSecurityScheme" => OpenIdConnectSecurityScheme,
+        "MutualTlsSecurityScheme" => MutualTlsSecurityScheme,
+        "OAuthFlows" => OAuthFlows,
+        "AuthorizationCodeOAuthFlow" => AuthorizationCodeOAuthFlow,
+        "ClientCredentialsOAuthFlow" => ClientCredentialsOAuthFlow,
+        "ImplicitOAuthFlow" => ImplicitOAuthFlow,
+        "PasswordOAuthFlow" => PasswordOAuthFlow,
+        "DeviceCodeOAuthFlow" => DeviceCodeOAuthFlow,
+        "SendMessageRequest" => SendMessageRequest,
+        "GetTaskRequest" => GetTaskRequest,
+        "ListTasksRequest" => ListTasksRequest,
+        "ListTasksResponse" => ListTasksResponse,
+        "CancelTaskRequest" => CancelTaskRequest,
+        "GetTaskPushNotificationConfigRequest" => GetTaskPushNotificationConfigRequest,
+        "DeleteTaskPushNotificationConfigRequest" => DeleteTaskPushNotificationConfigRequest,
+        "SubscribeToTaskRequest" => SubscribeToTaskRequest,
+        "ListTaskPushNotificationConfigsRequest" => ListTaskPushNotificationConfigsRequest,
+        "GetExtendedAgentCardRequest" => GetExtendedAgentCardRequest,
+        "SendMessageResponse" => SendMessageResponse,
+        "StreamResponse" => StreamResponse,
+        "ListTaskPushNotificationConfigsResponse" => ListTaskPushNotificationConfigsResponse,
+        "TaskState" => TaskState,
+        "Role" => Role,
+    }
+}
+
+/// Every message and enum declared in package `lf.a2a.v1` of `a2a.proto` 1.0.1, in file order.
+pub const V1_PROTO_TYPES: &[&str] = &[
+    "SendMessageConfiguration",
+    "Task",
+    "TaskState",
+    "TaskStatus",
+    "Part",
+    "Role",
+    "Message",
+    "Artifact",
+    "TaskStatusUpdateEvent",
+    "TaskArtifactUpdateEvent",
+    "AuthenticationInfo",
+    "AgentInterface",
+    "AgentCard",
+    "AgentProvider",
+    "AgentCapabilities",
+    "AgentExtension",
+    "AgentSkill",
+    "AgentCardSignature",
+    "TaskPushNotificationConfig",
+    "StringList",
+    "SecurityRequirement",
+    "SecurityScheme",
+    "APIKeySecurityScheme",
+    "HTTPAuthSecurityScheme",
+    "OAuth2SecurityScheme",
+    "OpenIdConnectSecurityScheme",
+    "MutualTlsSecurityScheme",
+    "OAuthFlows",
+    "AuthorizationCodeOAuthFlow",
+    "ClientCredentialsOAuthFlow",
+    "ImplicitOAuthFlow",
+    "PasswordOAuthFlow",
+    "DeviceCodeOAuthFlow",
+    "SendMessageRequest",
+    "GetTaskRequest",
+    "ListTasksRequest",
+    "ListTasksResponse",
+    "CancelTaskRequest",
+    "GetTaskPushNotificationConfigRequest",
+    "DeleteTaskPushNotificationConfigRequest",
+    "SubscribeToTaskRequest",
+    "ListTaskPushNotificationConfigsRequest",
+    "GetExtendedAgentCardRequest",
+    "SendMessageResponse",
+    "StreamResponse",
+    "ListTaskPushNotificationConfigsResponse",
+];
+
+/// Every `*.json` file under `tests/fixtures/<sub>/`, recursively, sorted by path.
+pub fn fixture_files_recursive(sub: &str) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot read fixture folder {}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("fixture folder entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|ext| ext == "json") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&fixtures_dir().join(sub), &mut out);
+    out.sort();
+    out
+}
