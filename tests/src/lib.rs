@@ -26,7 +26,10 @@ pub fn fixture_files(sub: &str) -> Vec<PathBuf> {
 /// `Task` or `APIKeySecurityScheme`) and writes it back as compact JSON.
 ///
 /// Returns `None` when no Rust type is registered for that name.
-pub fn v1_roundtrip(proto_name: &str, json: &str) -> Option<Result<String, a2a_types::json::DecodeError>> {
+pub fn v1_roundtrip(
+    proto_name: &str,
+    json: &str,
+) -> Option<Result<String, a2a_types::json::DecodeError>> {
     use a2a_types::v1::*;
 
     fn go<T: serde::de::DeserializeOwned + serde::Serialize>(

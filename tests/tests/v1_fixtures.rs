@@ -25,7 +25,11 @@ fn valid_fixtures() -> Vec<std::path::PathBuf> {
 #[test]
 fn every_fixture_round_trips() {
     let files = valid_fixtures();
-    assert!(files.len() >= 60, "expected the v1 fixtures, found {}", files.len());
+    assert!(
+        files.len() >= 60,
+        "expected the v1 fixtures, found {}",
+        files.len()
+    );
     let mut exact = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
@@ -35,13 +39,21 @@ fn every_fixture_round_trips() {
             .unwrap_or_else(|e| panic!("{}: does not decode: {e}", path.display()));
         let original: Value = serde_json::from_str(&text).unwrap();
         let again: Value = serde_json::from_str(&encoded).unwrap();
-        assert_eq!(again, original, "{} changed in a round trip", path.display());
+        assert_eq!(
+            again,
+            original,
+            "{} changed in a round trip",
+            path.display()
+        );
         if text.trim_end().lines().count() == 1 {
             assert_eq!(encoded, text.trim_end(), "{}: bytes differ", path.display());
             exact += 1;
         }
     }
-    assert!(exact >= 50, "expected most hand-written fixtures to be byte-exact, got {exact}");
+    assert!(
+        exact >= 50,
+        "expected most hand-written fixtures to be byte-exact, got {exact}"
+    );
 }
 
 #[test]
@@ -53,12 +65,18 @@ fn every_proto_type_and_oneof_member_has_a_fixture() {
         .filter(|t| !matches!(**t, "TaskState" | "Role"))
         .filter(|t| !covered.contains(**t))
         .collect();
-    assert!(missing.is_empty(), "messages without a fixture: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "messages without a fixture: {missing:?}"
+    );
 
     let oneofs: &[(&str, &[&str])] = &[
         ("Part", &["text", "raw", "url", "data"]),
         ("SendMessageResponse", &["task", "message"]),
-        ("StreamResponse", &["task", "message", "statusUpdate", "artifactUpdate"]),
+        (
+            "StreamResponse",
+            &["task", "message", "statusUpdate", "artifactUpdate"],
+        ),
         (
             "SecurityScheme",
             &[
@@ -71,7 +89,13 @@ fn every_proto_type_and_oneof_member_has_a_fixture() {
         ),
         (
             "OAuthFlows",
-            &["authorizationCode", "clientCredentials", "implicit", "password", "deviceCode"],
+            &[
+                "authorizationCode",
+                "clientCredentials",
+                "implicit",
+                "password",
+                "deviceCode",
+            ],
         ),
     ];
     for (owner, members) in oneofs {
@@ -84,7 +108,10 @@ fn every_proto_type_and_oneof_member_has_a_fixture() {
             })
             .collect();
         for member in *members {
-            assert!(seen.contains(*member), "no {owner} fixture uses member `{member}`");
+            assert!(
+                seen.contains(*member),
+                "no {owner} fixture uses member `{member}`"
+            );
         }
     }
 }
@@ -92,7 +119,11 @@ fn every_proto_type_and_oneof_member_has_a_fixture() {
 #[test]
 fn every_invalid_fixture_is_rejected_naming_the_field() {
     let files = fixture_files_recursive("v1/invalid");
-    assert!(files.len() >= 15, "expected the invalid fixtures, found {}", files.len());
+    assert!(
+        files.len() >= 15,
+        "expected the invalid fixtures, found {}",
+        files.len()
+    );
     for path in &files {
         let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let name = case["type"].as_str().unwrap();
@@ -101,7 +132,17 @@ fn every_invalid_fixture_is_rejected_naming_the_field() {
             Ok(out) => panic!("{}: accepted, re-encoded as {out}", path.display()),
             Err(e) => e,
         };
-        assert_eq!(err.path(), case["path"].as_str().unwrap(), "{}: path of {err}", path.display());
-        assert_eq!(err.message(), case["message"].as_str().unwrap(), "{}: message", path.display());
+        assert_eq!(
+            err.path(),
+            case["path"].as_str().unwrap(),
+            "{}: path of {err}",
+            path.display()
+        );
+        assert_eq!(
+            err.message(),
+            case["message"].as_str().unwrap(),
+            "{}: message",
+            path.display()
+        );
     }
 }

@@ -121,7 +121,7 @@ impl fmt::Display for InvalidTimestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid RFC 3339 timestamp \"{}\": {}",
+            "invalid RFC 3339 timestamp \"{}\" ({}), expected a form like 2025-10-28T10:30:00.000Z",
             self.text, self.reason
         )
     }
