@@ -30,4 +30,6 @@ pub mod json;
 #[cfg(feature = "schemars")]
 mod schema;
 mod serde_util;
+pub mod v0_1;
+pub mod v0_3;
 pub mod v1;
