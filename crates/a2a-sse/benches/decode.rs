@@ -13,7 +13,10 @@ use divan::counter::BytesCount;
 
 fn main() {
     // Sanity: every event decodes, whatever the chunking.
-    let data: usize = EVENT_LIST.iter().map(|e| e.data().map_or(0, str::len)).sum();
+    let data: usize = EVENT_LIST
+        .iter()
+        .map(|e| e.data().map_or(0, str::len))
+        .sum();
     assert_eq!(decode_chunks(WIRE.chunks(WIRE.len())), data);
     assert_eq!(decode_chunks(WIRE.chunks(CHUNK)), data);
     divan::main();
@@ -79,13 +82,15 @@ fn decode_4k_chunks(bencher: Bencher<'_, '_>) {
 fn encode(bencher: Bencher<'_, '_>) {
     let events: &[Event] = &EVENT_LIST;
     let mut buf = BytesMut::with_capacity(WIRE.len());
-    bencher.counter(BytesCount::new(WIRE.len())).bench_local(|| {
-        buf.clear();
-        for event in black_box(events) {
-            event.encode_to(&mut buf);
-        }
-        buf.len()
-    });
+    bencher
+        .counter(BytesCount::new(WIRE.len()))
+        .bench_local(|| {
+            buf.clear();
+            for event in black_box(events) {
+                event.encode_to(&mut buf);
+            }
+            buf.len()
+        });
 }
 
 /// The floor: find every line end (CR or LF, as the decoder must) and nothing else.

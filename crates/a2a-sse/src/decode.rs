@@ -78,9 +78,11 @@ impl Frame {
 ///   those lines have taken effect already);
 /// * `event` sets the event type; an empty type is the default `"message"` and decodes to
 ///   [`Event::event`] `None`;
-/// * `id` sets the last event ID ([`last_event_id`](Decoder::last_event_id)), which persists
-///   across events and is copied into every dispatched event, unless the value contains NUL, in
-///   which case the field is ignored;
+/// * `id` sets the last event ID buffer, unless the value contains NUL, in which case the field
+///   is ignored; every blank line, whether it dispatches an event or not, commits that buffer as
+///   the last event ID ([`last_event_id`](Decoder::last_event_id)), which persists across events
+///   and is copied into every dispatched event (so an `id` only counts once its event is
+///   complete);
 /// * `retry` sets the reconnection time ([`retry`](Decoder::retry)) if the value is one or more
 ///   ASCII digits (in milliseconds, saturating at `u64::MAX`), and is otherwise ignored;
 /// * any other field is ignored.
@@ -88,7 +90,7 @@ impl Frame {
 /// # Errors and limits
 ///
 /// Errors are per event (see [`DecodeError`]): the decoder reports them as items, skips the
-/// rest of the event and recovers at the next blank line.
+/// rest of the event (its `id` is not committed) and recovers at the next blank line.
 ///
 /// * Invalid UTF-8 in a line the decoder interprets (`data`, `event`, `id`, and comments when
 ///   they are surfaced) is an error; bytes the decoder ignores (unknown fields, comments not
@@ -137,6 +139,7 @@ pub struct Decoder {
     comments: bool,
 
     // Kept across streams (the EventSource's state).
+    /// The last event ID, committed at each blank line.
     last_event_id: Option<String>,
     retry: Option<Duration>,
 
@@ -155,6 +158,8 @@ pub struct Decoder {
     line_start: u64,
 
     // Event state.
+    /// The last event ID buffer: what `id` fields set, committed at the next blank line.
+    id_buffer: Option<String>,
     data: String,
     event_type: String,
     event_retry: Option<Duration>,
@@ -183,6 +188,7 @@ impl Decoder {
             comments: false,
             last_event_id: None,
             retry: None,
+            id_buffer: None,
             line: Vec::new(),
             skip_line: false,
             after_cr: false,
@@ -224,12 +230,14 @@ impl Decoder {
         self
     }
 
-    /// The last event ID: the value of the last `id` field (without NUL) the stream sent,
-    /// `None` if it sent none. `Some("")` means an empty `id` field reset it; a client sends
-    /// the `Last-Event-ID` header on reconnection only when this is non-empty.
+    /// The last event ID: the value of the last `id` field (without NUL) of a complete event
+    /// (one ended by its blank line, dispatched or not), `None` if there was none. `Some("")`
+    /// means an empty `id` field reset it; a client sends the `Last-Event-ID` header on
+    /// reconnection only when this is non-empty.
     ///
     /// It persists across events and across [`finish`](Decoder::finish), like an
-    /// `EventSource`'s.
+    /// `EventSource`'s. An `id` in an event that is cut off by the end of the stream, or skipped
+    /// after an error, is not committed.
     #[must_use]
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_event_id.as_deref()
@@ -280,8 +288,8 @@ impl Decoder {
     }
 
     /// Ends the current stream. An unfinished line and an event without its closing blank line
-    /// are discarded, as WHATWG says (the fields already read of that event, `id` and `retry`,
-    /// have taken effect). Returns whether anything was discarded.
+    /// are discarded, as WHATWG says: its `id` is not committed as the last event ID (a `retry`
+    /// it had took effect at once). Returns whether anything was discarded.
     ///
     /// The decoder is then ready for a new stream (a reconnection): a BOM is skipped again, and
     /// [`DecodeError::offset`] counts from the new start. [`last_event_id`](Decoder::last_event_id)
@@ -295,6 +303,7 @@ impl Decoder {
         self.at_stream_start = true;
         self.offset = 0;
         self.line_start = 0;
+        self.id_buffer.clone_from(&self.last_event_id);
         self.reset_event();
         discarded
     }
@@ -437,7 +446,7 @@ impl Decoder {
                 let Ok(value) = std::str::from_utf8(value) else {
                     return self.fail(DecodeErrorKind::InvalidUtf8);
                 };
-                let id = self.last_event_id.get_or_insert_with(String::new);
+                let id = self.id_buffer.get_or_insert_with(String::new);
                 id.clear();
                 id.push_str(value);
             }
@@ -456,9 +465,17 @@ impl Decoder {
         None
     }
 
-    /// A blank line: dispatches the event being built, if it has data.
+    /// A blank line: commits the last event ID and dispatches the event being built, if it has
+    /// data.
     fn dispatch(&mut self) -> Option<Result<Frame, DecodeError>> {
-        if self.poisoned || self.data.is_empty() {
+        if self.poisoned {
+            // The event is discarded whole, as if cut off: its `id` does not count.
+            self.id_buffer.clone_from(&self.last_event_id);
+            self.reset_event();
+            return None;
+        }
+        self.last_event_id.clone_from(&self.id_buffer);
+        if self.data.is_empty() {
             self.reset_event();
             return None;
         }

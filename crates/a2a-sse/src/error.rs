@@ -88,8 +88,9 @@ pub enum DecodeErrorKind {
 ///
 /// Errors are per event, not fatal: the decoder reports the error as soon as it finds it, skips
 /// the rest of that event (every line up to the next blank line, which ends the event, without
-/// dispatching it), and then goes on with the next event. A consumer that wants fatal semantics
-/// stops at the first error.
+/// dispatching it), and then goes on with the next event. The skipped event is discarded like
+/// an event cut off by the end of the stream: an `id` it had is not committed as the last event
+/// ID. A consumer that wants fatal semantics stops at the first error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     kind: DecodeErrorKind,

@@ -22,9 +22,10 @@ pub const DEFAULT_EVENT_TYPE: &str = "message";
 /// line breaks (LF, CR or CRLF) split them into several `data:` or `:` lines.
 ///
 /// The fields are written in this order, each line ended by LF, the frame by a blank line:
-/// comment lines, `event`, `retry`, `data` lines, `id`. `id` comes after the data so that a
-/// connection cut inside the frame does not advance the client's last event ID past an event it
-/// never received.
+/// comment lines, `event`, `retry`, `data` lines, `id`. `id` comes last so that a connection
+/// cut inside the frame cannot advance the client's last event ID past an event it never
+/// received, even with clients less careful than WHATWG's (which commit an ID only with the
+/// blank line that completes its event, as [`Decoder`](crate::Decoder) does).
 ///
 /// # Decoding
 ///

@@ -234,11 +234,17 @@ fn incomplete_event_at_end_of_stream_is_discarded() {
         (out.items.len(), out.last_event_id, out.discarded),
         (1, None, true)
     );
-    // But a complete `id` line takes effect at once.
-    let out = run(Decoder::new(), [&b"id: 5\n"[..]]);
+    // Nor is a complete `id` line of an unfinished event: only a blank line commits it.
+    let out = run(Decoder::new(), [&b"id: 4\n\nid: 5\n"[..]]);
     assert_eq!(
         (out.last_event_id.as_deref(), out.discarded),
-        (Some("5"), true)
+        (Some("4"), true)
+    );
+    // `retry` takes effect at once, though.
+    let out = run(Decoder::new(), [&b"retry: 9\n"[..]]);
+    assert_eq!(
+        (out.retry, out.discarded),
+        (Some(Duration::from_millis(9)), true)
     );
     let out = run(Decoder::new(), [&b"data: a\n\n"[..]]);
     assert!(!out.discarded);
@@ -250,11 +256,18 @@ fn incomplete_event_at_end_of_stream_is_discarded() {
 #[test]
 fn finish_prepares_for_the_next_stream_and_keeps_id_and_retry() {
     let mut decoder = Decoder::new();
-    assert_eq!(decoder.decode(b"retry: 100\nid: 1\ndata: a").count(), 0);
+    assert_eq!(
+        decoder
+            .decode(b"id: 1\n\nretry: 100\nid: 2\ndata: a")
+            .count(),
+        0
+    );
     assert!(decoder.finish());
     assert!(!decoder.finish());
+    assert_eq!(decoder.last_event_id(), Some("1"));
     let next: Vec<_> = decoder.decode(b"\xEF\xBB\xBFdata: b\n\n").collect();
     let event = next[0].clone().unwrap().into_event().unwrap();
+    // The uncommitted `id: 2` of the cut-off event is gone; the committed one stays.
     assert_eq!((event.data(), event.id()), (Some("b"), Some("1")));
     assert_eq!(decoder.retry(), Some(Duration::from_millis(100)));
     // A CR at the end of the old stream does not swallow an LF starting the new one.
@@ -323,16 +336,17 @@ fn an_error_skips_the_rest_of_the_event_and_is_reported_once() {
     let decoder = Decoder::new().with_comments(true);
     let out = run(
         decoder,
-        [&b"data: a\ndata: \xFF\ndata: \xFE\n: c\nid: 9\nevent: e\n\ndata: b\n\n"[..]],
+        [&b"id: 1\n\nid: 8\ndata: a\ndata: \xFF\ndata: \xFE\n: c\nid: 9\nevent: e\n\ndata: b\n\n"[..]],
     );
     assert_eq!(out.items.len(), 2);
     assert!(out.items[0].is_err());
     let event = out.items[1].clone().unwrap().into_event().unwrap();
     assert_eq!(
         (event.data(), event.event(), event.id()),
-        (Some("b"), None, None)
+        (Some("b"), None, Some("1"))
     );
-    assert_eq!(out.last_event_id, None);
+    // Neither the `id` before the error nor the one after it counts.
+    assert_eq!(out.last_event_id.as_deref(), Some("1"));
 }
 
 #[test]
