@@ -463,3 +463,490 @@ impl Future for JoinBatch {
         Poll::Ready(responses)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use futures_executor::block_on;
+    use serde::Deserialize;
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::ErrorCode;
+
+    /// Per-request context: who calls, and a log of what ran.
+    #[derive(Clone, Default)]
+    struct Ctx {
+        user: &'static str,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct GetTaskRequest {
+        id: String,
+        history_length: Option<u32>,
+    }
+
+    #[derive(Deserialize)]
+    struct SendMessageRequest {
+        message: Message,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Message {
+        #[serde(rename = "messageId")]
+        _message_id: String,
+        #[serde(rename = "role")]
+        _role: Role,
+    }
+
+    #[derive(Deserialize)]
+    enum Role {
+        #[serde(rename = "ROLE_USER")]
+        User,
+        #[serde(rename = "ROLE_AGENT")]
+        Agent,
+    }
+
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct GetExtendedAgentCardRequest {
+        tenant: String,
+    }
+
+    /// A future that is pending once (waking itself) and then ready.
+    struct YieldOnce(bool);
+
+    impl Future for YieldOnce {
+        type Output = ();
+
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+            if self.0 {
+                Poll::Ready(())
+            } else {
+                self.0 = true;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+        }
+    }
+
+    fn methods() -> Methods<Ctx> {
+        Methods::new()
+            .register("GetTask", |p: GetTaskRequest, ctx: Ctx| async move {
+                ctx.log.lock().unwrap().push(format!("GetTask {}", p.id));
+                match p.id.as_str() {
+                    "task-123" => Ok(json!({
+                        "id": p.id,
+                        "historyLength": p.history_length,
+                        "user": ctx.user,
+                    })),
+                    other => Err(ErrorObject::task_not_found(other)),
+                }
+            })
+            .register(
+                "SendMessage",
+                |p: SendMessageRequest, _ctx: Ctx| async move {
+                    let role = match p.message._role {
+                        Role::User => "user",
+                        Role::Agent => "agent",
+                    };
+                    Ok(role)
+                },
+            )
+            .register(
+                "GetExtendedAgentCard",
+                |p: GetExtendedAgentCardRequest, _ctx: Ctx| async move {
+                    Ok(json!({"name": "agent", "tenant": p.tenant}))
+                },
+            )
+            .register("Slow", |n: (u32,), ctx: Ctx| async move {
+                YieldOnce(false).await;
+                ctx.log.lock().unwrap().push(format!("Slow {}", n.0));
+                Ok(n.0)
+            })
+            .register("Log", |line: (String,), ctx: Ctx| async move {
+                ctx.log.lock().unwrap().push(line.0);
+                Ok(())
+            })
+            .register("Unserializable", |_: Value, _ctx: Ctx| async move {
+                let mut map = HashMap::new();
+                map.insert((1, 2), 3);
+                Ok(map)
+            })
+    }
+
+    fn run_with(body: &str, ctx: Ctx) -> Option<String> {
+        block_on(methods().handle_bytes(body.as_bytes(), ctx))
+            .map(|bytes| String::from_utf8(bytes).unwrap())
+    }
+
+    fn run(body: &str) -> Option<String> {
+        run_with(body, Ctx::default())
+    }
+
+    fn run_value(body: &str) -> Value {
+        serde_json::from_str(&run(body).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn success_bytes() {
+        assert_eq!(
+            run(
+                r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"task-123","historyLength":2}}"#
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"historyLength":2,"id":"task-123","user":""}}"#
+        );
+    }
+
+    #[test]
+    fn context_reaches_the_handler() {
+        let ctx = Ctx {
+            user: "alice",
+            ..Ctx::default()
+        };
+        let reply = run_with(
+            r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"task-123"}}"#,
+            ctx.clone(),
+        )
+        .unwrap();
+        assert!(reply.contains(r#""user":"alice""#), "{reply}");
+        assert_eq!(*ctx.log.lock().unwrap(), vec!["GetTask task-123"]);
+    }
+
+    #[test]
+    fn parse_error() {
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":1,"method":"GetTask""#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: EOF while parsing an object at line 1 column 42"}}"#
+        );
+        assert_eq!(
+            run("").unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: EOF while parsing a value at line 1 column 0"}}"#
+        );
+    }
+
+    #[test]
+    fn invalid_requests() {
+        let cases = [
+            (
+                r#"{"id":1,"method":"GetTask"}"#,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: missing member \"jsonrpc\""}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":"a","method":"GetTask"}"#,
+                r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"invalid request: \"jsonrpc\" must be \"2.0\""}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":["GetTask"]}"#,
+                r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"invalid request: \"method\" must be a string"}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"GetTask","params":"task-123"}"#,
+                r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: \"params\" must be an object or an array"}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":{"n":1},"method":"GetTask"}"#,
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"id\" must be a string, a number or null"}}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":1}"#,
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: \"method\" must be a string"}}"#,
+            ),
+            (
+                "7",
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: expected a request object or a batch array, found a number"}}"#,
+            ),
+        ];
+        for (body, expected) in cases {
+            assert_eq!(run(body).unwrap(), expected, "{body}");
+        }
+    }
+
+    #[test]
+    fn empty_batch() {
+        assert_eq!(
+            run("[]").unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: empty batch"}}"#
+        );
+    }
+
+    #[test]
+    fn invalid_batch_members_each_get_an_error() {
+        assert_eq!(
+            run("[1,2]").unwrap(),
+            r#"[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: expected a request object, found a number"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: expected a request object, found a number"}}]"#
+        );
+    }
+
+    #[test]
+    fn mixed_batch_with_notifications() {
+        let ctx = Ctx::default();
+        let body = r#"[
+            {"jsonrpc":"2.0","id":"1","method":"GetTask","params":{"id":"task-123"}},
+            {"jsonrpc":"2.0","method":"Log","params":["note"]},
+            {"jsonrpc":"2.0","id":2,"method":"Nope"},
+            {"foo":"boo"},
+            {"jsonrpc":"2.0","method":"Nope"},
+            {"jsonrpc":"2.0","method":"GetTask","params":{"id":5}},
+            {"jsonrpc":"2.0","id":3,"method":"GetTask","params":{"id":"t-9"}}
+        ]"#;
+        let reply: Value = serde_json::from_str(&run_with(body, ctx.clone()).unwrap()).unwrap();
+        assert_eq!(
+            reply,
+            json!([
+                {"jsonrpc": "2.0", "id": "1", "result": {"id": "task-123", "historyLength": null, "user": ""}},
+                {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "method not found: Nope"}},
+                {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "invalid request: missing member \"jsonrpc\""}},
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32001, "message": "Task not found: t-9", "data": [{
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": "TASK_NOT_FOUND",
+                    "domain": "a2a-protocol.org",
+                    "metadata": {"taskId": "t-9"}
+                }]}}
+            ])
+        );
+        // The notification ran.
+        let log = ctx.log.lock().unwrap();
+        assert!(log.contains(&"note".to_owned()), "{log:?}");
+    }
+
+    #[test]
+    fn batch_of_notifications_gets_nothing() {
+        let ctx = Ctx::default();
+        let body = r#"[{"jsonrpc":"2.0","method":"Log","params":["a"]},{"jsonrpc":"2.0","method":"Log","params":["b"]},{"jsonrpc":"2.0","method":"Nope"}]"#;
+        assert_eq!(run_with(body, ctx.clone()), None);
+        assert_eq!(*ctx.log.lock().unwrap(), vec!["a", "b"]);
+        // A single notification, even a failing one, gets nothing either.
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":1}}"#),
+            None
+        );
+    }
+
+    #[test]
+    fn unknown_method() {
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: tasks/get"}}"#
+        );
+    }
+
+    #[test]
+    fn bad_params_with_path() {
+        let reply = run_value(
+            r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"user"}}}"#,
+        );
+        assert_eq!(
+            reply,
+            json!({"jsonrpc": "2.0", "id": 1, "error": {
+                "code": -32602,
+                "message": "invalid params: message.role: unknown variant `user`, expected `ROLE_USER` or `ROLE_AGENT`",
+                "data": [{
+                    "@type": "type.googleapis.com/google.rpc.BadRequest",
+                    "fieldViolations": [{
+                        "field": "message.role",
+                        "description": "unknown variant `user`, expected `ROLE_USER` or `ROLE_AGENT`"
+                    }]
+                }]
+            }})
+        );
+        let reply = run_value(
+            r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"ROLE_USER"}}}"#,
+        );
+        assert_eq!(
+            reply["error"]["message"],
+            "invalid params: message: missing field `messageId`"
+        );
+        assert_eq!(
+            reply["error"]["data"][0]["fieldViolations"][0]["field"],
+            "message.messageId"
+        );
+        // Missing params for a method that needs them.
+        let reply = run_value(r#"{"jsonrpc":"2.0","id":1,"method":"GetTask"}"#);
+        assert_eq!(
+            reply["error"]["message"],
+            "invalid params: missing field `id`"
+        );
+        // Typed params reject deeply nested input within serde_json's recursion limit.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"Unserializable","params":[{}{}]}}"#,
+            "[".repeat(1000),
+            "]".repeat(1000)
+        );
+        let reply = run_value(&deep);
+        assert_eq!(reply["error"]["code"], -32602);
+    }
+
+    #[test]
+    fn handler_error_with_error_info() {
+        let reply =
+            run(r#"{"jsonrpc":"2.0","id":"x","method":"GetTask","params":{"id":"t-1"}}"#).unwrap();
+        let response: Response<Value> = serde_json::from_str(&reply).unwrap();
+        assert_eq!(response.id, Id::from("x"));
+        let error = response.into_result().unwrap_err();
+        assert_eq!(error.code, ErrorCode::TASK_NOT_FOUND);
+        assert_eq!(error.reason_code(), Some(ErrorCode::TASK_NOT_FOUND));
+        assert_eq!(error.metadata("taskId"), Some("t-1"));
+        assert_eq!(error.error_info().unwrap().domain, "a2a-protocol.org");
+    }
+
+    #[test]
+    fn absent_params_decode_as_empty_object() {
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"name":"agent","tenant":""}}"#
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard","params":{"tenant":"t"}}"#)
+                .unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"name":"agent","tenant":"t"}}"#
+        );
+    }
+
+    #[test]
+    fn unserializable_result_is_internal_error() {
+        let reply = run_value(r#"{"jsonrpc":"2.0","id":1,"method":"Unserializable","params":[]}"#);
+        assert_eq!(reply["error"]["code"], -32603);
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("internal error: cannot serialize the result")
+        );
+    }
+
+    #[test]
+    fn ids_are_preserved() {
+        for id in [
+            r#""abc""#,
+            r#""""#,
+            "0",
+            "-1",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "9007199254740993",
+            "1.5",
+            "null",
+        ] {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"GetTask","params":{{"id":"task-123"}}}}"#
+            );
+            let reply = run(&body).unwrap();
+            let expected = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":"#);
+            assert!(reply.starts_with(&expected), "{reply}");
+        }
+        // Escapes are decoded: the id is the string, not its spelling.
+        let reply = run(r#"{"jsonrpc":"2.0","id":"\u0041","method":"Nope"}"#).unwrap();
+        assert!(
+            reply.starts_with(r#"{"jsonrpc":"2.0","id":"A","#),
+            "{reply}"
+        );
+    }
+
+    #[test]
+    fn batch_runs_concurrently_and_keeps_order() {
+        let ctx = Ctx::default();
+        let body = r#"[
+            {"jsonrpc":"2.0","id":1,"method":"Slow","params":[1]},
+            {"jsonrpc":"2.0","id":2,"method":"Log","params":["fast"]},
+            {"jsonrpc":"2.0","id":3,"method":"Slow","params":[3]}
+        ]"#;
+        assert_eq!(
+            run_with(body, ctx.clone()).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"result":null},{"jsonrpc":"2.0","id":3,"result":3}]"#
+        );
+        // The fast call finished while the slow ones were waiting.
+        assert_eq!(*ctx.log.lock().unwrap(), vec!["fast", "Slow 1", "Slow 3"]);
+    }
+
+    #[test]
+    fn low_level_api() {
+        let methods = methods();
+        let body = br#"[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"task-123"}},{"jsonrpc":"2.0","method":"Log","params":["n"]}]"#;
+        let Ok(Payload::Batch(entries)) = Payload::parse(body) else {
+            panic!()
+        };
+        let mut entries = entries.into_iter();
+        let Some(Incoming::Request(request)) = entries.next() else {
+            panic!()
+        };
+        let response = block_on(methods.call(request, Ctx::default()));
+        assert_eq!(
+            response.to_vec(),
+            br#"{"jsonrpc":"2.0","id":1,"result":{"historyLength":null,"id":"task-123","user":""}}"#
+        );
+        let ctx = Ctx::default();
+        let Some(Incoming::Notification(notification)) = entries.next() else {
+            panic!()
+        };
+        block_on(methods.notify(notification, ctx.clone()));
+        assert_eq!(*ctx.log.lock().unwrap(), vec!["n"]);
+
+        // handle() on each kind.
+        let invalid = Incoming::Invalid {
+            id: Id::from(4),
+            error: ErrorObject::invalid_request("x"),
+        };
+        let response = block_on(methods.handle(invalid, Ctx::default())).unwrap();
+        assert_eq!(response.id, Id::from(4));
+        let notification = Incoming::Notification(Notification::without_params("Nope"));
+        assert!(block_on(methods.handle(notification, Ctx::default())).is_none());
+
+        // handle_payload() on a single call and a notification-only batch.
+        let payload = Payload::parse(br#"{"jsonrpc":"2.0","id":5,"method":"Nope"}"#).unwrap();
+        let Some(Reply::Single(response)) =
+            block_on(methods.handle_payload(payload, Ctx::default()))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            response.error_object().unwrap().code,
+            ErrorCode::METHOD_NOT_FOUND
+        );
+        let payload = Payload::parse(br#"[{"jsonrpc":"2.0","method":"Nope"}]"#).unwrap();
+        assert!(block_on(methods.handle_payload(payload, Ctx::default())).is_none());
+    }
+
+    #[test]
+    fn futures_are_static_and_send() {
+        fn assert_send_static<T: Send + 'static>(_: &T) {}
+        let methods = methods();
+        let body =
+            br#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"task-123"}}"#.to_vec();
+        let future = methods.handle_bytes(&body, Ctx::default());
+        drop(body);
+        drop(methods);
+        assert_send_static(&future);
+        assert!(block_on(future).is_some());
+    }
+
+    #[test]
+    fn table_management() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&calls);
+        let mut methods: Methods<()> = Methods::new();
+        assert!(methods.is_empty());
+        let replaced = methods.insert("A", move |_: Value, (): ()| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            async { Ok(1) }
+        });
+        assert!(!replaced);
+        assert!(methods.insert("A", |_: Value, (): ()| async { Ok(2) }));
+        assert_eq!(methods.len(), 1);
+        assert!(methods.contains("A"));
+        assert_eq!(methods.names().collect::<Vec<_>>(), vec!["A"]);
+        assert_eq!(format!("{methods:?}"), r#"Methods { methods: ["A"] }"#);
+        let clone = methods.clone();
+        assert!(methods.remove("A"));
+        assert!(!methods.remove("A"));
+        let reply = block_on(clone.handle_bytes(br#"{"jsonrpc":"2.0","id":1,"method":"A"}"#, ()));
+        assert_eq!(reply.unwrap(), br#"{"jsonrpc":"2.0","id":1,"result":2}"#);
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+}
