@@ -62,7 +62,10 @@ fuzz_target!(|input: &[u8]| {
 
     let comments = config & 1 != 0;
     let (max_line, max_event) = match (config >> 1) & 3 {
-        0 => (a2a_sse::DEFAULT_MAX_LINE_LENGTH, a2a_sse::DEFAULT_MAX_EVENT_SIZE),
+        0 => (
+            a2a_sse::DEFAULT_MAX_LINE_LENGTH,
+            a2a_sse::DEFAULT_MAX_EVENT_SIZE,
+        ),
         1 => (16, 32),
         2 => (64, 24),
         _ => (1, 1),
@@ -83,7 +86,11 @@ fuzz_target!(|input: &[u8]| {
 
     let whole = run(decoder.clone(), &[stream]);
     assert_eq!(run(decoder.clone(), &chunks), whole, "chunked");
-    assert_eq!(run_dropping(decoder.clone(), &chunks), whole, "iterator dropped early");
+    assert_eq!(
+        run_dropping(decoder.clone(), &chunks),
+        whole,
+        "iterator dropped early"
+    );
 
     let mut ok = true;
     for item in &whole.items {
@@ -125,7 +132,9 @@ fuzz_target!(|input: &[u8]| {
                         Some(id) => rebuilt.with_id(id).expect("valid id"),
                         None => rebuilt,
                     };
-                    let rebuilt = rebuilt.with_event(event.event().unwrap_or_default()).expect("valid event");
+                    let rebuilt = rebuilt
+                        .with_event(event.event().unwrap_or_default())
+                        .expect("valid event");
                     let rebuilt = match event.retry() {
                         Some(retry) => rebuilt.with_retry(retry),
                         None => rebuilt,

@@ -54,3 +54,21 @@ pub(crate) fn events(input: &[u8]) -> Vec<(Option<String>, String, Option<String
         })
         .collect()
 }
+
+#[test]
+fn public_types_are_send_sync_and_static() {
+    fn check<T: Send + Sync + 'static>() {}
+    check::<a2a_sse::Event>();
+    check::<Frame>();
+    check::<Decoder>();
+    check::<DecodeError>();
+    check::<a2a_sse::InvalidFieldError>();
+    check::<a2a_sse::KeepAlive>();
+    check::<a2a_sse::StreamError<std::io::Error>>();
+    check::<a2a_sse::EventStream<futures_util::stream::Empty<Result<bytes::Bytes, std::io::Error>>>>(
+    );
+    fn error<T: std::error::Error + Send + Sync + 'static>() {}
+    error::<DecodeError>();
+    error::<a2a_sse::InvalidFieldError>();
+    error::<a2a_sse::StreamError<std::io::Error>>();
+}
