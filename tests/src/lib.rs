@@ -167,3 +167,8 @@ pub fn fixture_files_recursive(sub: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The README's Rust examples, compiled and run as doc tests so the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
