@@ -80,7 +80,7 @@ fn main() {
     divan::main();
 }
 
-#[divan::bench]
+#[divan::bench(sample_count = 400, sample_size = 250)]
 fn baseline_value_round_trip(bencher: Bencher<'_, '_>) {
     bencher.bench(|| {
         let value: serde_json::Value = serde_json::from_slice(black_box(BODY)).unwrap_or_default();
@@ -88,13 +88,13 @@ fn baseline_value_round_trip(bencher: Bencher<'_, '_>) {
     });
 }
 
-#[divan::bench]
+#[divan::bench(sample_count = 400, sample_size = 250)]
 fn handle_bytes(bencher: Bencher<'_, '_>) {
     let methods = methods();
     bencher.bench(|| ready(methods.handle_bytes(black_box(BODY), ())));
 }
 
-#[divan::bench]
+#[divan::bench(sample_count = 400, sample_size = 250)]
 fn parse_then_call(bencher: Bencher<'_, '_>) {
     let methods = methods();
     bencher.bench(|| match Payload::parse(black_box(BODY)) {

@@ -59,6 +59,16 @@ pub fn decode_params<P: DeserializeOwned>(params: Option<&RawValue>) -> Result<P
 }
 
 fn decode_str<P: DeserializeOwned>(json: &str) -> Result<P, ErrorObject> {
+    // The fast path decodes without tracking the path; only a failure pays for decoding again
+    // with `serde_path_to_error` to find where it failed. Decoding is deterministic, so the second
+    // attempt fails at the same place.
+    match serde_json::from_str(json) {
+        Ok(value) => Ok(value),
+        Err(_) => decode_str_with_path(json),
+    }
+}
+
+fn decode_str_with_path<P: DeserializeOwned>(json: &str) -> Result<P, ErrorObject> {
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(params_error)?;
     // `params` came from a parsed document, so nothing can trail it; checked all the same.
