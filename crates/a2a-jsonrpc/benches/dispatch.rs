@@ -14,6 +14,7 @@
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
 
 use a2a_jsonrpc::{ErrorObject, Incoming, Methods, Payload};
 use divan::{Bencher, black_box};
@@ -78,14 +79,59 @@ fn main() {
         r#"{"jsonrpc":"2.0","id":1,"result":{"id":"task-123","contextId":"ctx-1","status":{"state":"TASK_STATE_COMPLETED"}}}"#
     );
     divan::main();
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` does not, and runs each benchmark
+    // once above, so the ratio is skipped there to keep tests fast.
+    if std::env::args().any(|arg| arg == "--bench") {
+        report_ratio();
+    }
+}
+
+fn baseline_once() -> Vec<u8> {
+    let value: serde_json::Value = serde_json::from_slice(black_box(BODY)).unwrap_or_default();
+    serde_json::to_vec(&value).unwrap_or_default()
+}
+
+/// Times both sides in alternating rounds of the same run and prints dispatch / baseline.
+#[expect(clippy::print_stdout, reason = "a benchmark reports on stdout")]
+fn report_ratio() {
+    const ROUNDS: usize = 30;
+    const ITERS: u32 = 20_000;
+    let methods = methods();
+    let mut baseline = Vec::with_capacity(ROUNDS);
+    let mut dispatch = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let start = Instant::now();
+        for _ in 0..ITERS {
+            black_box(baseline_once());
+        }
+        baseline.push(start.elapsed() / ITERS);
+        let start = Instant::now();
+        for _ in 0..ITERS {
+            black_box(ready(methods.handle_bytes(black_box(BODY), ())));
+        }
+        dispatch.push(start.elapsed() / ITERS);
+    }
+    baseline.sort_unstable();
+    dispatch.sort_unstable();
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    let (b_min, d_min) = (baseline[0], dispatch[0]);
+    let (b_med, d_med) = (baseline[ROUNDS / 2], dispatch[ROUNDS / 2]);
+    println!(
+        "\nratio handle_bytes / baseline_value_round_trip ({ROUNDS} alternating rounds of {ITERS}):"
+    );
+    println!(
+        "  fastest round: {d_min:?} / {b_min:?} = {:.2}",
+        ratio(d_min, b_min)
+    );
+    println!(
+        "  median round:  {d_med:?} / {b_med:?} = {:.2}",
+        ratio(d_med, b_med)
+    );
 }
 
 #[divan::bench(sample_count = 400, sample_size = 250)]
 fn baseline_value_round_trip(bencher: Bencher<'_, '_>) {
-    bencher.bench(|| {
-        let value: serde_json::Value = serde_json::from_slice(black_box(BODY)).unwrap_or_default();
-        serde_json::to_vec(&value).unwrap_or_default()
-    });
+    bencher.bench(baseline_once);
 }
 
 #[divan::bench(sample_count = 400, sample_size = 250)]

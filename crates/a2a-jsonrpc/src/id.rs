@@ -16,13 +16,13 @@ use serde_json::Number;
 ///   `18446744073709551615` comes back as `18446744073709551615`, `-9223372036854775808` as
 ///   itself.
 /// * **Numbers with a fraction or an exponent** (`1.5`, `1e3`) are accepted, although the
-///   specification says ids SHOULD NOT have fractional parts. They are kept as an `f64` and echoed
-///   in its shortest round-trip form: `1.5` stays `1.5`, but `1e3` is echoed as `1000.0`,
-///   `18446744073709551616` as `1.8446744073709552e+19`, and a
-///   decimal with more digits than an `f64` holds loses the extra digits. An integer outside the
-///   `i64`/`u64` range is treated the same way. Rejecting such ids would give the client an error
-///   with `"id": null` that it could not match to its call, so the lenient choice is the more
-///   useful one.
+///   specification says ids SHOULD NOT have fractional parts, and so are integers outside the
+///   `i64`/`u64` range. They are kept as an `f64` and echoed in its shortest round-trip form:
+///   `1.5` stays `1.5`, but `1e3` is echoed as `1000.0`, `18446744073709551616` as
+///   `1.8446744073709552e+19`, and a decimal with more digits than an `f64` holds loses them.
+///   Rejecting such ids would give the client an error with `"id": null` that it could not match
+///   to its call, so the lenient choice is the more useful one. A number beyond the `f64` range
+///   (`1e400`) is not a usable id: the request is invalid and answered with id `null`.
 /// * **`null`** is a valid id for a request. A request *without* an `id` member is a notification,
 ///   which is a different thing: see [`Incoming`](crate::Incoming).
 ///
