@@ -250,6 +250,28 @@ proptest! {
     }
 }
 
+/// The id of a request is echoed byte for byte (integers and strings).
+fn check_id_echo(id_json: &str) {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"method":"Unit"}}"#);
+    let reply = block_on(methods().handle_bytes(body.as_bytes(), ())).expect("a reply");
+    let expected = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":null}}"#);
+    assert_eq!(String::from_utf8(reply).unwrap(), expected);
+}
+
+proptest! {
+    #[test]
+    fn integer_ids_are_echoed_exactly(signed in any::<i64>(), unsigned in any::<u64>()) {
+        check_id_echo(&signed.to_string());
+        check_id_echo(&unsigned.to_string());
+    }
+
+    #[test]
+    fn string_ids_are_echoed_exactly(id in any::<String>()) {
+        // serde_json's own escaping is the canonical spelling of the string.
+        check_id_echo(&serde_json::to_string(&id).unwrap());
+    }
+}
+
 #[test]
 fn hand_picked_oddities() {
     for body in [
