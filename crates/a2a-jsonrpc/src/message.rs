@@ -363,6 +363,105 @@ impl<'de> Deserialize<'de> for Member {
     }
 }
 
+/// The members of a request or notification, read strictly.
+struct Call<P> {
+    id: Option<Id>,
+    method: String,
+    params: Option<P>,
+}
+
+const CALL_MEMBERS: &[&str] = &["jsonrpc", "id", "method", "params"];
+
+impl<'de, P: Deserialize<'de>> Deserialize<'de> for Call<P> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CallVisitor<P>(PhantomData<fn() -> P>);
+
+        impl<'de, P: Deserialize<'de>> Visitor<'de> for CallVisitor<P> {
+            type Value = Call<P>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC request object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Call<P>, A::Error> {
+                let mut jsonrpc: Option<JsonRpcVersion> = None;
+                let mut id: Option<Id> = None;
+                let mut method: Option<String> = None;
+                let mut params: Option<P> = None;
+                while let Some(member) = map.next_key::<Member>()? {
+                    let duplicate = match member {
+                        Member::Jsonrpc => jsonrpc.replace(map.next_value()?).is_some(),
+                        Member::Id => id.replace(map.next_value()?).is_some(),
+                        Member::Method => method.replace(map.next_value()?).is_some(),
+                        Member::Params => params.replace(map.next_value()?).is_some(),
+                        Member::Result | Member::Error | Member::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                            false
+                        }
+                    };
+                    if duplicate {
+                        return Err(de::Error::duplicate_field(member.name()));
+                    }
+                }
+                if jsonrpc.is_none() {
+                    return Err(de::Error::missing_field("jsonrpc"));
+                }
+                let method = method.ok_or_else(|| de::Error::missing_field("method"))?;
+                Ok(Call { id, method, params })
+            }
+        }
+
+        deserializer.deserialize_struct("Request", CALL_MEMBERS, CallVisitor(PhantomData))
+    }
+}
+
+/// Deserializes a request strictly: `"jsonrpc": "2.0"`, an `id` and a string `method` are
+/// required, `params` is decoded into `P` when present, other members are ignored and duplicates
+/// are errors. This suits tests and tools that read requests they know to be well formed; a server
+/// reads bodies with [`Payload::parse`](crate::Payload::parse), which turns each kind of
+/// malformation into the right error response.
+///
+/// ```
+/// use a2a_jsonrpc::{Id, Request};
+///
+/// let request: Request<Vec<u8>> =
+///     serde_json::from_str(r#"{"jsonrpc":"2.0","id":"r","method":"m","params":[1,2]}"#).unwrap();
+/// assert_eq!(request.id, Id::from("r"));
+/// assert_eq!(request.params, Some(vec![1, 2]));
+/// assert!(serde_json::from_str::<Request>(r#"{"jsonrpc":"2.0","method":"m"}"#).is_err());
+/// ```
+impl<'de, P: Deserialize<'de>> Deserialize<'de> for Request<P> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let call = Call::<P>::deserialize(deserializer)?;
+        let id = call.id.ok_or_else(|| {
+            de::Error::custom("missing field `id` (a call without an id is a notification)")
+        })?;
+        Ok(Self {
+            jsonrpc: JsonRpcVersion,
+            id,
+            method: Cow::Owned(call.method),
+            params: call.params,
+        })
+    }
+}
+
+/// Deserializes a notification strictly, like [`Request`] but with no `id` allowed.
+impl<'de, P: Deserialize<'de>> Deserialize<'de> for Notification<P> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let call = Call::<P>::deserialize(deserializer)?;
+        if call.id.is_some() {
+            return Err(de::Error::custom(
+                "a notification has no `id` (a call with an id is a request)",
+            ));
+        }
+        Ok(Self {
+            jsonrpc: JsonRpcVersion,
+            method: Cow::Owned(call.method),
+            params: call.params,
+        })
+    }
+}
+
 const RESPONSE_MEMBERS: &[&str] = &["jsonrpc", "id", "result", "error"];
 
 impl<'de, R: Deserialize<'de>> Deserialize<'de> for Response<R> {
@@ -542,6 +641,43 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn request_and_notification_parsing() {
+        let text =
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"GetTask","params":{"id":"t"}}"#;
+        let request: Request = serde_json::from_str(text).unwrap();
+        assert_eq!(request.id.as_u64(), Some(u64::MAX));
+        assert_eq!(request.method, "GetTask");
+        assert_eq!(serde_json::to_string(&request).unwrap(), text);
+
+        let request: Request<Value> =
+            serde_json::from_str(r#"{"method":"m","jsonrpc":"2.0","id":null,"x":1}"#).unwrap();
+        assert_eq!(request.id, Id::Null);
+        assert_eq!(request.params, None);
+
+        let notification: Notification<[u8; 1]> =
+            serde_json::from_str(r#"{"jsonrpc":"2.0","method":"n","params":[1]}"#).unwrap();
+        assert_eq!(notification.params, Some([1]));
+
+        for bad in [
+            r#"{"jsonrpc":"2.0","method":"m"}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
+            r#"{"id":1,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","method":"n"}"#,
+        ] {
+            assert!(
+                serde_json::from_str::<Request<Value>>(bad).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(
+            serde_json::from_str::<Notification<Value>>(r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#)
+                .is_err()
+        );
     }
 
     #[test]
