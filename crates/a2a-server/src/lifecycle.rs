@@ -1,0 +1,176 @@
+//! The task state machine: which events a task accepts, and how each changes it.
+
+use a2a_types::v1::{
+    Artifact, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
+    Timestamp,
+};
+
+use crate::agent::SinkError;
+
+/// Checks a new state against the current one. Terminal tasks accept nothing; no task goes
+/// back to `SUBMITTED` or to `UNSPECIFIED`.
+pub(crate) fn check_transition(task: &Task, to: TaskState) -> Result<(), SinkError> {
+    let from = task.status.state;
+    if from.is_terminal() {
+        return Err(SinkError::TaskClosed {
+            task_id: task.id.clone(),
+            state: from,
+        });
+    }
+    let allowed = match to {
+        TaskState::Unspecified => false,
+        TaskState::Submitted => from == TaskState::Submitted,
+        _ => true,
+    };
+    if allowed {
+        Ok(())
+    } else {
+        Err(SinkError::InvalidTransition {
+            task_id: task.id.clone(),
+            from,
+            to,
+        })
+    }
+}
+
+/// Moves the task to a new status; a status message also joins the history.
+pub(crate) fn apply_status(task: &mut Task, state: TaskState, message: Option<Message>) -> Result<StreamResponse, SinkError> {
+    check_transition(task, state)?;
+    if let Some(message) = &message {
+        task.history.push(message.clone());
+    }
+    let mut status = TaskStatus::new(state).with_timestamp(Timestamp::now());
+    status.message = message;
+    task.status = status;
+    Ok(StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+        task.id.clone(),
+        task.context_id.clone().unwrap_or_default(),
+        task.status.clone(),
+    )))
+}
+
+/// Adds an artifact or a chunk of one.
+pub(crate) fn apply_artifact(
+    task: &mut Task,
+    artifact: Artifact,
+    append: bool,
+    last_chunk: bool,
+) -> Result<StreamResponse, SinkError> {
+    if task.status.state.is_terminal() {
+        return Err(SinkError::TaskClosed {
+            task_id: task.id.clone(),
+            state: task.status.state,
+        });
+    }
+    let existing = task.artifacts.iter_mut().find(|a| a.artifact_id == artifact.artifact_id);
+    match (existing, append) {
+        (Some(existing), true) => {
+            existing.parts.extend(artifact.parts.iter().cloned());
+            if artifact.metadata.is_some() {
+                existing.metadata.clone_from(&artifact.metadata);
+            }
+        }
+        (None, true) => {
+            return Err(SinkError::UnknownArtifact {
+                artifact_id: artifact.artifact_id.to_string(),
+            });
+        }
+        (Some(existing), false) => *existing = artifact.clone(),
+        (None, false) => task.artifacts.push(artifact.clone()),
+    }
+    Ok(StreamResponse::ArtifactUpdate(
+        TaskArtifactUpdateEvent::new(task.id.clone(), task.context_id.clone().unwrap_or_default(), artifact)
+            .with_append(append)
+            .with_last_chunk(last_chunk),
+    ))
+}
+
+/// The task as a client asked to see it: at most `history_length` recent messages, and
+/// without artifacts unless `include_artifacts`.
+pub(crate) fn present(mut task: Task, history_length: Option<i32>, include_artifacts: bool) -> Task {
+    if let Some(n) = history_length {
+        let keep = usize::try_from(n).unwrap_or(0);
+        let len = task.history.len();
+        if len > keep {
+            task.history.drain(..len - keep);
+        }
+    }
+    if !include_artifacts {
+        task.artifacts.clear();
+    }
+    task
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::v1::{Part, Role};
+
+    use super::*;
+
+    fn task(state: TaskState) -> Task {
+        Task::new("t", "c", TaskStatus::new(state))
+    }
+
+    #[test]
+    fn terminal_tasks_accept_nothing() {
+        for state in [TaskState::Completed, TaskState::Failed, TaskState::Canceled, TaskState::Rejected] {
+            let mut t = task(state);
+            assert_eq!(
+                apply_status(&mut t, TaskState::Working, None).unwrap_err().to_string(),
+                format!("task t is {state} and accepts no more events")
+            );
+            assert!(apply_artifact(&mut t, Artifact::new("a", vec![]), false, false).is_err());
+        }
+    }
+
+    #[test]
+    fn no_way_back_to_submitted() {
+        let mut t = task(TaskState::Working);
+        assert_eq!(
+            apply_status(&mut t, TaskState::Submitted, None).unwrap_err(),
+            SinkError::InvalidTransition {
+                task_id: "t".into(),
+                from: TaskState::Working,
+                to: TaskState::Submitted
+            }
+        );
+        assert!(apply_status(&mut t, TaskState::Unspecified, None).is_err());
+        assert!(apply_status(&mut t, TaskState::InputRequired, None).is_ok());
+        assert!(apply_status(&mut t, TaskState::Working, None).is_ok());
+    }
+
+    #[test]
+    fn status_messages_join_the_history() {
+        let mut t = task(TaskState::Submitted);
+        let m = Message::new("m", Role::Agent, vec![Part::text("which city?")]);
+        let event = apply_status(&mut t, TaskState::InputRequired, Some(m.clone())).unwrap();
+        assert_eq!(t.history, vec![m]);
+        assert!(t.status.timestamp.is_some());
+        assert!(event.is_final());
+    }
+
+    #[test]
+    fn chunks_append_to_their_artifact() {
+        let mut t = task(TaskState::Working);
+        apply_artifact(&mut t, Artifact::new("a", vec![Part::text("one ")]), false, false).unwrap();
+        apply_artifact(&mut t, Artifact::new("a", vec![Part::text("two")]), true, true).unwrap();
+        assert_eq!(t.artifacts.len(), 1);
+        assert_eq!(t.artifacts[0].text(), "one \ntwo");
+        assert_eq!(
+            apply_artifact(&mut t, Artifact::new("b", vec![]), true, false).unwrap_err(),
+            SinkError::UnknownArtifact { artifact_id: "b".into() }
+        );
+    }
+
+    #[test]
+    fn present_trims_history_and_artifacts() {
+        let mut t = task(TaskState::Completed);
+        t.history = (0..5).map(|i| Message::new(format!("m{i}"), Role::User, vec![])).collect();
+        t.artifacts.push(Artifact::new("a", vec![]));
+        let shown = present(t.clone(), Some(2), false);
+        assert_eq!(shown.history.iter().map(|m| m.message_id.as_str()).collect::<Vec<_>>(), ["m3", "m4"]);
+        assert!(shown.artifacts.is_empty());
+        assert!(present(t.clone(), Some(0), true).history.is_empty());
+        assert_eq!(present(t, None, true).history.len(), 5);
+    }
+}
