@@ -9,10 +9,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod conformance;
+mod diff;
+mod schema;
+mod types;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("schema") => schema::run(&project_root(), args.iter().any(|a| a == "--check")),
+        Some("conformance") => conformance::main(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             return if args.is_empty() {
@@ -79,7 +86,13 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     cargo(
-        &["test", "--workspace", "--all-targets", "--all-features", "--locked"],
+        &[
+            "test",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--locked",
+        ],
         &[],
     )?;
     cargo(
@@ -87,7 +100,13 @@ fn ci() -> Result<(), String> {
         &[],
     )?;
     cargo(
-        &["doc", "--workspace", "--no-deps", "--all-features", "--locked"],
+        &[
+            "doc",
+            "--workspace",
+            "--no-deps",
+            "--all-features",
+            "--locked",
+        ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     eprintln!("\nxtask ci: all steps passed");

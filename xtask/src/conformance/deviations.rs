@@ -1,0 +1,128 @@
+//! The deviations file (`schema/deviations.json`): deliberate differences, each with a reason.
+//!
+//! ```json
+//! {
+//!   "deviations": [
+//!     {
+//!       "version": "0.2",
+//!       "subject": "AgentCard.signatures",
+//!       "kind": "extra-property",
+//!       "reason": "a2a_types::v0_3 models 0.3, a superset of 0.2.6: ..."
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! `version` is a string or a list of strings; `subject` and `kind` are what the report prints
+//! for the difference. A difference is explained only by an entry with the same version,
+//! subject and kind.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// One deliberate difference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Deviation {
+    /// The versions it applies to.
+    pub(crate) versions: Vec<String>,
+    /// `Definition.property` or a fixture path.
+    pub(crate) subject: String,
+    /// The difference kind (`extra-property`, `required`, `negative-accepted-by-spec`, ...).
+    pub(crate) kind: String,
+    /// Why the difference is deliberate.
+    pub(crate) reason: String,
+}
+
+impl Deviation {
+    /// True when this entry explains that difference.
+    pub(crate) fn matches(&self, version: &str, subject: &str, kind: &str) -> bool {
+        self.kind == kind && self.subject == subject && self.versions.iter().any(|v| v == version)
+    }
+}
+
+/// Reads the deviations file; a missing file is an empty list.
+pub(crate) fn load(path: &Path) -> Result<Vec<Deviation>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses the text of a deviations file.
+pub(crate) fn parse(text: &str) -> Result<Vec<Deviation>, String> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let entries = doc
+        .get("deviations")
+        .and_then(Value::as_array)
+        .ok_or("expected an object with a `deviations` array")?;
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| entry_of(entry).map_err(|e| format!("deviation #{}: {e}", i + 1)))
+        .collect()
+}
+
+fn entry_of(entry: &Value) -> Result<Deviation, String> {
+    let obj = entry.as_object().ok_or("not an object")?;
+    for key in obj.keys() {
+        if !["version", "subject", "kind", "reason"].contains(&key.as_str()) {
+            return Err(format!(
+                "unknown key `{key}` (expected version, subject, kind, reason)"
+            ));
+        }
+    }
+    let text = |key: &str| -> Result<String, String> {
+        match obj.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+            _ => Err(format!("`{key}` must be a non-empty string")),
+        }
+    };
+    let versions = match obj.get("version") {
+        Some(Value::String(v)) => vec![v.clone()],
+        Some(Value::Array(vs)) if !vs.is_empty() => vs
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("`version` must be a string or a list of strings")?,
+        _ => return Err("`version` must be a string or a list of strings".to_owned()),
+    };
+    Ok(Deviation {
+        versions,
+        subject: text("subject")?,
+        kind: text("kind")?,
+        reason: text("reason")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_need_every_field_and_a_reason() {
+        let ok = parse(
+            r#"{"deviations": [
+                {"version": ["0.2", "0.3"], "subject": "A.b", "kind": "extra-property", "reason": "why"}
+            ]}"#,
+        )
+        .unwrap();
+        assert!(ok[0].matches("0.3", "A.b", "extra-property"));
+        assert!(!ok[0].matches("0.1", "A.b", "extra-property"));
+        assert!(!ok[0].matches("0.3", "A.b", "required"));
+        let no_reason =
+            parse(r#"{"deviations": [{"version": "0.2", "subject": "A", "kind": "type", "reason": " "}]}"#)
+                .unwrap_err();
+        assert_eq!(
+            no_reason,
+            "deviation #1: `reason` must be a non-empty string"
+        );
+        let typo = parse(
+            r#"{"deviations": [{"version": "0.2", "subject": "A", "kind": "type", "reason": "r", "note": "x"}]}"#,
+        )
+        .unwrap_err();
+        assert!(typo.contains("unknown key `note`"), "{typo}");
+    }
+}
