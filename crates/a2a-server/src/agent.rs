@@ -39,7 +39,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use a2a_types::v1::{
-    Artifact, ContextId, Message, Part, Role, SendMessageConfiguration, Struct, Task, TaskId, TaskState,
+    Artifact, ContextId, Message, Part, Role, SendMessageConfiguration, Struct, Task, TaskId,
+    TaskState,
 };
 use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
@@ -71,7 +72,11 @@ pub struct RequestContext {
 
 impl RequestContext {
     /// A context for this message, task and context, for tests of an agent outside a server.
-    pub fn new(message: Message, task_id: impl Into<TaskId>, context_id: impl Into<ContextId>) -> Self {
+    pub fn new(
+        message: Message,
+        task_id: impl Into<TaskId>,
+        context_id: impl Into<ContextId>,
+    ) -> Self {
         Self {
             message,
             task_id: task_id.into(),
@@ -215,7 +220,10 @@ impl fmt::Debug for EventSink {
 
 /// Receives the events of one execution (the server's task writer; a recorder in tests).
 pub(crate) trait EventTarget: Send + Sync + 'static {
-    fn emit(&self, event: AgentEvent) -> Pin<Box<dyn Future<Output = Result<(), SinkError>> + Send + '_>>;
+    fn emit(
+        &self,
+        event: AgentEvent,
+    ) -> Pin<Box<dyn Future<Output = Result<(), SinkError>> + Send + '_>>;
 }
 
 impl EventSink {
@@ -253,7 +261,11 @@ impl EventSink {
     }
 
     /// Any state change.
-    pub async fn status(&self, state: TaskState, message: Option<Message>) -> Result<(), SinkError> {
+    pub async fn status(
+        &self,
+        state: TaskState,
+        message: Option<Message>,
+    ) -> Result<(), SinkError> {
         self.send(AgentEvent::Status { state, message }).await
     }
 
@@ -264,7 +276,12 @@ impl EventSink {
 
     /// One chunk of an artifact: `append` extends an artifact of the same id sent before,
     /// `last_chunk` marks the end.
-    pub async fn artifact_chunk(&self, artifact: Artifact, append: bool, last_chunk: bool) -> Result<(), SinkError> {
+    pub async fn artifact_chunk(
+        &self,
+        artifact: Artifact,
+        append: bool,
+        last_chunk: bool,
+    ) -> Result<(), SinkError> {
         self.send(AgentEvent::Artifact {
             artifact,
             append,
@@ -275,12 +292,14 @@ impl EventSink {
 
     /// The agent needs more input: the task pauses in `TASK_STATE_INPUT_REQUIRED`.
     pub async fn input_required(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::InputRequired, Some(message.into().0)).await
+        self.status(TaskState::InputRequired, Some(message.into().0))
+            .await
     }
 
     /// The agent needs the client to authenticate: `TASK_STATE_AUTH_REQUIRED`.
     pub async fn auth_required(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::AuthRequired, Some(message.into().0)).await
+        self.status(TaskState::AuthRequired, Some(message.into().0))
+            .await
     }
 
     /// The task is done: `TASK_STATE_COMPLETED`.
@@ -295,7 +314,8 @@ impl EventSink {
 
     /// The agent will not do the task: `TASK_STATE_REJECTED`.
     pub async fn reject(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::Rejected, Some(message.into().0)).await
+        self.status(TaskState::Rejected, Some(message.into().0))
+            .await
     }
 
     /// An agent message for this task: role agent, this task and context, a new message id.
@@ -400,7 +420,11 @@ impl fmt::Display for AgentError {
 /// [module docs](self) for the rules the server applies around them.
 pub trait Agent: Send + Sync + 'static {
     /// Works on one incoming message, reporting through `sink`.
-    fn execute(&self, ctx: RequestContext, sink: EventSink) -> impl Future<Output = Result<(), AgentError>> + Send;
+    fn execute(
+        &self,
+        ctx: RequestContext,
+        sink: EventSink,
+    ) -> impl Future<Output = Result<(), AgentError>> + Send;
 
     /// Called when a client cancels the task, after the context's cancellation token fired.
     ///
@@ -417,12 +441,20 @@ pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The object-safe form of [`Agent`], so that the server can hold `Arc<dyn DynAgent>`.
 pub(crate) trait DynAgent: Send + Sync + 'static {
-    fn execute_boxed(&self, ctx: RequestContext, sink: EventSink) -> BoxFuture<'_, Result<(), AgentError>>;
+    fn execute_boxed(
+        &self,
+        ctx: RequestContext,
+        sink: EventSink,
+    ) -> BoxFuture<'_, Result<(), AgentError>>;
     fn cancel_boxed<'a>(&'a self, task: &'a Task) -> BoxFuture<'a, ()>;
 }
 
 impl<A: Agent> DynAgent for A {
-    fn execute_boxed(&self, ctx: RequestContext, sink: EventSink) -> BoxFuture<'_, Result<(), AgentError>> {
+    fn execute_boxed(
+        &self,
+        ctx: RequestContext,
+        sink: EventSink,
+    ) -> BoxFuture<'_, Result<(), AgentError>> {
         Box::pin(self.execute(ctx, sink))
     }
 
@@ -459,7 +491,11 @@ where
     F: Fn(RequestContext, EventSink) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<(), AgentError>> + Send + 'static,
 {
-    fn execute(&self, ctx: RequestContext, sink: EventSink) -> impl Future<Output = Result<(), AgentError>> + Send {
+    fn execute(
+        &self,
+        ctx: RequestContext,
+        sink: EventSink,
+    ) -> impl Future<Output = Result<(), AgentError>> + Send {
         (self.0)(ctx, sink)
     }
 }

@@ -45,7 +45,10 @@ impl http_body::Body for A2aBody {
     type Data = Bytes;
     type Error = Infallible;
 
-    fn poll_frame(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         Pin::new(&mut self.get_mut().0).poll_frame(cx)
     }
 

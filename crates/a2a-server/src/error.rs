@@ -74,9 +74,14 @@ impl A2aError {
         match self {
             A2aError::TaskNotFound(id) => vec![("taskId", id.to_string())],
             A2aError::TaskNotCancelable { task_id, state } => {
-                vec![("taskId", task_id.to_string()), ("state", state.to_string())]
+                vec![
+                    ("taskId", task_id.to_string()),
+                    ("state", state.to_string()),
+                ]
             }
-            A2aError::ContentTypeNotSupported { media_type, .. } => vec![("mediaType", media_type.clone())],
+            A2aError::ContentTypeNotSupported { media_type, .. } => {
+                vec![("mediaType", media_type.clone())]
+            }
             A2aError::ExtensionSupportRequired(uri) => vec![("extension", uri.clone())],
             _ => Vec::new(),
         }

@@ -6,10 +6,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_types::v1::{
-    AgentCard, CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, Part, Role,
-    SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
+    AgentCard, CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, Message, Part, Role, SendMessageRequest,
+    SendMessageResponse, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
     TaskStatus,
 };
 use futures_core::Stream;
@@ -17,7 +18,9 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::agent::{Agent, AgentEvent, DynAgent, EventSink, EventTarget, RequestContext, SinkError};
+use crate::agent::{
+    Agent, AgentEvent, DynAgent, EventSink, EventTarget, RequestContext, SinkError,
+};
 use crate::auth::Principal;
 use crate::error::A2aError;
 use crate::lifecycle;
@@ -238,7 +241,10 @@ impl RequestHandler {
     }
 
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, CancellationToken>> {
-        self.inner.running.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.inner
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     async fn load_visible(&self, id: &TaskId, call: &CallContext) -> Result<Task, A2aError> {
@@ -261,7 +267,11 @@ impl RequestHandler {
 
     fn check_content_types(&self, message: &Message) -> Result<(), A2aError> {
         let card = &self.inner.card;
-        let mut accepted: Vec<&str> = card.default_input_modes.iter().map(String::as_str).collect();
+        let mut accepted: Vec<&str> = card
+            .default_input_modes
+            .iter()
+            .map(String::as_str)
+            .collect();
         for skill in &card.skills {
             accepted.extend(skill.input_modes.iter().map(String::as_str));
         }
@@ -286,7 +296,8 @@ impl RequestHandler {
             Ok(())
         } else {
             Err(A2aError::UnsupportedOperation(
-                "streaming is not supported by this agent (capabilities.streaming is not true)".to_owned(),
+                "streaming is not supported by this agent (capabilities.streaming is not true)"
+                    .to_owned(),
             ))
         }
     }
@@ -301,9 +312,16 @@ impl RequestHandler {
 
     /// `SendMessage`: starts or continues a task and answers with the task (when it is
     /// terminal or interrupted, or at once with `returnImmediately`) or with a direct message.
-    pub async fn send_message(&self, req: SendMessageRequest, call: &CallContext) -> Result<SendMessageResponse, A2aError> {
+    pub async fn send_message(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<SendMessageResponse, A2aError> {
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
-        let return_immediately = req.configuration.as_ref().is_some_and(|c| c.return_immediately);
+        let return_immediately = req
+            .configuration
+            .as_ref()
+            .is_some_and(|c| c.return_immediately);
         let started = self.start(req, call).await?;
         let (task_id, after) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
@@ -311,7 +329,11 @@ impl RequestHandler {
         };
         if return_immediately {
             let task = self.load_visible(&task_id, call).await?;
-            return Ok(SendMessageResponse::Task(lifecycle::present(task, history_length, true)));
+            return Ok(SendMessageResponse::Task(lifecycle::present(
+                task,
+                history_length,
+                true,
+            )));
         }
         // Blocking: wait for a terminal or interrupted state reached after this message.
         let mut seen = after;
@@ -323,7 +345,11 @@ impl RequestHandler {
                 .await?
                 .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
             if stored.last_seq > after && stored.task.status.state.is_final() {
-                return Ok(SendMessageResponse::Task(lifecycle::present(stored.task, history_length, true)));
+                return Ok(SendMessageResponse::Task(lifecycle::present(
+                    stored.task,
+                    history_length,
+                    true,
+                )));
             }
             seen = seen.max(stored.last_seq);
             self.inner.store.wait(&task_id, seen).await?;
@@ -332,7 +358,11 @@ impl RequestHandler {
 
     /// `SendStreamingMessage`: the task first, then its events until a terminal or interrupted
     /// state; or a single message for a direct reply.
-    pub async fn send_streaming_message(&self, req: SendMessageRequest, call: &CallContext) -> Result<EventStream, A2aError> {
+    pub async fn send_streaming_message(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<EventStream, A2aError> {
         self.streaming_supported()?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
         match self.start(req, call).await? {
@@ -353,12 +383,22 @@ impl RequestHandler {
                 // The first event is the task as it stood when this message was accepted;
                 // what happened since then follows from the log.
                 let snapshot_seq = if after == 0 { 1 } else { after };
-                let first = match self.inner.store.read_log(&task_id, snapshot_seq - 1, 1).await?.pop() {
+                let first = match self
+                    .inner
+                    .store
+                    .read_log(&task_id, snapshot_seq - 1, 1)
+                    .await?
+                    .pop()
+                {
                     Some(entry) if after == 0 => entry.event,
-                    _ => StreamResponse::Task(lifecycle::present(stored.task, history_length, true)),
+                    _ => {
+                        StreamResponse::Task(lifecycle::present(stored.task, history_length, true))
+                    }
                 };
                 let first = match first {
-                    StreamResponse::Task(task) => StreamResponse::Task(lifecycle::present(task, history_length, true)),
+                    StreamResponse::Task(task) => {
+                        StreamResponse::Task(lifecycle::present(task, history_length, true))
+                    }
                     other => other,
                 };
                 Ok(log_stream(
@@ -402,18 +442,31 @@ impl RequestHandler {
             seq: Some(stored.last_seq),
             event: StreamResponse::Task(stored.task),
         };
-        Ok(log_stream(self.inner.store.clone(), id.clone(), stored.last_seq, Some(first)))
+        Ok(log_stream(
+            self.inner.store.clone(),
+            id.clone(),
+            stored.last_seq,
+            Some(first),
+        ))
     }
 
     /// `GetTask`.
-    pub async fn get_task(&self, req: GetTaskRequest, call: &CallContext) -> Result<Task, A2aError> {
+    pub async fn get_task(
+        &self,
+        req: GetTaskRequest,
+        call: &CallContext,
+    ) -> Result<Task, A2aError> {
         check_history_length(req.history_length, "historyLength")?;
         let task = self.load_visible(&req.id, call).await?;
         Ok(lifecycle::present(task, req.history_length, true))
     }
 
     /// `ListTasks`: the caller's tasks, newest status first, one page at a time.
-    pub async fn list_tasks(&self, req: ListTasksRequest, call: &CallContext) -> Result<ListTasksResponse, A2aError> {
+    pub async fn list_tasks(
+        &self,
+        req: ListTasksRequest,
+        call: &CallContext,
+    ) -> Result<ListTasksResponse, A2aError> {
         check_history_length(req.history_length, "historyLength")?;
         let page_size = match req.page_size {
             None => self.inner.config.default_page_size,
@@ -423,7 +476,9 @@ impl RequestHandler {
                     self.inner.config.max_page_size
                 )));
             }
-            Some(n) => usize::try_from(n).unwrap_or(usize::MAX).min(self.inner.config.max_page_size),
+            Some(n) => usize::try_from(n)
+                .unwrap_or(usize::MAX)
+                .min(self.inner.config.max_page_size),
         };
         let mut query = ListQuery {
             owner: call.principal.clone(),
@@ -458,7 +513,11 @@ impl RequestHandler {
     }
 
     /// `CancelTask`: idempotent; a task in another terminal state is not cancelable.
-    pub async fn cancel_task(&self, req: CancelTaskRequest, call: &CallContext) -> Result<Task, A2aError> {
+    pub async fn cancel_task(
+        &self,
+        req: CancelTaskRequest,
+        call: &CallContext,
+    ) -> Result<Task, A2aError> {
         let task = self.load_visible(&req.id, call).await?;
         match task.status.state {
             TaskState::Canceled => return Ok(task),
@@ -516,7 +575,10 @@ impl RequestHandler {
             return Err(A2aError::TaskNotFound(req.id));
         }
         if let Some(state) = refused.filter(|s| *s != TaskState::Canceled) {
-            return Err(A2aError::TaskNotCancelable { task_id: req.id, state });
+            return Err(A2aError::TaskNotCancelable {
+                task_id: req.id,
+                state,
+            });
         }
         self.load_visible(&req.id, call).await
     }
@@ -555,7 +617,12 @@ impl RequestHandler {
             .store
             .get_push_config(&req.task_id, &req.id)
             .await?
-            .ok_or_else(|| A2aError::InvalidParams(format!("task {} has no push config `{}`", req.task_id, req.id)))
+            .ok_or_else(|| {
+                A2aError::InvalidParams(format!(
+                    "task {} has no push config `{}`",
+                    req.task_id, req.id
+                ))
+            })
     }
 
     /// `ListTaskPushNotificationConfigs`.
@@ -578,10 +645,18 @@ impl RequestHandler {
     ) -> Result<(), A2aError> {
         self.push_supported()?;
         self.load_visible(&req.task_id, call).await?;
-        if self.inner.store.delete_push_config(&req.task_id, &req.id).await? {
+        if self
+            .inner
+            .store
+            .delete_push_config(&req.task_id, &req.id)
+            .await?
+        {
             Ok(())
         } else {
-            Err(A2aError::InvalidParams(format!("task {} has no push config `{}`", req.task_id, req.id)))
+            Err(A2aError::InvalidParams(format!(
+                "task {} has no push config `{}`",
+                req.task_id, req.id
+            )))
         }
     }
 
@@ -603,7 +678,11 @@ impl RequestHandler {
     }
 
     /// Validates a send, records the message and starts the agent.
-    async fn start(&self, req: SendMessageRequest, call: &CallContext) -> Result<Started, A2aError> {
+    async fn start(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<Started, A2aError> {
         let SendMessageRequest {
             mut message,
             configuration,
@@ -611,16 +690,28 @@ impl RequestHandler {
             ..
         } = req;
         if message.message_id.is_empty() {
-            return Err(A2aError::InvalidParams("message.messageId is required".to_owned()));
+            return Err(A2aError::InvalidParams(
+                "message.messageId is required".to_owned(),
+            ));
         }
         if message.parts.is_empty() {
-            return Err(A2aError::InvalidParams("message.parts must hold at least one part".to_owned()));
+            return Err(A2aError::InvalidParams(
+                "message.parts must hold at least one part".to_owned(),
+            ));
         }
         if message.role == Role::Agent {
-            return Err(A2aError::InvalidParams("message.role must be ROLE_USER".to_owned()));
+            return Err(A2aError::InvalidParams(
+                "message.role must be ROLE_USER".to_owned(),
+            ));
         }
-        check_history_length(configuration.as_ref().and_then(|c| c.history_length), "configuration.historyLength")?;
-        if configuration.as_ref().is_some_and(|c| c.task_push_notification_config.is_some()) {
+        check_history_length(
+            configuration.as_ref().and_then(|c| c.history_length),
+            "configuration.historyLength",
+        )?;
+        if configuration
+            .as_ref()
+            .is_some_and(|c| c.task_push_notification_config.is_some())
+        {
             self.push_supported()?;
         }
         self.check_extensions(call)?;
@@ -694,14 +785,24 @@ impl RequestHandler {
         let is_new = existing.is_none();
         let (first_tx, first_rx) = oneshot::channel();
         let initial = is_new.then(|| {
-            Box::new(Task::new(task_id.clone(), context_id.clone(), TaskStatus::now(TaskState::Submitted))
-                .with_history([message.clone()]))
+            Box::new(
+                Task::new(
+                    task_id.clone(),
+                    context_id.clone(),
+                    TaskStatus::now(TaskState::Submitted),
+                )
+                .with_history([message.clone()]),
+            )
         });
         let writer = Arc::new(TaskWriter {
             store: self.inner.store.clone(),
             task_id: task_id.clone(),
             owner: call.principal.clone(),
-            phase: tokio::sync::Mutex::new(if is_new { Phase::Pending(initial) } else { Phase::Created }),
+            phase: tokio::sync::Mutex::new(if is_new {
+                Phase::Pending(initial)
+            } else {
+                Phase::Created
+            }),
             first: Mutex::new(Some(first_tx)),
             cancel: cancel.clone(),
         });
@@ -730,7 +831,9 @@ impl RequestHandler {
                 let outcome = match run.await {
                     Ok(Ok(())) => Ok(()),
                     Ok(Err(err)) => Err(err.message().to_owned()),
-                    Err(join) if join.is_panic() => Err(format!("the agent panicked: {}", panic_text(join))),
+                    Err(join) if join.is_panic() => {
+                        Err(format!("the agent panicked: {}", panic_text(join)))
+                    }
                     Err(_) => Err("the agent was aborted".to_owned()),
                 };
                 if let Err(reason) = &outcome {
@@ -748,7 +851,9 @@ impl RequestHandler {
         match first_rx.await {
             Ok(First::Reply(message)) => Ok(Started::Replied(message)),
             Ok(First::Task) => Ok(Started::Task { task_id, after: 0 }),
-            Err(_) => Err(A2aError::Internal("the agent ended without a result".to_owned())),
+            Err(_) => Err(A2aError::Internal(
+                "the agent ended without a result".to_owned(),
+            )),
         }
     }
 }
@@ -760,7 +865,9 @@ enum Started {
 
 fn check_history_length(n: Option<i32>, field: &str) -> Result<(), A2aError> {
     match n {
-        Some(n) if n < 0 => Err(A2aError::InvalidParams(format!("{field} must not be negative, got {n}"))),
+        Some(n) if n < 0 => Err(A2aError::InvalidParams(format!(
+            "{field} must not be negative, got {n}"
+        ))),
         _ => Ok(()),
     }
 }
@@ -782,7 +889,13 @@ fn panic_text(join: tokio::task::JoinError) -> String {
 
 /// `type/subtype` matching with `*` wildcards, ignoring case and parameters.
 fn media_type_matches(accepted: &str, given: &str) -> bool {
-    let essence = |s: &str| s.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = |s: &str| {
+        s.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    };
     let (a, g) = (essence(accepted), essence(given));
     if a == "*/*" || a == g {
         return true;
@@ -814,7 +927,11 @@ struct TaskWriter {
 
 impl TaskWriter {
     fn signal(&self, first: First) {
-        let tx = self.first.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        let tx = self
+            .first
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
         if let Some(tx) = tx {
             // The caller may have gone away; the task goes on regardless.
             let _ = tx.send(first);
@@ -840,9 +957,13 @@ impl TaskWriter {
 
     async fn apply(&self, event: AgentEvent) -> Result<(), SinkError> {
         let mut phase = self.phase.lock().await;
-        if let AgentEvent::Reply(message) = event {
+        if let AgentEvent::Reply(mut message) = event {
             return match &*phase {
                 Phase::Pending(_) => {
+                    // No task will exist: the reply must not point at one.
+                    if message.task_id.as_ref() == Some(&self.task_id) {
+                        message.task_id = None;
+                    }
                     *phase = Phase::Replied;
                     self.signal(First::Reply(message));
                     Ok(())
@@ -858,7 +979,9 @@ impl TaskWriter {
                 &self.task_id,
                 Box::new(|task: &mut Task| {
                     let applied = match event {
-                        AgentEvent::Status { state, message } => lifecycle::apply_status(task, state, message),
+                        AgentEvent::Status { state, message } => {
+                            lifecycle::apply_status(task, state, message)
+                        }
                         AgentEvent::Artifact {
                             artifact,
                             append,
@@ -872,7 +995,10 @@ impl TaskWriter {
             .await
             .map_err(|e| SinkError::Store(e.to_string()))?;
         if outcome.is_none() {
-            return Err(SinkError::Store(format!("task {} is no longer stored", self.task_id)));
+            return Err(SinkError::Store(format!(
+                "task {} is no longer stored",
+                self.task_id
+            )));
         }
         result
     }
@@ -924,13 +1050,21 @@ impl TaskWriter {
 }
 
 impl EventTarget for TaskWriter {
-    fn emit(&self, event: AgentEvent) -> Pin<Box<dyn std::future::Future<Output = Result<(), SinkError>> + Send + '_>> {
+    fn emit(
+        &self,
+        event: AgentEvent,
+    ) -> Pin<Box<dyn std::future::Future<Output = Result<(), SinkError>> + Send + '_>> {
         Box::pin(self.apply(event))
     }
 }
 
 /// Reads a task's log from `after` on, yielding events until a final one.
-fn log_stream(store: Arc<dyn TaskStore>, task_id: TaskId, after: u64, first: Option<StreamEvent>) -> EventStream {
+fn log_stream(
+    store: Arc<dyn TaskStore>,
+    task_id: TaskId,
+    after: u64,
+    first: Option<StreamEvent>,
+) -> EventStream {
     struct State {
         store: Arc<dyn TaskStore>,
         task_id: TaskId,

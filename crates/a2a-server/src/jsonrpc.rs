@@ -4,8 +4,8 @@
 use a2a_jsonrpc::{ErrorCode, ErrorObject, Id, Incoming, Methods, Payload, Response};
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTasksRequest,
-    SendMessageRequest, SubscribeToTaskRequest, TaskPushNotificationConfig,
+    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
+    ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, TaskPushNotificationConfig,
 };
 
 use crate::error::A2aError;
@@ -64,12 +64,10 @@ pub(crate) fn to_error_object(err: &A2aError) -> ErrorObject {
     match err {
         A2aError::InvalidParams(detail) => ErrorObject::invalid_params(detail),
         A2aError::Internal(detail) => ErrorObject::internal_error(detail),
-        other => other
-            .metadata()
-            .into_iter()
-            .fold(ErrorObject::a2a(ErrorCode(other.code()), other.to_string()), |e, (k, v)| {
-                e.with_metadata(k, v)
-            }),
+        other => other.metadata().into_iter().fold(
+            ErrorObject::a2a(ErrorCode(other.code()), other.to_string()),
+            |e, (k, v)| e.with_metadata(k, v),
+        ),
     }
 }
 
@@ -80,24 +78,42 @@ fn rpc<T>(result: Result<T, A2aError>) -> Result<T, ErrorObject> {
 /// The table of the nine methods answered with one JSON response.
 pub(crate) fn method_table() -> Methods<RpcContext> {
     Methods::new()
-        .register(methods::SEND_MESSAGE, |p: SendMessageRequest, cx: RpcContext| async move {
-            rpc(cx.handler.send_message(p, &cx.call).await)
-        })
-        .register(methods::GET_TASK, |p: GetTaskRequest, cx: RpcContext| async move {
-            rpc(cx.handler.get_task(p, &cx.call).await)
-        })
-        .register(methods::LIST_TASKS, |p: ListTasksRequest, cx: RpcContext| async move {
-            rpc(cx.handler.list_tasks(p, &cx.call).await)
-        })
-        .register(methods::CANCEL_TASK, |p: CancelTaskRequest, cx: RpcContext| async move {
-            rpc(cx.handler.cancel_task(p, &cx.call).await)
-        })
-        .register(methods::CREATE_PUSH_CONFIG, |p: TaskPushNotificationConfig, cx: RpcContext| async move {
-            rpc(cx.handler.create_push_config(p, &cx.call).await)
-        })
-        .register(methods::GET_PUSH_CONFIG, |p: GetTaskPushNotificationConfigRequest, cx: RpcContext| async move {
-            rpc(cx.handler.get_push_config(p, &cx.call).await)
-        })
+        .register(
+            methods::SEND_MESSAGE,
+            |p: SendMessageRequest, cx: RpcContext| async move {
+                rpc(cx.handler.send_message(p, &cx.call).await)
+            },
+        )
+        .register(
+            methods::GET_TASK,
+            |p: GetTaskRequest, cx: RpcContext| async move {
+                rpc(cx.handler.get_task(p, &cx.call).await)
+            },
+        )
+        .register(
+            methods::LIST_TASKS,
+            |p: ListTasksRequest, cx: RpcContext| async move {
+                rpc(cx.handler.list_tasks(p, &cx.call).await)
+            },
+        )
+        .register(
+            methods::CANCEL_TASK,
+            |p: CancelTaskRequest, cx: RpcContext| async move {
+                rpc(cx.handler.cancel_task(p, &cx.call).await)
+            },
+        )
+        .register(
+            methods::CREATE_PUSH_CONFIG,
+            |p: TaskPushNotificationConfig, cx: RpcContext| async move {
+                rpc(cx.handler.create_push_config(p, &cx.call).await)
+            },
+        )
+        .register(
+            methods::GET_PUSH_CONFIG,
+            |p: GetTaskPushNotificationConfigRequest, cx: RpcContext| async move {
+                rpc(cx.handler.get_push_config(p, &cx.call).await)
+            },
+        )
         .register(
             methods::LIST_PUSH_CONFIGS,
             |p: ListTaskPushNotificationConfigsRequest, cx: RpcContext| async move {
@@ -108,12 +124,16 @@ pub(crate) fn method_table() -> Methods<RpcContext> {
             methods::DELETE_PUSH_CONFIG,
             |p: DeleteTaskPushNotificationConfigRequest, cx: RpcContext| async move {
                 // google.protobuf.Empty in ProtoJSON.
-                rpc(cx.handler.delete_push_config(p, &cx.call).await).map(|()| serde_json::json!({}))
+                rpc(cx.handler.delete_push_config(p, &cx.call).await)
+                    .map(|()| serde_json::json!({}))
             },
         )
-        .register(methods::GET_EXTENDED_AGENT_CARD, |p: GetExtendedAgentCardRequest, cx: RpcContext| async move {
-            rpc(cx.handler.get_extended_agent_card(p, &cx.call).await)
-        })
+        .register(
+            methods::GET_EXTENDED_AGENT_CARD,
+            |p: GetExtendedAgentCardRequest, cx: RpcContext| async move {
+                rpc(cx.handler.get_extended_agent_card(p, &cx.call).await)
+            },
+        )
 }
 
 /// What the binding decided for one HTTP request body.
@@ -141,7 +161,9 @@ pub(crate) fn check_version(value: Option<&str>) -> VersionCheck {
         );
     }
     let major = value.split('.').next().unwrap_or("");
-    let well_formed = value.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    let well_formed = value
+        .split('.')
+        .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
     if well_formed && major == "1" {
         VersionCheck::Ok
     } else {
@@ -173,46 +195,76 @@ pub(crate) async fn dispatch(
             Payload::Single(incoming) => answer(incoming).map(|r| r.to_vec()),
             Payload::Batch(items) => {
                 let responses: Vec<Response> = items.iter().filter_map(answer).collect();
-                (!responses.is_empty()).then(|| serde_json::to_vec(&responses).expect("responses serialize"))
+                (!responses.is_empty())
+                    .then(|| serde_json::to_vec(&responses).expect("responses serialize"))
             }
         });
     }
     if let Payload::Single(Incoming::Request(request)) = &payload {
         let streamed = match request.method.as_ref() {
-            methods::SEND_STREAMING_MESSAGE => Some(match request.decode_params::<SendMessageRequest>() {
-                Ok(params) => cx.handler.send_streaming_message(params, &cx.call).await,
-                Err(error) => return Dispatch::Json(Some(Response::error(request.id.clone(), error).to_vec())),
-            }),
-            methods::SUBSCRIBE_TO_TASK => Some(match request.decode_params::<SubscribeToTaskRequest>() {
-                Ok(params) => match parse_last_event_id(last_event_id) {
-                    Ok(last) => cx.handler.subscribe_to_task(&params.id, last, &cx.call).await,
-                    Err(err) => Err(err),
-                },
-                Err(error) => return Dispatch::Json(Some(Response::error(request.id.clone(), error).to_vec())),
-            }),
+            methods::SEND_STREAMING_MESSAGE => {
+                Some(match request.decode_params::<SendMessageRequest>() {
+                    Ok(params) => cx.handler.send_streaming_message(params, &cx.call).await,
+                    Err(error) => {
+                        return Dispatch::Json(Some(
+                            Response::error(request.id.clone(), error).to_vec(),
+                        ));
+                    }
+                })
+            }
+            methods::SUBSCRIBE_TO_TASK => {
+                Some(match request.decode_params::<SubscribeToTaskRequest>() {
+                    Ok(params) => match parse_last_event_id(last_event_id) {
+                        Ok(last) => {
+                            cx.handler
+                                .subscribe_to_task(&params.id, last, &cx.call)
+                                .await
+                        }
+                        Err(err) => Err(err),
+                    },
+                    Err(error) => {
+                        return Dispatch::Json(Some(
+                            Response::error(request.id.clone(), error).to_vec(),
+                        ));
+                    }
+                })
+            }
             _ => None,
         };
         if let Some(result) = streamed {
             return match result {
                 Ok(stream) => Dispatch::Stream(request.id.clone(), stream),
-                Err(err) => Dispatch::Json(Some(Response::error(request.id.clone(), to_error_object(&err)).to_vec())),
+                Err(err) => Dispatch::Json(Some(
+                    Response::error(request.id.clone(), to_error_object(&err)).to_vec(),
+                )),
             };
         }
     }
     // Streaming methods inside a batch cannot stream: answer them with an error.
     let payload = match payload {
-        Payload::Batch(items) => Payload::Batch(items.into_iter().map(refuse_streaming_in_batch).collect()),
+        Payload::Batch(items) => {
+            Payload::Batch(items.into_iter().map(refuse_streaming_in_batch).collect())
+        }
         single => single,
     };
-    Dispatch::Json(table.handle_payload(payload, cx).await.map(|reply| reply.to_vec()))
+    Dispatch::Json(
+        table
+            .handle_payload(payload, cx)
+            .await
+            .map(|reply| reply.to_vec()),
+    )
 }
 
 fn refuse_streaming_in_batch(incoming: Incoming) -> Incoming {
     match incoming {
         Incoming::Request(r)
-            if r.method == methods::SEND_STREAMING_MESSAGE || r.method == methods::SUBSCRIBE_TO_TASK =>
+            if r.method == methods::SEND_STREAMING_MESSAGE
+                || r.method == methods::SUBSCRIBE_TO_TASK =>
         {
-            let error = ErrorObject::invalid_request(format!("{} streams its answer and cannot be part of a batch", r.method));
+            let error = ErrorObject::invalid_request(format!(
+                "{} streams its answer and cannot be part of a batch",
+                r.method
+            ));
             Incoming::Invalid { id: r.id, error }
         }
         other => other,
@@ -223,7 +275,9 @@ fn parse_last_event_id(value: Option<&str>) -> Result<Option<u64>, A2aError> {
     match value.map(str::trim) {
         None | Some("") => Ok(None),
         Some(v) => v.parse().map(Some).map_err(|_| {
-            A2aError::InvalidParams(format!("Last-Event-ID `{v}` is not an event id this server sent"))
+            A2aError::InvalidParams(format!(
+                "Last-Event-ID `{v}` is not an event id this server sent"
+            ))
         }),
     }
 }
@@ -238,8 +292,18 @@ mod tests {
         assert!(matches!(check_version(Some("1.0.1")), VersionCheck::Ok));
         assert!(matches!(check_version(Some(" 1.3 ")), VersionCheck::Ok));
         assert!(matches!(check_version(Some("1")), VersionCheck::Ok));
-        for refused in [None, Some(""), Some("0.3"), Some("2.0"), Some("1.x"), Some("v1.0")] {
-            assert!(matches!(check_version(refused), VersionCheck::Refused(_)), "{refused:?}");
+        for refused in [
+            None,
+            Some(""),
+            Some("0.3"),
+            Some("2.0"),
+            Some("1.x"),
+            Some("v1.0"),
+        ] {
+            assert!(
+                matches!(check_version(refused), VersionCheck::Refused(_)),
+                "{refused:?}"
+            );
         }
     }
 

@@ -17,7 +17,9 @@ pub use agent::{Agent, AgentError, AgentEvent, EventSink, RequestContext, SinkEr
 pub use auth::{AuthError, Authenticator, Principal};
 pub use body::A2aBody;
 pub use error::A2aError;
-pub use handler::{CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent};
+pub use handler::{
+    CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
+};
 #[cfg(feature = "serve")]
 pub use serve::{ShutdownConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder};

@@ -1,8 +1,8 @@
 //! The task state machine: which events a task accepts, and how each changes it.
 
 use a2a_types::v1::{
-    Artifact, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
-    Timestamp,
+    Artifact, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
+    TaskStatusUpdateEvent, Timestamp,
 };
 
 use crate::agent::SinkError;
@@ -34,7 +34,11 @@ pub(crate) fn check_transition(task: &Task, to: TaskState) -> Result<(), SinkErr
 }
 
 /// Moves the task to a new status; a status message also joins the history.
-pub(crate) fn apply_status(task: &mut Task, state: TaskState, message: Option<Message>) -> Result<StreamResponse, SinkError> {
+pub(crate) fn apply_status(
+    task: &mut Task,
+    state: TaskState,
+    message: Option<Message>,
+) -> Result<StreamResponse, SinkError> {
     check_transition(task, state)?;
     if let Some(message) = &message {
         task.history.push(message.clone());
@@ -62,7 +66,10 @@ pub(crate) fn apply_artifact(
             state: task.status.state,
         });
     }
-    let existing = task.artifacts.iter_mut().find(|a| a.artifact_id == artifact.artifact_id);
+    let existing = task
+        .artifacts
+        .iter_mut()
+        .find(|a| a.artifact_id == artifact.artifact_id);
     match (existing, append) {
         (Some(existing), true) => {
             existing.parts.extend(artifact.parts.iter().cloned());
@@ -79,15 +86,23 @@ pub(crate) fn apply_artifact(
         (None, false) => task.artifacts.push(artifact.clone()),
     }
     Ok(StreamResponse::ArtifactUpdate(
-        TaskArtifactUpdateEvent::new(task.id.clone(), task.context_id.clone().unwrap_or_default(), artifact)
-            .with_append(append)
-            .with_last_chunk(last_chunk),
+        TaskArtifactUpdateEvent::new(
+            task.id.clone(),
+            task.context_id.clone().unwrap_or_default(),
+            artifact,
+        )
+        .with_append(append)
+        .with_last_chunk(last_chunk),
     ))
 }
 
 /// The task as a client asked to see it: at most `history_length` recent messages, and
 /// without artifacts unless `include_artifacts`.
-pub(crate) fn present(mut task: Task, history_length: Option<i32>, include_artifacts: bool) -> Task {
+pub(crate) fn present(
+    mut task: Task,
+    history_length: Option<i32>,
+    include_artifacts: bool,
+) -> Task {
     if let Some(n) = history_length {
         let keep = usize::try_from(n).unwrap_or(0);
         let len = task.history.len();
@@ -113,10 +128,17 @@ mod tests {
 
     #[test]
     fn terminal_tasks_accept_nothing() {
-        for state in [TaskState::Completed, TaskState::Failed, TaskState::Canceled, TaskState::Rejected] {
+        for state in [
+            TaskState::Completed,
+            TaskState::Failed,
+            TaskState::Canceled,
+            TaskState::Rejected,
+        ] {
             let mut t = task(state);
             assert_eq!(
-                apply_status(&mut t, TaskState::Working, None).unwrap_err().to_string(),
+                apply_status(&mut t, TaskState::Working, None)
+                    .unwrap_err()
+                    .to_string(),
                 format!("task t is {state} and accepts no more events")
             );
             assert!(apply_artifact(&mut t, Artifact::new("a", vec![]), false, false).is_err());
@@ -152,23 +174,46 @@ mod tests {
     #[test]
     fn chunks_append_to_their_artifact() {
         let mut t = task(TaskState::Working);
-        apply_artifact(&mut t, Artifact::new("a", vec![Part::text("one ")]), false, false).unwrap();
-        apply_artifact(&mut t, Artifact::new("a", vec![Part::text("two")]), true, true).unwrap();
+        apply_artifact(
+            &mut t,
+            Artifact::new("a", vec![Part::text("one ")]),
+            false,
+            false,
+        )
+        .unwrap();
+        apply_artifact(
+            &mut t,
+            Artifact::new("a", vec![Part::text("two")]),
+            true,
+            true,
+        )
+        .unwrap();
         assert_eq!(t.artifacts.len(), 1);
         assert_eq!(t.artifacts[0].text(), "one \ntwo");
         assert_eq!(
             apply_artifact(&mut t, Artifact::new("b", vec![]), true, false).unwrap_err(),
-            SinkError::UnknownArtifact { artifact_id: "b".into() }
+            SinkError::UnknownArtifact {
+                artifact_id: "b".into()
+            }
         );
     }
 
     #[test]
     fn present_trims_history_and_artifacts() {
         let mut t = task(TaskState::Completed);
-        t.history = (0..5).map(|i| Message::new(format!("m{i}"), Role::User, vec![])).collect();
+        t.history = (0..5)
+            .map(|i| Message::new(format!("m{i}"), Role::User, vec![]))
+            .collect();
         t.artifacts.push(Artifact::new("a", vec![]));
         let shown = present(t.clone(), Some(2), false);
-        assert_eq!(shown.history.iter().map(|m| m.message_id.as_str()).collect::<Vec<_>>(), ["m3", "m4"]);
+        assert_eq!(
+            shown
+                .history
+                .iter()
+                .map(|m| m.message_id.as_str())
+                .collect::<Vec<_>>(),
+            ["m3", "m4"]
+        );
         assert!(shown.artifacts.is_empty());
         assert!(present(t.clone(), Some(0), true).history.is_empty());
         assert_eq!(present(t, None, true).history.len(), 5);

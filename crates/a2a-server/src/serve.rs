@@ -38,7 +38,13 @@ impl ShutdownConfig {
 
 /// Serves `service` on `listener` (HTTP/1.1 and HTTP/2) until the process ends.
 pub async fn serve(listener: TcpListener, service: A2aService) -> std::io::Result<()> {
-    serve_with_shutdown(listener, service, std::future::pending(), ShutdownConfig::default()).await
+    serve_with_shutdown(
+        listener,
+        service,
+        std::future::pending(),
+        ShutdownConfig::default(),
+    )
+    .await
 }
 
 /// Serves `service` on `listener` until `signal` resolves; then stops accepting, asks running
@@ -81,7 +87,8 @@ pub async fn serve_with_shutdown(
             () = &mut signal => break,
         };
         let hyper_service = TowerToHyperService::new(service.clone());
-        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), hyper_service);
+        let connection =
+            builder.serve_connection_with_upgrades(TokioIo::new(stream), hyper_service);
         let connection = graceful.watch(connection.into_owned());
         tokio::spawn(async move {
             if let Err(err) = connection.await {
@@ -91,7 +98,10 @@ pub async fn serve_with_shutdown(
     }
     drop(listener);
     service.handler().shutdown();
-    if tokio::time::timeout(config.deadline, graceful.shutdown()).await.is_err() {
+    if tokio::time::timeout(config.deadline, graceful.shutdown())
+        .await
+        .is_err()
+    {
         tracing::info!("connections still open after the shutdown deadline are closed");
     }
     Ok(())

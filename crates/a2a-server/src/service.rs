@@ -158,7 +158,11 @@ impl ServiceBuilder {
     #[must_use]
     pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
         let path = path.into();
-        self.rpc_path = if path.starts_with('/') { path } else { format!("/{path}") };
+        self.rpc_path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
         self
     }
 
@@ -184,7 +188,8 @@ impl ServiceBuilder {
             use std::hash::{Hash as _, Hasher as _};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
             card_json.hash(&mut hasher);
-            HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish())).expect("hex is a valid header")
+            HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish()))
+                .expect("hex is a valid header")
         };
         let handler = self.handler.card(card).build();
         A2aService {
@@ -302,14 +307,22 @@ impl A2aService {
             return self.card_response(&request);
         }
         if path != self.inner.rpc_path {
-            return json_error(StatusCode::NOT_FOUND, ErrorObject::method_not_found(&format!("no A2A endpoint at {path}")));
+            return json_error(
+                StatusCode::NOT_FOUND,
+                ErrorObject::method_not_found(&format!("no A2A endpoint at {path}")),
+            );
         }
         if request.method() != Method::POST {
             let mut response = json_error(
                 StatusCode::METHOD_NOT_ALLOWED,
-                ErrorObject::invalid_request(format!("the JSON-RPC endpoint takes POST, not {}", request.method())),
+                ErrorObject::invalid_request(format!(
+                    "the JSON-RPC endpoint takes POST, not {}",
+                    request.method()
+                )),
             );
-            response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("POST"));
             return response;
         }
         let (head, body) = request.into_parts();
@@ -318,9 +331,16 @@ impl A2aService {
             Some(auth) => match auth.authenticate(&head) {
                 Ok(principal) => principal,
                 Err(err) => {
-                    let mut response = json_error(err.status, ErrorObject::invalid_request(&err.message));
-                    if let Some(challenge) = err.challenge.as_deref().and_then(|c| HeaderValue::from_str(c).ok()) {
-                        response.headers_mut().insert(header::WWW_AUTHENTICATE, challenge);
+                    let mut response =
+                        json_error(err.status, ErrorObject::invalid_request(&err.message));
+                    if let Some(challenge) = err
+                        .challenge
+                        .as_deref()
+                        .and_then(|c| HeaderValue::from_str(c).ok())
+                    {
+                        response
+                            .headers_mut()
+                            .insert(header::WWW_AUTHENTICATE, challenge);
                     }
                     return response;
                 }
@@ -337,7 +357,13 @@ impl A2aService {
         }
         let bytes = match http_body_util::Limited::new(body, limit).collect().await {
             Ok(collected) => collected.to_bytes(),
-            Err(err) if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() => return too_large(limit),
+            Err(err)
+                if err
+                    .downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some() =>
+            {
+                return too_large(limit);
+            }
             Err(err) => {
                 return json_error(
                     StatusCode::BAD_REQUEST,
@@ -347,14 +373,21 @@ impl A2aService {
         };
         let payload = match Payload::parse(&bytes) {
             Ok(payload) => payload,
-            Err(error) => return json_response(StatusCode::OK, Response::error(Id::Null, error).to_vec()),
+            Err(error) => {
+                return json_response(StatusCode::OK, Response::error(Id::Null, error).to_vec());
+            }
         };
         let version = jsonrpc::check_version(service_parameter(&head, "a2a-version").as_deref());
         let extensions = requested_extensions(&head);
-        let last_event_id = head.headers.get("last-event-id").and_then(|v| v.to_str().ok());
+        let last_event_id = head
+            .headers
+            .get("last-event-id")
+            .and_then(|v| v.to_str().ok());
         let cx = RpcContext {
             handler: self.inner.handler.clone(),
-            call: CallContext::new().with_principal(principal).with_extensions(extensions),
+            call: CallContext::new()
+                .with_principal(principal)
+                .with_extensions(extensions),
         };
         let dispatched = tokio::time::timeout(
             self.inner.limits.request_timeout,
@@ -385,8 +418,11 @@ impl A2aService {
                 ErrorObject::invalid_request("the agent card is read with GET"),
             );
         }
-        let cache = HeaderValue::from_str(&format!("public, max-age={}", self.inner.limits.card_max_age))
-            .expect("a valid header");
+        let cache = HeaderValue::from_str(&format!(
+            "public, max-age={}",
+            self.inner.limits.card_max_age
+        ))
+        .expect("a valid header");
         let not_modified = request
             .headers()
             .get_all(header::IF_NONE_MATCH)
@@ -395,13 +431,16 @@ impl A2aService {
             .flat_map(|v| v.split(','))
             .any(|tag| {
                 let tag = tag.trim();
-                tag == "*" || tag.trim_start_matches("W/") == self.inner.etag.to_str().unwrap_or_default()
+                tag == "*"
+                    || tag.trim_start_matches("W/") == self.inner.etag.to_str().unwrap_or_default()
             });
         let builder = http::Response::builder()
             .header(header::ETAG, self.inner.etag.clone())
             .header(header::CACHE_CONTROL, cache);
         let response = if not_modified {
-            builder.status(StatusCode::NOT_MODIFIED).body(A2aBody::empty())
+            builder
+                .status(StatusCode::NOT_MODIFIED)
+                .body(A2aBody::empty())
         } else {
             let body = if request.method() == Method::HEAD {
                 A2aBody::empty()
@@ -526,7 +565,9 @@ fn json_error(status: StatusCode, error: ErrorObject) -> http::Response<A2aBody>
 fn too_large(limit: usize) -> http::Response<A2aBody> {
     json_error(
         StatusCode::PAYLOAD_TOO_LARGE,
-        ErrorObject::invalid_request(format!("the request body is larger than the limit of {limit} bytes")),
+        ErrorObject::invalid_request(format!(
+            "the request body is larger than the limit of {limit} bytes"
+        )),
     )
 }
 

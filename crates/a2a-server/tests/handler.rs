@@ -18,7 +18,11 @@ fn card() -> AgentCard {
 }
 
 fn send(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::new(MessageId::random(), Role::User, vec![Part::text(text)]))
+    SendMessageRequest::new(Message::new(
+        MessageId::random(),
+        Role::User,
+        vec![Part::text(text)],
+    ))
 }
 
 /// Echo: working, an artifact with the text, completed. "ask" asks for input first;
@@ -50,7 +54,8 @@ fn handler_with(config: HandlerConfig) -> RequestHandler {
             _ => {}
         }
         sink.working(None).await?;
-        sink.artifact(Artifact::new("echo", vec![Part::text(text)])).await?;
+        sink.artifact(Artifact::new("echo", vec![Part::text(text)]))
+            .await?;
         sink.complete(None).await?;
         Ok(())
     });
@@ -74,7 +79,11 @@ fn task_of(r: SendMessageResponse) -> Task {
 #[tokio::test]
 async fn blocking_send_returns_the_completed_task() {
     let h = handler();
-    let task = task_of(h.send_message(send("ping"), &CallContext::new()).await.unwrap());
+    let task = task_of(
+        h.send_message(send("ping"), &CallContext::new())
+            .await
+            .unwrap(),
+    );
     assert_eq!(task.status.state, TaskState::Completed);
     assert_eq!(task.artifacts.len(), 1);
     assert_eq!(task.artifacts[0].text(), "ping");
@@ -95,28 +104,50 @@ async fn context_id_is_kept_when_given() {
 #[tokio::test]
 async fn direct_reply_is_a_message_and_no_task() {
     let h = handler();
-    match h.send_message(send("hello"), &CallContext::new()).await.unwrap() {
+    match h
+        .send_message(send("hello"), &CallContext::new())
+        .await
+        .unwrap()
+    {
         SendMessageResponse::Message(m) => {
             assert_eq!(m.text(), "hi!");
             assert_eq!(m.role, Role::Agent);
         }
         other => panic!("expected a message, got {other:?}"),
     }
-    let list = h.list_tasks(ListTasksRequest::new(), &CallContext::new()).await.unwrap();
+    let list = h
+        .list_tasks(ListTasksRequest::new(), &CallContext::new())
+        .await
+        .unwrap();
     assert_eq!(list.total_size, 0);
 }
 
 #[tokio::test]
 async fn agent_errors_and_panics_fail_the_task() {
     let h = handler();
-    let task = task_of(h.send_message(send("boom"), &CallContext::new()).await.unwrap());
+    let task = task_of(
+        h.send_message(send("boom"), &CallContext::new())
+            .await
+            .unwrap(),
+    );
     assert_eq!(task.status.state, TaskState::Failed);
     assert_eq!(task.status.message.unwrap().text(), "boom went the agent");
-    let task = task_of(h.send_message(send("panic"), &CallContext::new()).await.unwrap());
+    let task = task_of(
+        h.send_message(send("panic"), &CallContext::new())
+            .await
+            .unwrap(),
+    );
     assert_eq!(task.status.state, TaskState::Failed);
-    assert_eq!(task.status.message.unwrap().text(), "the agent panicked: agent panic");
+    assert_eq!(
+        task.status.message.unwrap().text(),
+        "the agent panicked: agent panic"
+    );
     // Still serving.
-    let task = task_of(h.send_message(send("ok"), &CallContext::new()).await.unwrap());
+    let task = task_of(
+        h.send_message(send("ok"), &CallContext::new())
+            .await
+            .unwrap(),
+    );
     assert_eq!(task.status.state, TaskState::Completed);
 }
 
@@ -140,7 +171,10 @@ async fn multi_turn_follow_up() {
     // A message to a terminal task is UnsupportedOperation; to an unknown one TaskNotFound.
     let mut late = send("again");
     late.message.task_id = Some(task.id.clone());
-    assert_eq!(h.send_message(late, &call).await.unwrap_err().code(), -32004);
+    assert_eq!(
+        h.send_message(late, &call).await.unwrap_err().code(),
+        -32004
+    );
     let mut unknown = send("x");
     unknown.message.task_id = Some("nope".into());
     assert_eq!(
@@ -169,10 +203,16 @@ async fn return_immediately_then_poll() {
     req.configuration = Some(SendMessageConfiguration::default().with_return_immediately(true));
     let task = task_of(h.send_message(req, &call).await.unwrap());
     assert!(!task.status.state.is_terminal());
-    let canceled = h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call).await.unwrap();
+    let canceled = h
+        .cancel_task(CancelTaskRequest::new(task.id.clone()), &call)
+        .await
+        .unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
     // Idempotent.
-    let again = h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call).await.unwrap();
+    let again = h
+        .cancel_task(CancelTaskRequest::new(task.id.clone()), &call)
+        .await
+        .unwrap();
     assert_eq!(again.status.state, TaskState::Canceled);
 }
 
@@ -183,7 +223,10 @@ async fn cancel_ends_a_stubborn_agent_after_the_grace_period() {
     let mut req = send("stubborn");
     req.configuration = Some(SendMessageConfiguration::default().with_return_immediately(true));
     let task = task_of(h.send_message(req, &call).await.unwrap());
-    let canceled = h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call).await.unwrap();
+    let canceled = h
+        .cancel_task(CancelTaskRequest::new(task.id.clone()), &call)
+        .await
+        .unwrap();
     assert_eq!(canceled.status.state, TaskState::Canceled);
 }
 
@@ -193,7 +236,9 @@ async fn completed_tasks_are_not_cancelable() {
     let call = CallContext::new();
     let task = task_of(h.send_message(send("x"), &call).await.unwrap());
     assert_eq!(
-        h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call).await.unwrap_err(),
+        h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call)
+            .await
+            .unwrap_err(),
         A2aError::TaskNotCancelable {
             task_id: task.id,
             state: TaskState::Completed
@@ -208,7 +253,12 @@ async fn collect(stream: a2a_server::EventStream) -> Vec<StreamEvent> {
 #[tokio::test]
 async fn streaming_sends_the_task_then_its_events() {
     let h = handler();
-    let events = collect(h.send_streaming_message(send("ping"), &CallContext::new()).await.unwrap()).await;
+    let events = collect(
+        h.send_streaming_message(send("ping"), &CallContext::new())
+            .await
+            .unwrap(),
+    )
+    .await;
     let kinds: Vec<(Option<u64>, &str)> = events
         .iter()
         .map(|e| {
@@ -242,7 +292,12 @@ async fn streaming_sends_the_task_then_its_events() {
 #[tokio::test]
 async fn streaming_a_direct_reply_is_one_message() {
     let h = handler();
-    let events = collect(h.send_streaming_message(send("hello"), &CallContext::new()).await.unwrap()).await;
+    let events = collect(
+        h.send_streaming_message(send("hello"), &CallContext::new())
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(events.len(), 1);
     assert!(matches!(events[0].event, StreamResponse::Message(_)));
     assert_eq!(events[0].seq, None);
@@ -260,7 +315,10 @@ async fn subscribe_resumes_after_last_event_id() {
     assert_eq!(err.code(), -32004);
     // ...but a resume that missed events gets exactly those.
     let events = collect(h.subscribe_to_task(&task.id, Some(2), &call).await.unwrap()).await;
-    assert_eq!(events.iter().map(|e| e.seq.unwrap()).collect::<Vec<_>>(), [3, 4]);
+    assert_eq!(
+        events.iter().map(|e| e.seq.unwrap()).collect::<Vec<_>>(),
+        [3, 4]
+    );
 }
 
 #[tokio::test]
@@ -270,11 +328,25 @@ async fn tasks_belong_to_their_principal() {
     let bob = CallContext::new().with_principal(Some(Principal::new("bob")));
     let task = task_of(h.send_message(send("x"), &alice).await.unwrap());
     assert_eq!(
-        h.get_task(GetTaskRequest::new(task.id.clone()), &bob).await.unwrap_err(),
+        h.get_task(GetTaskRequest::new(task.id.clone()), &bob)
+            .await
+            .unwrap_err(),
         A2aError::TaskNotFound(task.id.clone())
     );
-    assert_eq!(h.list_tasks(ListTasksRequest::new(), &bob).await.unwrap().total_size, 0);
-    assert_eq!(h.list_tasks(ListTasksRequest::new(), &alice).await.unwrap().total_size, 1);
+    assert_eq!(
+        h.list_tasks(ListTasksRequest::new(), &bob)
+            .await
+            .unwrap()
+            .total_size,
+        0
+    );
+    assert_eq!(
+        h.list_tasks(ListTasksRequest::new(), &alice)
+            .await
+            .unwrap()
+            .total_size,
+        1
+    );
 }
 
 #[tokio::test]
@@ -289,19 +361,27 @@ async fn list_pages_newest_first_and_stays_correct_during_inserts() {
         .list_tasks(ListTasksRequest::new().with_page_size(2), &call)
         .await
         .unwrap();
-    assert_eq!(page1.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(), [ids[4].clone(), ids[3].clone()]);
+    assert_eq!(
+        page1.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
+        [ids[4].clone(), ids[3].clone()]
+    );
     assert_eq!((page1.page_size, page1.total_size), (2, 5));
     assert!(page1.tasks.iter().all(|t| t.artifacts.is_empty()));
     // A task inserted between pages does not shift the next page.
     h.send_message(send("new"), &call).await.unwrap();
     let page2 = h
         .list_tasks(
-            ListTasksRequest::new().with_page_size(2).with_page_token(page1.next_page_token.clone()),
+            ListTasksRequest::new()
+                .with_page_size(2)
+                .with_page_token(page1.next_page_token.clone()),
             &call,
         )
         .await
         .unwrap();
-    assert_eq!(page2.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(), [ids[2].clone(), ids[1].clone()]);
+    assert_eq!(
+        page2.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
+        [ids[2].clone(), ids[1].clone()]
+    );
     let page3 = h
         .list_tasks(
             ListTasksRequest::new()
@@ -312,7 +392,10 @@ async fn list_pages_newest_first_and_stays_correct_during_inserts() {
         )
         .await
         .unwrap();
-    assert_eq!(page3.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(), [ids[0].clone()]);
+    assert_eq!(
+        page3.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>(),
+        [ids[0].clone()]
+    );
     assert_eq!(page3.next_page_token, "");
     assert_eq!(page3.tasks[0].artifacts.len(), 1);
     let err = h
@@ -320,18 +403,29 @@ async fn list_pages_newest_first_and_stays_correct_during_inserts() {
         .await
         .unwrap_err();
     assert_eq!(err.code(), -32602);
-    let err = h.list_tasks(ListTasksRequest::new().with_page_size(0), &call).await.unwrap_err();
-    assert_eq!(err.to_string(), "invalid params: pageSize must be between 1 and 100, got 0");
+    let err = h
+        .list_tasks(ListTasksRequest::new().with_page_size(0), &call)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid params: pageSize must be between 1 and 100, got 0"
+    );
 }
 
 #[tokio::test]
 async fn content_types_outside_the_input_modes_are_refused() {
     let h = handler();
     let mut req = send("x");
-    req.message.parts.push(Part::raw(vec![1, 2]).with_media_type("image/png"));
+    req.message
+        .parts
+        .push(Part::raw(vec![1, 2]).with_media_type("image/png"));
     let err = h.send_message(req, &CallContext::new()).await.unwrap_err();
     assert_eq!(err.code(), -32005);
-    assert_eq!(err.to_string(), "media type `image/png` is not supported; the agent accepts text/plain");
+    assert_eq!(
+        err.to_string(),
+        "media type `image/png` is not supported; the agent accepts text/plain"
+    );
 }
 
 #[tokio::test]
@@ -339,7 +433,10 @@ async fn push_and_extended_card_are_off() {
     let h = handler();
     let call = CallContext::new();
     let err = h
-        .create_push_config(TaskPushNotificationConfig::new("https://x").with_task_id("t"), &call)
+        .create_push_config(
+            TaskPushNotificationConfig::new("https://x").with_task_id("t"),
+            &call,
+        )
         .await
         .unwrap_err();
     assert_eq!(err, A2aError::PushNotificationNotSupported);

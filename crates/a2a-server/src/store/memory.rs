@@ -8,7 +8,8 @@ use a2a_types::v1::{StreamResponse, Task, TaskId, TaskPushNotificationConfig, Ti
 use tokio::sync::watch;
 
 use super::{
-    Change, ListPage, ListQuery, LogEntry, StoreError, StoreFuture, StoredTask, TaskStore, UpdateOutcome,
+    Change, ListPage, ListQuery, LogEntry, StoreError, StoreFuture, StoredTask, TaskStore,
+    UpdateOutcome,
 };
 use crate::auth::Principal;
 
@@ -124,7 +125,9 @@ impl InMemoryTaskStore {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves consistent data (every mutation below is
         // completed before anything can panic), so a poisoned lock is still usable.
-        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn evict(&self, inner: &mut Inner) {
@@ -168,7 +171,11 @@ fn cursor(key: &(i128, TaskId)) -> String {
 }
 
 impl TaskStore for InMemoryTaskStore {
-    fn create<'a>(&'a self, task: Task, owner: Option<Principal>) -> StoreFuture<'a, UpdateOutcome> {
+    fn create<'a>(
+        &'a self,
+        task: Task,
+        owner: Option<Principal>,
+    ) -> StoreFuture<'a, UpdateOutcome> {
         let result = (|| {
             let mut inner = self.lock();
             if inner.tasks.contains_key(&task.id) {
@@ -208,7 +215,11 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(found)))
     }
 
-    fn update<'a>(&'a self, id: &'a TaskId, change: Change<'a>) -> StoreFuture<'a, Option<UpdateOutcome>> {
+    fn update<'a>(
+        &'a self,
+        id: &'a TaskId,
+        change: Change<'a>,
+    ) -> StoreFuture<'a, Option<UpdateOutcome>> {
         let mut guard = self.lock();
         let inner = &mut *guard;
         let Some(entry) = inner.tasks.get_mut(id) else {
@@ -238,13 +249,23 @@ impl TaskStore for InMemoryTaskStore {
         if state.is_terminal() && !was_terminal {
             self.evict(inner);
         }
-        Box::pin(std::future::ready(Ok(Some(UpdateOutcome { last_seq, state }))))
+        Box::pin(std::future::ready(Ok(Some(UpdateOutcome {
+            last_seq,
+            state,
+        }))))
     }
 
-    fn read_log<'a>(&'a self, id: &'a TaskId, after: u64, limit: usize) -> StoreFuture<'a, Vec<LogEntry>> {
+    fn read_log<'a>(
+        &'a self,
+        id: &'a TaskId,
+        after: u64,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<LogEntry>> {
         let inner = self.lock();
         let entries = inner.tasks.get(id).map_or_else(Vec::new, |e| {
-            let start = usize::try_from(after).unwrap_or(usize::MAX).min(e.log.len());
+            let start = usize::try_from(after)
+                .unwrap_or(usize::MAX)
+                .min(e.log.len());
             e.log[start..]
                 .iter()
                 .take(limit)
@@ -272,9 +293,10 @@ impl TaskStore for InMemoryTaskStore {
     fn list<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, ListPage> {
         let result = (|| {
             let start = match &query.page_token {
-                Some(token) if !token.is_empty() => Some(parse_cursor(token).ok_or_else(|| {
-                    StoreError::Backend(super::INVALID_PAGE_TOKEN.to_owned())
-                })?),
+                Some(token) if !token.is_empty() => Some(
+                    parse_cursor(token)
+                        .ok_or_else(|| StoreError::Backend(super::INVALID_PAGE_TOKEN.to_owned()))?,
+                ),
                 _ => None,
             };
             let inner = self.lock();
@@ -282,7 +304,10 @@ impl TaskStore for InMemoryTaskStore {
             let matches = |key: &(i128, TaskId)| -> Option<&Entry> {
                 let entry = inner.tasks.get(&key.1)?;
                 (entry.owner == query.owner
-                    && query.context_id.as_ref().is_none_or(|c| entry.task.context_id.as_ref() == Some(c))
+                    && query
+                        .context_id
+                        .as_ref()
+                        .is_none_or(|c| entry.task.context_id.as_ref() == Some(c))
                     && query.state.is_none_or(|s| entry.task.status.state == s))
                 .then_some(entry)
             };
@@ -332,16 +357,25 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn get_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
+    fn get_push_config<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
         let inner = self.lock();
-        let found = inner
-            .push
-            .get(task_id)
-            .and_then(|configs| configs.iter().find(|c| c.id.as_deref() == Some(id)).cloned());
+        let found = inner.push.get(task_id).and_then(|configs| {
+            configs
+                .iter()
+                .find(|c| c.id.as_deref() == Some(id))
+                .cloned()
+        });
         Box::pin(std::future::ready(Ok(found)))
     }
 
-    fn list_push_configs<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
+    fn list_push_configs<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+    ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
         let inner = self.lock();
         let configs = inner.push.get(task_id).cloned().unwrap_or_default();
         Box::pin(std::future::ready(Ok(configs)))

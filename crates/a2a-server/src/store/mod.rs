@@ -13,7 +13,9 @@ mod memory;
 use std::future::Future;
 use std::pin::Pin;
 
-use a2a_types::v1::{ContextId, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState, Timestamp};
+use a2a_types::v1::{
+    ContextId, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState, Timestamp,
+};
 
 pub use memory::{InMemoryTaskStore, RetentionPolicy};
 
@@ -111,18 +113,28 @@ pub const INVALID_PAGE_TOKEN: &str = "invalid pageToken";
 /// log has an entry after the given sequence number, or the task is gone.
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task and logs `StreamResponse::Task(task)` as event 1.
-    fn create<'a>(&'a self, task: Task, owner: Option<Principal>) -> StoreFuture<'a, UpdateOutcome>;
+    fn create<'a>(&'a self, task: Task, owner: Option<Principal>)
+    -> StoreFuture<'a, UpdateOutcome>;
 
     /// The task with this id, if any.
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>>;
 
     /// Applies `change` to the task atomically and appends the event it returns. `None` when
     /// there is no such task.
-    fn update<'a>(&'a self, id: &'a TaskId, change: Change<'a>) -> StoreFuture<'a, Option<UpdateOutcome>>;
+    fn update<'a>(
+        &'a self,
+        id: &'a TaskId,
+        change: Change<'a>,
+    ) -> StoreFuture<'a, Option<UpdateOutcome>>;
 
     /// Up to `limit` log entries after sequence number `after`, oldest first. Empty when there
     /// are none yet (or the task is gone).
-    fn read_log<'a>(&'a self, id: &'a TaskId, after: u64, limit: usize) -> StoreFuture<'a, Vec<LogEntry>>;
+    fn read_log<'a>(
+        &'a self,
+        id: &'a TaskId,
+        after: u64,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<LogEntry>>;
 
     /// Resolves once the task's log has an entry after `after`, or the task no longer exists.
     fn wait<'a>(&'a self, id: &'a TaskId, after: u64) -> StoreFuture<'a, ()>;
@@ -134,10 +146,17 @@ pub trait TaskStore: Send + Sync + 'static {
     fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()>;
 
     /// The push configuration `id` of a task.
-    fn get_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, Option<TaskPushNotificationConfig>>;
+    fn get_push_config<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>>;
 
     /// All push configurations of a task, in creation order.
-    fn list_push_configs<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>>;
+    fn list_push_configs<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+    ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>>;
 
     /// Deletes a push configuration; true when it existed.
     fn delete_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, bool>;
