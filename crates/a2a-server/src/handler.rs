@@ -117,7 +117,8 @@ struct Inner {
     card: AgentCard,
     extended_card: Option<AgentCard>,
     config: HandlerConfig,
-    running: Mutex<HashMap<TaskId, CancellationToken>>,
+    running: Running,
+    next_execution: std::sync::atomic::AtomicU64,
     shutdown: CancellationToken,
 }
 
@@ -201,7 +202,8 @@ impl HandlerBuilder {
                 card: self.card,
                 extended_card: self.extended_card,
                 config: self.config,
-                running: Mutex::new(HashMap::new()),
+                running: Running::default(),
+                next_execution: std::sync::atomic::AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
             }),
         }
@@ -240,11 +242,8 @@ impl RequestHandler {
         self.inner.shutdown.cancel();
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, CancellationToken>> {
-        self.inner
-            .running
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Execution>> {
+        lock(&self.inner.running)
     }
 
     async fn load_visible(&self, id: &TaskId, call: &CallContext) -> Result<Task, A2aError> {
@@ -427,6 +426,12 @@ impl RequestHandler {
             Some(stored) if stored.owner == call.principal => stored,
             _ => return Err(A2aError::TaskNotFound(id.clone())),
         };
+        if let Some(last) = last_event_id.filter(|last| *last > stored.last_seq) {
+            return Err(A2aError::InvalidParams(format!(
+                "Last-Event-ID {last} is beyond the last event ({}) of task {id}",
+                stored.last_seq
+            )));
+        }
         if let Some(last) = last_event_id
             && (last < stored.last_seq || !stored.task.status.state.is_terminal())
         {
@@ -529,7 +534,7 @@ impl RequestHandler {
             }
             _ => {}
         }
-        let token = self.running().get(&req.id).cloned();
+        let token = self.running().get(&req.id).map(|e| e.cancel.clone());
         if let Some(token) = token {
             token.cancel();
             let grace = self.inner.config.cancel_grace;
@@ -719,15 +724,16 @@ impl RequestHandler {
         message.role = Role::User;
 
         let cancel = self.inner.shutdown.child_token();
+        let execution_id = self
+            .inner
+            .next_execution
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (task_id, context_id, existing, after) = match message.task_id.clone() {
             Some(task_id) => {
                 let task = self.load_visible(&task_id, call).await?;
                 let state = task.status.state;
                 if state.is_terminal() {
-                    return Err(A2aError::UnsupportedOperation(format!(
-                        "task {task_id} is {state} (a terminal state) and accepts no more messages; \
-                         send a new message without taskId to start a new task"
-                    )));
+                    return Err(terminal_task(&task_id, state));
                 }
                 let context_id = task.context_id.clone().unwrap_or_default();
                 if let Some(given) = &message.context_id
@@ -737,39 +743,45 @@ impl RequestHandler {
                         "message.contextId `{given}` does not match the contextId `{context_id}` of task {task_id}"
                     )));
                 }
-                {
-                    let mut running = self.running();
-                    if running.contains_key(&task_id) {
-                        return Err(A2aError::UnsupportedOperation(format!(
-                            "task {task_id} is still being worked on; wait until it asks for input, or cancel it"
-                        )));
-                    }
-                    running.insert(task_id.clone(), cancel.clone());
-                }
                 message.context_id = Some(context_id.clone());
                 let recorded = message.clone();
+                let running = &self.inner.running;
+                let execution = Execution {
+                    id: execution_id,
+                    cancel: cancel.clone(),
+                };
+                let mut refused = None;
+                // Accepting the message and registering its execution happen under the store's
+                // lock of the task, so that a finishing earlier execution cannot interleave.
                 let outcome = self
                     .inner
                     .store
                     .update(
                         &task_id,
-                        Box::new(move |task: &mut Task| {
+                        Box::new(|task: &mut Task| {
+                            let state = task.status.state;
+                            let mut running = lock(running);
+                            if state.is_terminal() {
+                                refused = Some(terminal_task(&task.id, state));
+                                return None;
+                            }
+                            if !state.is_interrupted() && running.contains_key(&task.id) {
+                                refused = Some(A2aError::UnsupportedOperation(format!(
+                                    "task {} is still being worked on; wait until it asks for input, or cancel it",
+                                    task.id
+                                )));
+                                return None;
+                            }
+                            running.insert(task.id.clone(), execution);
                             task.history.push(recorded);
                             None
                         }),
                     )
-                    .await;
-                let outcome = match outcome {
-                    Ok(Some(outcome)) => outcome,
-                    Ok(None) => {
-                        self.running().remove(&task_id);
-                        return Err(A2aError::TaskNotFound(task_id));
-                    }
-                    Err(err) => {
-                        self.running().remove(&task_id);
-                        return Err(err.into());
-                    }
-                };
+                    .await?
+                    .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                if let Some(err) = refused {
+                    return Err(err);
+                }
                 (task_id, context_id, Some(task), outcome.last_seq)
             }
             None => {
@@ -777,7 +789,13 @@ impl RequestHandler {
                 let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
                 message.task_id = Some(task_id.clone());
                 message.context_id = Some(context_id.clone());
-                self.running().insert(task_id.clone(), cancel.clone());
+                self.running().insert(
+                    task_id.clone(),
+                    Execution {
+                        id: execution_id,
+                        cancel: cancel.clone(),
+                    },
+                );
                 (task_id, context_id, None, 0)
             }
         };
@@ -805,6 +823,9 @@ impl RequestHandler {
             }),
             first: Mutex::new(Some(first_tx)),
             cancel: cancel.clone(),
+            running: self.inner.running.clone(),
+            execution_id,
+            emitted: std::sync::atomic::AtomicUsize::new(0),
         });
         let ctx = RequestContext {
             message,
@@ -840,7 +861,7 @@ impl RequestHandler {
                     tracing::warn!(%reason, "agent failed");
                 }
                 writer.finish(outcome).await;
-                handler.running().remove(&writer.task_id);
+                drop(handler);
             }
             .instrument(span),
         );
@@ -861,6 +882,29 @@ impl RequestHandler {
 enum Started {
     Replied(Message),
     Task { task_id: TaskId, after: u64 },
+}
+
+/// The execution of each task's running agent, shared with the task writers.
+type Running = Arc<Mutex<HashMap<TaskId, Execution>>>;
+
+/// One run of the agent for a task.
+struct Execution {
+    id: u64,
+    cancel: CancellationToken,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The guarded maps are consistent between statements, so a poisoned lock is still usable.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn terminal_task(task_id: &TaskId, state: TaskState) -> A2aError {
+    A2aError::UnsupportedOperation(format!(
+        "task {task_id} is {state} (a terminal state) and accepts no more messages; \
+         send a new message without taskId to start a new task"
+    ))
 }
 
 fn check_history_length(n: Option<i32>, field: &str) -> Result<(), A2aError> {
@@ -923,6 +967,10 @@ struct TaskWriter {
     phase: tokio::sync::Mutex<Phase>,
     first: Mutex<Option<oneshot::Sender<First>>>,
     cancel: CancellationToken,
+    running: Running,
+    execution_id: u64,
+    /// Events this execution had accepted.
+    emitted: std::sync::atomic::AtomicUsize,
 }
 
 impl TaskWriter {
@@ -1000,34 +1048,59 @@ impl TaskWriter {
                 self.task_id
             )));
         }
+        if result.is_ok() {
+            self.emitted
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         result
+    }
+
+    /// Forgets this execution, if it is still the task's current one; true when it was.
+    fn retire(&self, running: &mut HashMap<TaskId, Execution>) -> bool {
+        let current = running
+            .get(&self.task_id)
+            .is_some_and(|e| e.id == self.execution_id);
+        if current {
+            running.remove(&self.task_id);
+        }
+        current
     }
 
     /// After the agent returned: a task that is not terminal or interrupted is completed (or
     /// failed, with the error; or canceled, when cancellation was asked for); a request that
-    /// produced nothing gets a completed task.
+    /// produced nothing gets a completed task; a follow-up that produced nothing restates the
+    /// task's status, so that waiting callers and streams see this turn end. A newer execution
+    /// of the same task (a follow-up accepted meanwhile) is left alone.
     async fn finish(&self, outcome: Result<(), String>) {
         let mut phase = self.phase.lock().await;
         if matches!(*phase, Phase::Replied) {
+            self.retire(&mut lock(&self.running));
             return;
         }
         if let Err(err) = self.ensure_created(&mut phase).await {
             tracing::error!(%err, "cannot record the task of a finished agent");
+            self.retire(&mut lock(&self.running));
             self.signal(First::Task);
             return;
         }
         drop(phase);
-        let task_id = self.task_id.clone();
         let cancelled = self.cancel.is_cancelled();
-        let _ = self
+        let emitted = self.emitted.load(std::sync::atomic::Ordering::Relaxed);
+        let result = self
             .store
             .update(
                 &self.task_id,
                 Box::new(move |task: &mut Task| {
+                    if !self.retire(&mut lock(&self.running)) {
+                        return None;
+                    }
                     let state = task.status.state;
                     match outcome {
                         _ if cancelled && !state.is_terminal() => {
                             lifecycle::apply_status(task, TaskState::Canceled, None).ok()
+                        }
+                        Ok(()) if state.is_interrupted() && emitted == 0 => {
+                            Some(lifecycle::restate(task))
                         }
                         Ok(()) if state.is_final() => None,
                         Ok(()) => lifecycle::apply_status(task, TaskState::Completed, None).ok(),
@@ -1038,7 +1111,7 @@ impl TaskWriter {
                                 Role::Agent,
                                 vec![Part::text(reason)],
                             )
-                            .with_task_id(task_id)
+                            .with_task_id(task.id.clone())
                             .with_context_id(task.context_id.clone().unwrap_or_default());
                             lifecycle::apply_status(task, TaskState::Failed, Some(message)).ok()
                         }
@@ -1046,6 +1119,9 @@ impl TaskWriter {
                 }),
             )
             .await;
+        if let Err(err) = result {
+            tracing::error!(%err, "cannot record the end of an agent's turn");
+        }
     }
 }
 

@@ -53,6 +53,17 @@ pub(crate) fn apply_status(
     )))
 }
 
+/// Records the current status again with a fresh timestamp: the end of a turn that changed
+/// nothing (a follow-up the agent left waiting for more input).
+pub(crate) fn restate(task: &mut Task) -> StreamResponse {
+    task.status.timestamp = Some(Timestamp::now());
+    StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+        task.id.clone(),
+        task.context_id.clone().unwrap_or_default(),
+        task.status.clone(),
+    ))
+}
+
 /// Adds an artifact or a chunk of one.
 pub(crate) fn apply_artifact(
     task: &mut Task,

@@ -41,6 +41,13 @@ fn handler_with(config: HandlerConfig) -> RequestHandler {
                 sink.input_required("which city?").await?;
                 return Ok(());
             }
+            "ask-then-linger" if ctx.task.is_none() => {
+                sink.input_required("which city?").await?;
+                // Still running when the client answers.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                return Ok(());
+            }
+            "nothing" => return Ok(()),
             "slow" => {
                 sink.working(None).await?;
                 ctx.cancelled().await;
@@ -181,6 +188,41 @@ async fn multi_turn_follow_up() {
         h.send_message(unknown, &call).await.unwrap_err(),
         A2aError::TaskNotFound("nope".into())
     );
+}
+
+#[tokio::test]
+async fn a_follow_up_may_arrive_before_the_previous_turn_returned() {
+    let h = handler();
+    let call = CallContext::new();
+    let task = task_of(
+        h.send_message(send("ask-then-linger"), &call)
+            .await
+            .unwrap(),
+    );
+    assert_eq!(task.status.state, TaskState::InputRequired);
+    let mut follow = send("Paris");
+    follow.message.task_id = Some(task.id.clone());
+    let done = task_of(h.send_message(follow, &call).await.unwrap());
+    assert_eq!(done.status.state, TaskState::Completed);
+    // The lingering first turn ends later and must not touch the task.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = h
+        .get_task(GetTaskRequest::new(task.id.clone()), &call)
+        .await
+        .unwrap();
+    assert_eq!(after.status, done.status);
+}
+
+#[tokio::test]
+async fn a_follow_up_turn_that_reports_nothing_still_ends() {
+    let h = handler();
+    let call = CallContext::new();
+    let task = task_of(h.send_message(send("ask"), &call).await.unwrap());
+    let mut follow = send("nothing");
+    follow.message.task_id = Some(task.id.clone());
+    let again = task_of(h.send_message(follow, &call).await.unwrap());
+    assert_eq!(again.status.state, TaskState::InputRequired);
+    assert_eq!(again.history.len(), 3);
 }
 
 #[tokio::test]
