@@ -1,0 +1,2 @@
+//! The `a2a` command.
+fn main() {}
