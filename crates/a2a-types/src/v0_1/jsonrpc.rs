@@ -185,6 +185,31 @@ impl JsonRpcError {
         }
     }
 
+    /// The 0.1 error for a 1.0 error's code, message and data, its code mapped with
+    /// [`error_code_from_v1`](super::error_code_from_v1) so that a 0.1-era peer cannot misread it.
+    ///
+    /// ```
+    /// use a2a_types::v0_1::JsonRpcError;
+    ///
+    /// // 1.0 VersionNotSupportedError; a 0.1-era peer would read -32009 as "invalid task state".
+    /// let err = JsonRpcError::from_v1(-32009, "version 2.0 is not supported", None);
+    /// assert_eq!(err.code, -32600);
+    /// assert_eq!(err.v1_code(), -32600);
+    /// assert_eq!(JsonRpcError::new(-32006, "no streaming").v1_code(), -32004);
+    /// ```
+    pub fn from_v1(code: i32, message: impl Into<String>, data: Option<Value>) -> Self {
+        Self {
+            code: super::error_code_from_v1(code),
+            message: message.into(),
+            data,
+        }
+    }
+
+    /// The 1.0 code of this error ([`error_code_to_v1`](super::error_code_to_v1)).
+    pub const fn v1_code(&self) -> i32 {
+        super::error_code_to_v1(self.code)
+    }
+
     crate::v1::setters! {
         /// Sets the data.
         with_data(data): opt Value;
