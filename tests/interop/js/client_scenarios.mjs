@@ -1,0 +1,433 @@
+// The @a2a-js/sdk client against an A2A 1.0 JSON-RPC agent.
+//
+// Usage: node client_scenarios.mjs BASE_URL [SCENARIO ...]
+//
+// The agent must speak the interop vocabulary (docs/interop.md): `hello` -> direct message `hi!`;
+// `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`; `wait` -> works
+// until canceled; `slow <ms>` -> artifact `done`; `chunks <n>` -> artifact `chunks` in n chunks
+// `c0`..; anything else -> artifact `echo` with the text.
+//
+// Prints `PASS name` or `FAIL name: reason` per scenario; exits 1 on any failure. Every assertion
+// is on decoded objects: states, ids, texts, error classes, codes and ErrorInfo reasons.
+//
+// The script is copied next to target/interop/node_modules by the runner (cargo xtask interop),
+// so that Node resolves '@a2a-js/sdk' from there.
+
+import { randomUUID } from 'node:crypto';
+
+import { Role, TaskState } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
+import {
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from '@a2a-js/sdk/errors';
+
+const SCENARIO_TIMEOUT_MS = 20_000;
+const HTTP_TIMEOUT_MS = 10_000;
+const BASE = (process.argv[2] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
+
+const TERMINAL = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+const stateName = (s) => TaskState[s] ?? `state ${s}`;
+
+class Failed extends Error {}
+
+function check(cond, what) {
+  if (!cond) throw new Failed(what);
+}
+
+function eq(actual, expected, what) {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new Failed(`${what}: expected ${e}, got ${a}`);
+}
+
+/** fetch with a timeout on every request. */
+const timedFetch = (input, init = {}) =>
+  fetch(input, { ...init, signal: init.signal ?? AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+
+/** fetch for streams: only the response head has a deadline. */
+const streamFetch = (input, init = {}) => fetch(input, init);
+
+function userMessage(text, taskId = '', contextId = '') {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: text }, filename: '', mediaType: '' }],
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function sendRequest(message, configuration = {}) {
+  return { tenant: '', message, configuration: { acceptedOutputModes: [], ...configuration } };
+}
+
+const texts = (parts) =>
+  parts.filter((p) => p.content?.$case === 'text').map((p) => p.content.value);
+
+const isMessage = (result) => result && 'messageId' in result && !('status' in result);
+
+async function client({ polling = false, streaming = false } = {}) {
+  const transports = [new JsonRpcTransportFactory({ fetchImpl: streaming ? streamFetch : timedFetch })];
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports,
+      clientConfig: { polling },
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: timedFetch }),
+    }),
+  );
+  return factory.createFromUrl(BASE);
+}
+
+async function collect(stream, limit = 100) {
+  const events = [];
+  for await (const e of stream) {
+    events.push(e);
+    check(events.length <= limit, `more than ${limit} stream events`);
+  }
+  return events;
+}
+
+async function waitForState(c, id, states, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await c.getTask({ tenant: '', id });
+    if (states.has(task.status.state)) return task;
+    if (Date.now() > deadline) throw new Failed(`task ${id} still ${stateName(task.status.state)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function completedEchoTask(c, text = 'ping', contextId = '') {
+  const result = await c.sendMessage(sendRequest(userMessage(text, '', contextId)));
+  check(!isMessage(result), 'expected a task, got a message');
+  eq(stateName(result.status.state), 'TASK_STATE_COMPLETED', 'state');
+  return result;
+}
+
+async function expectError(cls, promise, what) {
+  let result;
+  try {
+    result = await promise;
+  } catch (e) {
+    // Errors inside an SSE stream arrive as an Error whose cause is the A2A error.
+    const err = e instanceof cls ? e : e?.cause instanceof cls ? e.cause : undefined;
+    if (err) return err;
+    throw new Failed(`${what}: expected ${cls.name}, got ${e?.name}: ${e?.message}`);
+  }
+  throw new Failed(`${what}: expected ${cls.name}, got a result: ${JSON.stringify(result)}`);
+}
+
+function errorInfoReason(err) {
+  const info = Array.isArray(err.data)
+    ? err.data.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')
+    : undefined;
+  return info?.reason;
+}
+
+// --- scenarios ---------------------------------------------------------------------------------
+
+const scenarios = {
+  async card_discovery() {
+    const card = await new DefaultAgentCardResolver({ fetchImpl: timedFetch }).resolve(BASE);
+    check(card.name !== '', 'card.name is empty');
+    check(card.supportedInterfaces.length >= 1, 'no supportedInterfaces');
+    const first = card.supportedInterfaces[0];
+    eq(first.protocolBinding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding');
+    eq(first.protocolVersion, '1.0', 'supportedInterfaces[0].protocolVersion');
+    eq(first.url.replace(/\/+$/, ''), BASE, 'supportedInterfaces[0].url');
+    eq(card.capabilities?.streaming, true, 'capabilities.streaming');
+    check(card.defaultInputModes.length > 0, 'defaultInputModes is empty');
+    check(card.skills.length >= 1 && card.skills[0].id !== '', 'no skill with an id');
+    const c = await client();
+    eq(c.protocolVersion, '1.0', 'protocol version the client negotiated');
+  },
+
+  async send_blocking() {
+    const c = await client();
+    const msg = userMessage('ping');
+    const task = await c.sendMessage(sendRequest(msg));
+    check(!isMessage(task), 'expected a task, got a message');
+    check(task.id !== '', 'task.id is empty');
+    check(task.contextId !== '', 'task.contextId is empty');
+    eq(stateName(task.status.state), 'TASK_STATE_COMPLETED', 'task state');
+    eq(task.artifacts.length, 1, 'number of artifacts');
+    eq(task.artifacts[0].artifactId, 'echo', 'artifactId');
+    eq(texts(task.artifacts[0].parts), ['ping'], 'artifact text');
+    check(task.history.length >= 1, 'history is empty');
+    eq(task.history[0].messageId, msg.messageId, 'history[0].messageId');
+    eq(task.history[0].role, Role.ROLE_USER, 'history[0].role');
+    eq(task.history[0].taskId, task.id, 'history[0].taskId');
+  },
+
+  async send_return_immediately() {
+    const c = await client({ polling: true });
+    const task = await c.sendMessage(sendRequest(userMessage('slow 800'), { returnImmediately: true }));
+    check(!isMessage(task), 'expected a task');
+    check(
+      [TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING].includes(task.status.state),
+      `returnImmediately answered with ${stateName(task.status.state)}, expected SUBMITTED or WORKING`,
+    );
+    const done = await waitForState(c, task.id, TERMINAL);
+    eq(stateName(done.status.state), 'TASK_STATE_COMPLETED', 'final state');
+    eq(texts(done.artifacts[0].parts), ['done'], 'artifact text');
+  },
+
+  async direct_message() {
+    const c = await client();
+    const result = await c.sendMessage(sendRequest(userMessage('hello there')));
+    check(isMessage(result), `expected a direct message, got ${JSON.stringify(result)}`);
+    eq(result.role, Role.ROLE_AGENT, 'message.role');
+    eq(texts(result.parts), ['hi!'], 'message text');
+    check(result.messageId !== '', 'message.messageId is empty');
+  },
+
+  async direct_message_stream() {
+    const c = await client({ streaming: true });
+    const events = await collect(c.sendMessageStream(sendRequest(userMessage('hello stream'))));
+    eq(events.length, 1, 'events in a direct-message stream');
+    eq(events[0].payload?.$case, 'message', 'event kind');
+    eq(texts(events[0].payload.value.parts), ['hi!'], 'message text');
+  },
+
+  async stream_artifact_chunks() {
+    const c = await client({ streaming: true });
+    const events = await collect(c.sendMessageStream(sendRequest(userMessage('chunks 4'))));
+    check(events.length >= 6, `only ${events.length} events`);
+    eq(events[0].payload?.$case, 'task', 'first event kind');
+    const taskId = events[0].payload.value.id;
+    check(taskId !== '', 'task id is empty');
+    const chunks = events.filter((e) => e.payload?.$case === 'artifactUpdate').map((e) => e.payload.value);
+    eq(chunks.length, 4, 'artifact-update events');
+    chunks.forEach((chunk, i) => {
+      eq(chunk.taskId, taskId, `chunk ${i} taskId`);
+      eq(chunk.artifact.artifactId, 'chunks', `chunk ${i} artifactId`);
+      eq(texts(chunk.artifact.parts), [`c${i}`], `chunk ${i} text`);
+      eq(chunk.append, i > 0, `chunk ${i} append`);
+      eq(chunk.lastChunk, i === 3, `chunk ${i} lastChunk`);
+    });
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_COMPLETED', 'last status');
+    eq(last.payload.value.taskId, taskId, 'last status taskId');
+    const stored = await (await client()).getTask({ tenant: '', id: taskId });
+    eq(stored.artifacts.length, 1, 'stored artifacts');
+    eq(texts(stored.artifacts[0].parts).join(''), 'c0c1c2c3', 'stored artifact text');
+  },
+
+  async get_task_history_length() {
+    const c = await client();
+    const task = await c.sendMessage(sendRequest(userMessage('ask')));
+    eq(stateName(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask');
+    const second = await c.sendMessage(sendRequest(userMessage('Oslo', task.id, task.contextId)));
+    eq(stateName(second.status.state), 'TASK_STATE_COMPLETED', 'state after follow-up');
+    const full = await c.getTask({ tenant: '', id: task.id });
+    check(full.history.length >= 2, `full history has ${full.history.length} messages`);
+    const one = await c.getTask({ tenant: '', id: task.id, historyLength: 1 });
+    eq(one.history.length, 1, 'history with historyLength=1');
+    eq(one.history[0].messageId, full.history[full.history.length - 1].messageId, 'newest message kept');
+    const none = await c.getTask({ tenant: '', id: task.id, historyLength: 0 });
+    eq(none.history.length, 0, 'history with historyLength=0');
+    eq(texts(none.artifacts[0].parts), ['Sunny in Oslo.'], 'artifact text');
+  },
+
+  async list_tasks_paging() {
+    const c = await client();
+    const contextId = randomUUID();
+    const created = [];
+    for (let i = 0; i < 3; i++) created.push((await completedEchoTask(c, `page ${i}`, contextId)).id);
+    const base = { tenant: '', contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '' };
+    const page1 = await c.listTasks({ ...base, pageSize: 2 });
+    eq(page1.tasks.length, 2, 'tasks on page 1');
+    eq(page1.totalSize, 3, 'totalSize');
+    eq(page1.pageSize, 2, 'pageSize');
+    check(page1.nextPageToken !== '', 'page 1 has no nextPageToken');
+    const page2 = await c.listTasks({ ...base, pageSize: 2, pageToken: page1.nextPageToken });
+    eq(page2.tasks.length, 1, 'tasks on page 2');
+    eq(page2.nextPageToken, '', 'nextPageToken on the last page');
+    eq([...page1.tasks, ...page2.tasks].map((t) => t.id), [...created].reverse(), 'tasks newest first');
+    for (const t of [...page1.tasks, ...page2.tasks]) {
+      eq(t.contextId, contextId, 'listed task contextId');
+      eq(t.artifacts.length, 0, 'artifacts without includeArtifacts');
+    }
+    const withArtifacts = await c.listTasks({ ...base, pageSize: 1, includeArtifacts: true });
+    eq(texts(withArtifacts.tasks[0].artifacts[0].parts), ['page 2'], 'artifact with includeArtifacts');
+  },
+
+  async cancel_task() {
+    const c = await client({ polling: true });
+    const task = await c.sendMessage(sendRequest(userMessage('wait'), { returnImmediately: true }));
+    check(!TERMINAL.has(task.status.state), 'the wait task ended by itself');
+    const canceled = await c.cancelTask({ tenant: '', id: task.id });
+    eq(canceled.id, task.id, 'canceled task id');
+    eq(stateName(canceled.status.state), 'TASK_STATE_CANCELED', 'state returned by CancelTask');
+    const again = await c.getTask({ tenant: '', id: task.id });
+    eq(stateName(again.status.state), 'TASK_STATE_CANCELED', 'state after cancel');
+  },
+
+  async subscribe_to_task() {
+    const poller = await client({ polling: true });
+    const streamer = await client({ streaming: true });
+    const task = await poller.sendMessage(sendRequest(userMessage('slow 1000'), { returnImmediately: true }));
+    const events = await collect(streamer.resubscribeTask({ tenant: '', id: task.id }));
+    check(events.length >= 2, `only ${events.length} events`);
+    eq(events[0].payload?.$case, 'task', 'first event kind');
+    eq(events[0].payload.value.id, task.id, 'first event task id');
+    check(!TERMINAL.has(events[0].payload.value.status.state), 'first event already terminal');
+    const arts = events.filter((e) => e.payload?.$case === 'artifactUpdate');
+    eq(arts.map((e) => texts(e.payload.value.artifact.parts)), [['done']], 'artifact events');
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_COMPLETED', 'last status');
+  },
+
+  async multi_turn_input_required() {
+    const c = await client();
+    const task = await c.sendMessage(sendRequest(userMessage('ask')));
+    check(!isMessage(task), 'expected a task');
+    eq(stateName(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask');
+    eq(texts(task.status.message.parts), ['Which city?'], 'status message text');
+    eq(task.status.message.role, Role.ROLE_AGENT, 'status message role');
+    const second = await c.sendMessage(sendRequest(userMessage('Paris', task.id, task.contextId)));
+    eq(second.id, task.id, 'follow-up continues the same task');
+    eq(second.contextId, task.contextId, 'contextId');
+    eq(stateName(second.status.state), 'TASK_STATE_COMPLETED', 'state after follow-up');
+    eq(texts(second.artifacts[0].parts), ['Sunny in Paris.'], 'artifact text');
+  },
+
+  async multi_turn_stream() {
+    const c = await client({ streaming: true });
+    const events = await collect(c.sendMessageStream(sendRequest(userMessage('ask'))));
+    eq(events[0].payload?.$case, 'task', 'first event kind');
+    const { id: taskId, contextId } = events[0].payload.value;
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_INPUT_REQUIRED', 'the stream ends at input-required');
+    const follow = await collect(c.sendMessageStream(sendRequest(userMessage('Rome', taskId, contextId))));
+    for (const e of follow) {
+      const v = e.payload.value;
+      eq(e.payload.$case === 'task' ? v.id : v.taskId, taskId, `${e.payload.$case} event task id`);
+    }
+    const arts = follow.filter((e) => e.payload?.$case === 'artifactUpdate');
+    eq(arts.map((e) => texts(e.payload.value.artifact.parts)), [['Sunny in Rome.']], 'artifact events');
+    const end = follow[follow.length - 1];
+    eq(stateName(end.payload.value.status?.state), 'TASK_STATE_COMPLETED', 'final state');
+  },
+
+  async error_task_not_found() {
+    const c = await client({ streaming: true });
+    const missing = `missing-${randomUUID()}`;
+    const e = await expectError(TaskNotFoundError, c.getTask({ tenant: '', id: missing }), 'GetTask');
+    eq(e.envelopeCode, -32001, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'TASK_NOT_FOUND', 'ErrorInfo reason');
+    await expectError(TaskNotFoundError, c.cancelTask({ tenant: '', id: missing }), 'CancelTask');
+    await expectError(TaskNotFoundError, collect(c.resubscribeTask({ tenant: '', id: missing })), 'SubscribeToTask');
+  },
+
+  async error_task_not_cancelable() {
+    const c = await client();
+    const task = await completedEchoTask(c);
+    const e = await expectError(TaskNotCancelableError, c.cancelTask({ tenant: '', id: task.id }), 'CancelTask');
+    eq(e.envelopeCode, -32002, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'TASK_NOT_CANCELABLE', 'ErrorInfo reason');
+  },
+
+  async error_subscribe_terminal() {
+    const c = await client({ streaming: true });
+    const events = await collect(c.sendMessageStream(sendRequest(userMessage('ping'))));
+    const taskId = events[0].payload.value.id;
+    const e = await expectError(
+      UnsupportedOperationError,
+      collect(c.resubscribeTask({ tenant: '', id: taskId })),
+      'SubscribeToTask on a completed task',
+    );
+    eq(e.envelopeCode, -32004, 'JSON-RPC error code');
+  },
+
+  async error_send_to_terminal_task() {
+    const c = await client();
+    const task = await completedEchoTask(c);
+    await expectError(
+      UnsupportedOperationError,
+      c.sendMessage(sendRequest(userMessage('more', task.id, task.contextId))),
+      'SendMessage to a completed task',
+    );
+  },
+
+  async error_version_missing() {
+    // The SDK's own transport, used directly: the Client would add `A2A-Version: 1.0`.
+    const c = await client();
+    const e = await expectError(
+      VersionNotSupportedError,
+      c.transport.sendMessage(sendRequest(userMessage('ping')), { serviceParameters: {} }),
+      'SendMessage without A2A-Version',
+    );
+    eq(e.envelopeCode, -32009, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'VERSION_NOT_SUPPORTED', 'ErrorInfo reason');
+  },
+
+  async error_version_unsupported() {
+    const c = await client();
+    for (const version of ['2.0', '0.2']) {
+      await expectError(
+        VersionNotSupportedError,
+        c.transport.getTask({ tenant: '', id: 'any' }, { serviceParameters: { 'A2A-Version': version } }),
+        `GetTask with A2A-Version: ${version}`,
+      );
+    }
+  },
+
+  async error_invalid_params() {
+    const c = await client();
+    const base = { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED };
+    const e = await expectError(
+      RequestMalformedError,
+      c.listTasks({ ...base, pageToken: 'not-a-token-we-issued' }),
+      'ListTasks with a forged pageToken',
+    );
+    eq(e.envelopeCode, -32602, 'JSON-RPC error code');
+    await expectError(
+      RequestMalformedError,
+      c.getTask({ tenant: '', id: 'x', historyLength: -1 }),
+      'GetTask with historyLength=-1',
+    );
+  },
+};
+
+function withTimeout(promise, ms) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Failed(`timed out after ${ms / 1000}s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const wanted = new Set(process.argv.slice(3));
+let failures = 0;
+for (const [name, run] of Object.entries(scenarios)) {
+  if (wanted.size && !wanted.has(name)) continue;
+  try {
+    await withTimeout(run(), SCENARIO_TIMEOUT_MS);
+    console.log(`PASS ${name}`);
+  } catch (e) {
+    failures++;
+    const reason = e instanceof Failed ? e.message : `${e?.name}: ${e?.message}`;
+    console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
+  }
+}
+process.exit(failures ? 1 : 0);

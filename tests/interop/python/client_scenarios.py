@@ -1,0 +1,516 @@
+"""The a2a-sdk (Python) client against an A2A 1.0 JSON-RPC agent.
+
+Usage: python client_scenarios.py BASE_URL [SCENARIO ...]
+
+The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> direct message
+`hi!`; `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`;
+`wait` -> works until canceled; `slow <ms>` -> artifact `done` after <ms>; `chunks <n>` ->
+artifact `chunks` in n chunks `c0`..; anything else -> artifact `echo` with the text.
+
+Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on any failure.
+Every assertion is on decoded objects: states, ids, texts, error classes and codes.
+"""
+
+import asyncio
+import sys
+import traceback
+import uuid
+
+import httpx
+
+from a2a.client import ClientConfig, create_client
+from a2a.client.card_resolver import A2ACardResolver
+from a2a.client.transports.jsonrpc import JsonRpcTransport
+from a2a.types import (
+    CancelTaskRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    Message,
+    Part,
+    Role,
+    SendMessageConfiguration,
+    SendMessageRequest,
+    SubscribeToTaskRequest,
+    TaskState,
+)
+from a2a.utils.errors import (
+    InvalidParamsError,
+    TaskNotCancelableError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+    VersionNotSupportedError,
+)
+
+
+SCENARIO_TIMEOUT = 20.0
+HTTP_TIMEOUT = 10.0
+
+BASE = sys.argv[1].rstrip('/') if len(sys.argv) > 1 else 'http://127.0.0.1:7430'
+
+S = TaskState
+TERMINAL = {S.TASK_STATE_COMPLETED, S.TASK_STATE_FAILED, S.TASK_STATE_CANCELED, S.TASK_STATE_REJECTED}
+INTERRUPTED = {S.TASK_STATE_INPUT_REQUIRED, S.TASK_STATE_AUTH_REQUIRED}
+
+
+def state_name(state: int) -> str:
+    return TaskState.Name(state)
+
+
+class Failed(Exception):
+    pass
+
+
+def check(cond: bool, what: str) -> None:
+    if not cond:
+        raise Failed(what)
+
+
+def eq(actual, expected, what: str) -> None:
+    if actual != expected:
+        raise Failed(f'{what}: expected {expected!r}, got {actual!r}')
+
+
+def user_message(text: str, task_id: str | None = None, context_id: str | None = None) -> Message:
+    return Message(
+        message_id=str(uuid.uuid4()),
+        role=Role.ROLE_USER,
+        parts=[Part(text=text)],
+        task_id=task_id,
+        context_id=context_id,
+    )
+
+
+def texts(parts) -> list[str]:
+    return [p.text for p in parts if p.WhichOneof('content') == 'text']
+
+
+async def client(streaming: bool = False, polling: bool = False):
+    config = ClientConfig(
+        streaming=streaming,
+        polling=polling,
+        httpx_client=httpx.AsyncClient(timeout=HTTP_TIMEOUT),
+    )
+    return await create_client(BASE, client_config=config)
+
+
+async def send_one(c, message: Message, **configuration):
+    """Non-streaming send: the one StreamResponse (task or message) the client yields."""
+    req = SendMessageRequest(message=message)
+    if configuration:
+        req.configuration.CopyFrom(SendMessageConfiguration(**configuration))
+    events = [e async for e in c.send_message(req)]
+    eq(len(events), 1, 'number of responses to a non-streaming send')
+    return events[0]
+
+
+async def collect(stream, limit: int = 100):
+    events = []
+    async for event in stream:
+        events.append(event)
+        check(len(events) <= limit, f'more than {limit} stream events')
+    return events
+
+
+async def wait_for_state(c, task_id: str, states: set, timeout: float = 10.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        task = await c.get_task(GetTaskRequest(id=task_id))
+        if task.status.state in states:
+            return task
+        if asyncio.get_running_loop().time() > deadline:
+            raise Failed(f'task {task_id} still {state_name(task.status.state)} after {timeout}s')
+        await asyncio.sleep(0.1)
+
+
+async def completed_echo_task(c, text: str = 'ping', context_id: str | None = None):
+    resp = await send_one(c, user_message(text, context_id=context_id))
+    check(resp.HasField('task'), f'expected a task, got {resp}')
+    eq(state_name(resp.task.status.state), 'TASK_STATE_COMPLETED', 'state')
+    return resp.task
+
+
+# --- scenarios -----------------------------------------------------------------------------
+
+
+async def card_discovery():
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
+        card = await A2ACardResolver(http, BASE).get_agent_card()
+    check(card.name != '', 'card.name is empty')
+    check(len(card.supported_interfaces) >= 1, 'no supportedInterfaces')
+    first = card.supported_interfaces[0]
+    eq(first.protocol_binding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+    eq(first.protocol_version, '1.0', 'supportedInterfaces[0].protocolVersion')
+    check(first.url.rstrip('/') == BASE, f'supportedInterfaces[0].url {first.url!r} is not {BASE}')
+    eq(card.capabilities.streaming, True, 'capabilities.streaming')
+    check(list(card.default_input_modes) != [], 'defaultInputModes is empty')
+    check(len(card.skills) >= 1 and card.skills[0].id != '', 'no skill with an id')
+    # The client the factory makes from that card talks to the same URL.
+    c = await client()
+    try:
+        eq(c._transport.url.rstrip('/'), BASE, 'transport URL chosen from the card')
+    finally:
+        await c.close()
+
+
+async def send_blocking():
+    c = await client()
+    try:
+        msg = user_message('ping')
+        resp = await send_one(c, msg)
+        check(resp.HasField('task'), f'expected a task, got {resp}')
+        task = resp.task
+        check(task.id != '', 'task.id is empty')
+        check(task.context_id != '', 'task.contextId is empty')
+        eq(state_name(task.status.state), 'TASK_STATE_COMPLETED', 'task state')
+        eq(len(task.artifacts), 1, 'number of artifacts')
+        eq(task.artifacts[0].artifact_id, 'echo', 'artifactId')
+        eq(texts(task.artifacts[0].parts), ['ping'], 'artifact text')
+        check(len(task.history) >= 1, 'history is empty')
+        eq(task.history[0].message_id, msg.message_id, 'history[0].messageId')
+        eq(task.history[0].role, Role.ROLE_USER, 'history[0].role')
+        eq(task.history[0].task_id, task.id, 'history[0].taskId')
+    finally:
+        await c.close()
+
+
+async def send_return_immediately():
+    c = await client(polling=True)
+    try:
+        resp = await send_one(c, user_message('slow 800'), return_immediately=True)
+        check(resp.HasField('task'), f'expected a task, got {resp}')
+        state = resp.task.status.state
+        check(state in {S.TASK_STATE_SUBMITTED, S.TASK_STATE_WORKING},
+              f'returnImmediately answered with state {state_name(state)}, expected SUBMITTED or WORKING')
+        task = await wait_for_state(c, resp.task.id, TERMINAL)
+        eq(state_name(task.status.state), 'TASK_STATE_COMPLETED', 'final state')
+        eq(texts(task.artifacts[0].parts), ['done'], 'artifact text')
+    finally:
+        await c.close()
+
+
+async def direct_message():
+    c = await client()
+    try:
+        resp = await send_one(c, user_message('hello there'))
+        check(resp.HasField('message'), f'expected a direct message, got {resp}')
+        check(not resp.HasField('task'), 'a task came with the message')
+        eq(resp.message.role, Role.ROLE_AGENT, 'message.role')
+        eq(texts(resp.message.parts), ['hi!'], 'message text')
+        check(resp.message.message_id != '', 'message.messageId is empty')
+    finally:
+        await c.close()
+
+
+async def direct_message_stream():
+    c = await client(streaming=True)
+    try:
+        req = SendMessageRequest(message=user_message('hello stream'))
+        events = await collect(c.send_message(req))
+        eq(len(events), 1, 'events in a direct-message stream')
+        check(events[0].HasField('message'), f'expected a message event, got {events[0]}')
+        eq(texts(events[0].message.parts), ['hi!'], 'message text')
+    finally:
+        await c.close()
+
+
+async def stream_artifact_chunks():
+    c = await client(streaming=True)
+    try:
+        req = SendMessageRequest(message=user_message('chunks 4'))
+        events = await collect(c.send_message(req))
+        check(len(events) >= 6, f'only {len(events)} events')
+        check(events[0].HasField('task'), f'first event is not a task: {events[0]}')
+        task_id = events[0].task.id
+        check(task_id != '', 'task id is empty')
+        chunks = [e.artifact_update for e in events if e.HasField('artifact_update')]
+        eq(len(chunks), 4, 'artifact-update events')
+        for i, chunk in enumerate(chunks):
+            eq(chunk.task_id, task_id, f'chunk {i} taskId')
+            eq(chunk.artifact.artifact_id, 'chunks', f'chunk {i} artifactId')
+            eq(texts(chunk.artifact.parts), [f'c{i}'], f'chunk {i} text')
+            eq(chunk.append, i > 0, f'chunk {i} append')
+            eq(chunk.last_chunk, i == 3, f'chunk {i} lastChunk')
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_COMPLETED', 'last status')
+        eq(last.status_update.task_id, task_id, 'last status taskId')
+        # The task as stored holds the whole artifact.
+        task = await c.get_task(GetTaskRequest(id=task_id))
+        eq(len(task.artifacts), 1, 'stored artifacts')
+        eq(''.join(texts(task.artifacts[0].parts)), 'c0c1c2c3', 'stored artifact text')
+    finally:
+        await c.close()
+
+
+async def get_task_history_length():
+    c = await client()
+    try:
+        first = await send_one(c, user_message('ask'))
+        task = first.task
+        eq(state_name(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+        second = await send_one(c, user_message('Oslo', task_id=task.id, context_id=task.context_id))
+        eq(state_name(second.task.status.state), 'TASK_STATE_COMPLETED', 'state after follow-up')
+        full = await c.get_task(GetTaskRequest(id=task.id))
+        check(len(full.history) >= 2, f'full history has {len(full.history)} messages')
+        one = await c.get_task(GetTaskRequest(id=task.id, history_length=1))
+        eq(len(one.history), 1, 'history with historyLength=1')
+        eq(one.history[0].message_id, full.history[-1].message_id, 'the one message kept is the newest')
+        none = await c.get_task(GetTaskRequest(id=task.id, history_length=0))
+        eq(len(none.history), 0, 'history with historyLength=0')
+        eq(none.id, task.id, 'task id')
+        eq(texts(none.artifacts[0].parts), ['Sunny in Oslo.'], 'artifact text')
+    finally:
+        await c.close()
+
+
+async def list_tasks_paging():
+    c = await client()
+    try:
+        context_id = str(uuid.uuid4())
+        created = []
+        for i in range(3):
+            created.append((await completed_echo_task(c, f'page {i}', context_id=context_id)).id)
+        page1 = await c.list_tasks(ListTasksRequest(context_id=context_id, page_size=2))
+        eq(len(page1.tasks), 2, 'tasks on page 1')
+        eq(page1.total_size, 3, 'totalSize')
+        eq(page1.page_size, 2, 'pageSize')
+        check(page1.next_page_token != '', 'page 1 has no nextPageToken')
+        page2 = await c.list_tasks(
+            ListTasksRequest(context_id=context_id, page_size=2, page_token=page1.next_page_token))
+        eq(len(page2.tasks), 1, 'tasks on page 2')
+        eq(page2.next_page_token, '', 'nextPageToken on the last page')
+        listed = [t.id for t in page1.tasks] + [t.id for t in page2.tasks]
+        eq(listed, list(reversed(created)), 'tasks newest first')
+        for t in list(page1.tasks) + list(page2.tasks):
+            eq(t.context_id, context_id, 'listed task contextId')
+            eq(len(t.artifacts), 0, 'artifacts without includeArtifacts')
+        with_artifacts = await c.list_tasks(
+            ListTasksRequest(context_id=context_id, page_size=1, include_artifacts=True))
+        eq(texts(with_artifacts.tasks[0].artifacts[0].parts), ['page 2'], 'artifact with includeArtifacts')
+    finally:
+        await c.close()
+
+
+async def cancel_task():
+    c = await client(polling=True)
+    try:
+        resp = await send_one(c, user_message('wait'), return_immediately=True)
+        task_id = resp.task.id
+        check(resp.task.status.state not in TERMINAL, 'the wait task ended by itself')
+        canceled = await c.cancel_task(CancelTaskRequest(id=task_id))
+        eq(canceled.id, task_id, 'canceled task id')
+        eq(state_name(canceled.status.state), 'TASK_STATE_CANCELED', 'state returned by CancelTask')
+        again = await c.get_task(GetTaskRequest(id=task_id))
+        eq(state_name(again.status.state), 'TASK_STATE_CANCELED', 'state after cancel')
+    finally:
+        await c.close()
+
+
+async def subscribe_to_task():
+    poller = await client(polling=True)
+    streamer = await client(streaming=True)
+    try:
+        resp = await send_one(poller, user_message('slow 1000'), return_immediately=True)
+        task_id = resp.task.id
+        events = await collect(streamer.subscribe(SubscribeToTaskRequest(id=task_id)))
+        check(len(events) >= 2, f'only {len(events)} events')
+        check(events[0].HasField('task'), f'first event is not the task: {events[0]}')
+        eq(events[0].task.id, task_id, 'first event task id')
+        check(events[0].task.status.state not in TERMINAL, 'first event already terminal')
+        artifacts = [e.artifact_update for e in events if e.HasField('artifact_update')]
+        eq([texts(a.artifact.parts) for a in artifacts], [['done']], 'artifact events')
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_COMPLETED', 'last status')
+    finally:
+        await poller.close()
+        await streamer.close()
+
+
+async def multi_turn_input_required():
+    c = await client()
+    try:
+        first = await send_one(c, user_message('ask'))
+        check(first.HasField('task'), 'expected a task')
+        task = first.task
+        eq(state_name(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+        eq(texts(task.status.message.parts), ['Which city?'], 'status message text')
+        eq(task.status.message.role, Role.ROLE_AGENT, 'status message role')
+        second = await send_one(c, user_message('Paris', task_id=task.id, context_id=task.context_id))
+        eq(second.task.id, task.id, 'follow-up continues the same task')
+        eq(second.task.context_id, task.context_id, 'contextId')
+        eq(state_name(second.task.status.state), 'TASK_STATE_COMPLETED', 'state after follow-up')
+        eq(texts(second.task.artifacts[0].parts), ['Sunny in Paris.'], 'artifact text')
+    finally:
+        await c.close()
+
+
+async def multi_turn_stream():
+    c = await client(streaming=True)
+    try:
+        events = await collect(c.send_message(SendMessageRequest(message=user_message('ask'))))
+        check(events[0].HasField('task'), 'first event is not a task')
+        task_id = events[0].task.id
+        context_id = events[0].task.context_id
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_INPUT_REQUIRED',
+           'the stream ends at input-required')
+        follow = await collect(c.send_message(SendMessageRequest(
+            message=user_message('Rome', task_id=task_id, context_id=context_id))))
+        for e in follow:
+            kind = e.WhichOneof('payload')
+            inner = getattr(e, kind)
+            eq(inner.id if kind == 'task' else inner.task_id, task_id, f'{kind} event task id')
+        arts = [e.artifact_update for e in follow if e.HasField('artifact_update')]
+        eq([texts(a.artifact.parts) for a in arts], [['Sunny in Rome.']], 'artifact events')
+        eq(state_name(follow[-1].status_update.status.state), 'TASK_STATE_COMPLETED', 'final state')
+    finally:
+        await c.close()
+
+
+async def expect_error(cls, coro, what: str):
+    try:
+        result = await coro
+    except cls as e:
+        return e
+    except Exception as e:  # noqa: BLE001
+        raise Failed(f'{what}: expected {cls.__name__}, got {type(e).__name__}: {e}') from e
+    raise Failed(f'{what}: expected {cls.__name__}, got a result: {result}')
+
+
+async def error_task_not_found():
+    c = await client(streaming=True)
+    try:
+        missing = f'missing-{uuid.uuid4()}'
+        e = await expect_error(TaskNotFoundError, c.get_task(GetTaskRequest(id=missing)), 'GetTask')
+        check(e.data is None or e.data.get('taskId') in (None, missing), f'ErrorInfo metadata {e.data}')
+        await expect_error(TaskNotFoundError, c.cancel_task(CancelTaskRequest(id=missing)), 'CancelTask')
+        await expect_error(TaskNotFoundError, collect(c.subscribe(SubscribeToTaskRequest(id=missing))),
+                           'SubscribeToTask')
+    finally:
+        await c.close()
+
+
+async def error_task_not_cancelable():
+    c = await client()
+    try:
+        task = await completed_echo_task(c)
+        await expect_error(TaskNotCancelableError, c.cancel_task(CancelTaskRequest(id=task.id)), 'CancelTask')
+    finally:
+        await c.close()
+
+
+async def error_subscribe_terminal():
+    c = await client(streaming=True)
+    try:
+        events = await collect(c.send_message(SendMessageRequest(message=user_message('ping'))))
+        task_id = events[0].task.id
+        await expect_error(UnsupportedOperationError,
+                           collect(c.subscribe(SubscribeToTaskRequest(id=task_id))),
+                           'SubscribeToTask on a completed task')
+    finally:
+        await c.close()
+
+
+async def error_send_to_terminal_task():
+    c = await client()
+    try:
+        task = await completed_echo_task(c)
+        await expect_error(UnsupportedOperationError,
+                           send_one(c, user_message('more', task_id=task.id, context_id=task.context_id)),
+                           'SendMessage to a completed task')
+    finally:
+        await c.close()
+
+
+async def raw_transport(headers: dict):
+    """The SDK's own JSON-RPC transport, on an httpx client with exactly these headers."""
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
+        card = await A2ACardResolver(http, BASE).get_agent_card()
+    http = httpx.AsyncClient(timeout=HTTP_TIMEOUT, headers=headers)
+    return JsonRpcTransport(http, card, card.supported_interfaces[0].url)
+
+
+async def error_version_missing():
+    t = await raw_transport({})
+    try:
+        await expect_error(VersionNotSupportedError,
+                           t.send_message(SendMessageRequest(message=user_message('ping'))),
+                           'SendMessage without A2A-Version')
+    finally:
+        await t.close()
+
+
+async def error_version_unsupported():
+    for version in ('2.0', '0.2'):
+        t = await raw_transport({'A2A-Version': version})
+        try:
+            await expect_error(VersionNotSupportedError,
+                               t.get_task(GetTaskRequest(id='any')),
+                               f'GetTask with A2A-Version: {version}')
+        finally:
+            await t.close()
+
+
+async def error_invalid_params():
+    c = await client()
+    try:
+        await expect_error(InvalidParamsError,
+                           c.list_tasks(ListTasksRequest(page_token='not-a-token-we-issued')),
+                           'ListTasks with a forged pageToken')
+        await expect_error(InvalidParamsError,
+                           c.get_task(GetTaskRequest(id='x', history_length=-1)),
+                           'GetTask with historyLength=-1')
+    finally:
+        await c.close()
+
+
+SCENARIOS = [
+    card_discovery,
+    send_blocking,
+    send_return_immediately,
+    direct_message,
+    direct_message_stream,
+    stream_artifact_chunks,
+    get_task_history_length,
+    list_tasks_paging,
+    cancel_task,
+    subscribe_to_task,
+    multi_turn_input_required,
+    multi_turn_stream,
+    error_task_not_found,
+    error_task_not_cancelable,
+    error_subscribe_terminal,
+    error_send_to_terminal_task,
+    error_version_missing,
+    error_version_unsupported,
+    error_invalid_params,
+]
+
+
+async def main() -> int:
+    wanted = set(sys.argv[2:])
+    failures = 0
+    for scenario in SCENARIOS:
+        name = scenario.__name__
+        if wanted and name not in wanted:
+            continue
+        try:
+            await asyncio.wait_for(scenario(), SCENARIO_TIMEOUT)
+            print(f'PASS {name}', flush=True)
+        except Failed as e:
+            failures += 1
+            print(f'FAIL {name}: {e}', flush=True)
+        except asyncio.TimeoutError:
+            failures += 1
+            print(f'FAIL {name}: timed out after {SCENARIO_TIMEOUT}s', flush=True)
+        except Exception as e:  # noqa: BLE001
+            failures += 1
+            detail = ''.join(traceback.format_exception_only(type(e), e)).strip().replace('\n', ' | ')
+            print(f'FAIL {name}: {detail}', flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(asyncio.run(main()))
