@@ -341,6 +341,17 @@ pub(crate) fn major_minor(version: &str) -> String {
     }
 }
 
+/// A 0.3 card's `protocolVersion` for a 1.0 interface's `Major.Minor` (`"0.3"` → `"0.3.0"`);
+/// a version with a patch part is kept, an empty one is `"0.3.0"`.
+fn full_version(version: &str) -> String {
+    let version = version.trim();
+    match version.matches('.').count() {
+        _ if version.is_empty() => DEFAULT_PROTOCOL_VERSION.to_owned(),
+        1 => format!("{version}.0"),
+        _ => version.to_owned(),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cards
 
@@ -392,7 +403,8 @@ impl From<AgentCard> for v1::AgentCard {
 impl From<v1::AgentCard> for AgentCard {
     /// The card a 0.3 peer reads. Of the supported interfaces, those of a `0.x` protocol
     /// version count (all of them when there is none): the first `JSONRPC` one (or else the
-    /// first one) gives `url`, `preferredTransport` and `protocolVersion`, and when there are
+    /// first one) gives `url`, `preferredTransport` and `protocolVersion` (`Major.Minor.0`,
+    /// `"0.3.0"` for `"0.3"`), and when there are
     /// several, all of them, that one included, are listed in `additionalInterfaces`.
     /// `capabilities.extendedAgentCard` becomes `supportsAuthenticatedExtendedCard`.
     ///
@@ -426,11 +438,7 @@ impl From<v1::AgentCard> for AgentCard {
             Some(i) => (
                 i.url.clone(),
                 Some(i.protocol_binding.clone()),
-                if i.protocol_version.is_empty() {
-                    DEFAULT_PROTOCOL_VERSION.to_owned()
-                } else {
-                    i.protocol_version.clone()
-                },
+                full_version(&i.protocol_version),
             ),
             None => (String::new(), None, DEFAULT_PROTOCOL_VERSION.to_owned()),
         };
@@ -623,6 +631,10 @@ mod tests {
         assert_eq!(major_minor("0.3"), "0.3");
         assert_eq!(major_minor(""), "0.3");
         assert_eq!(major_minor("1"), "1");
+        assert_eq!(full_version("0.3"), "0.3.0");
+        assert_eq!(full_version("0.2.5"), "0.2.5");
+        assert_eq!(full_version(""), "0.3.0");
+        assert_eq!(full_version("1"), "1");
     }
 
     #[test]
