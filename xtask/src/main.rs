@@ -1,10 +1,15 @@
 //! `cargo xtask`: the workspace's automation.
 //!
 //! ```text
-//! cargo xtask ci        fmt check, clippy -D warnings, every test (unit, integration, doc), rustdoc -D warnings
+//! cargo xtask ci                     fmt check, clippy -D warnings, every test (unit, integration,
+//!                                    doc), rustdoc -D warnings, schema --check, conformance
+//! cargo xtask schema [--check]       write (or check) schema/a2a-v1.json, a2a-v0.3.json, a2a-v0.1.json
+//! cargo xtask conformance [--spec-dir DIR]
+//!                                    hold our types against the spec (A2A_SPEC_DIR, ../shared/spec)
 //! ```
 //!
-//! Each step prints the command it runs; the first failing step stops the run with its exit code.
+//! Each `ci` step prints the command it runs; the first failing step stops the run with its exit
+//! code. `docs/conformance.md` explains `schema` and `conformance`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -18,7 +23,11 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
-        Some("schema") => schema::run(&project_root(), args.iter().any(|a| a == "--check")),
+        Some("schema") => match &args[1..] {
+            [] => schema::run(&project_root(), false),
+            [flag] if flag == "--check" => schema::run(&project_root(), true),
+            [other, ..] => Err(format!("schema: unknown argument `{other}`\n\n{USAGE}")),
+        },
         Some("conformance") => conformance::main(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
@@ -42,7 +51,14 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  ci      the whole test suite: fmt --check, clippy -D warnings, tests and doc tests, rustdoc";
+  ci                        the whole test suite: fmt --check, clippy -D warnings, tests and doc
+                            tests, rustdoc, schema --check, conformance
+  schema [--check]          write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the
+                            schemars derives; --check fails when the committed files drift
+  conformance [--spec-dir DIR]
+                            hold our types and fixtures against the spec files in DIR (default:
+                            $A2A_SPEC_DIR, else ../shared/spec); report in
+                            target/conformance/report.md; see docs/conformance.md";
 
 /// The workspace root, derived from this crate's manifest directory.
 fn project_root() -> PathBuf {
@@ -109,6 +125,11 @@ fn ci() -> Result<(), String> {
         ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    let root = project_root();
+    eprintln!("\n==> cargo xtask schema --check");
+    schema::run(&root, true)?;
+    eprintln!("\n==> cargo xtask conformance");
+    conformance::main(&root, &[])?;
     eprintln!("\nxtask ci: all steps passed");
     Ok(())
 }

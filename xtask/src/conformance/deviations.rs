@@ -13,9 +13,9 @@
 //! }
 //! ```
 //!
-//! `version` is a string or a list of strings; `subject` and `kind` are what the report prints
-//! for the difference. A difference is explained only by an entry with the same version,
-//! subject and kind.
+//! `version`, `subject` and `kind` are each a string or a list of strings: the entry explains
+//! every combination. `subject` and `kind` are what the report prints for the difference. A
+//! difference is explained only by an entry with the same version, subject and kind.
 
 use std::path::Path;
 
@@ -26,10 +26,10 @@ use serde_json::Value;
 pub(crate) struct Deviation {
     /// The versions it applies to.
     pub(crate) versions: Vec<String>,
-    /// `Definition.property` or a fixture path.
-    pub(crate) subject: String,
-    /// The difference kind (`extra-property`, `required`, `negative-accepted-by-spec`, ...).
-    pub(crate) kind: String,
+    /// `Definition.property`s or fixture paths.
+    pub(crate) subjects: Vec<String>,
+    /// Difference kinds (`extra-property`, `required`, `negative-accepted-by-spec`, ...).
+    pub(crate) kinds: Vec<String>,
     /// Why the difference is deliberate.
     pub(crate) reason: String,
 }
@@ -37,7 +37,20 @@ pub(crate) struct Deviation {
 impl Deviation {
     /// True when this entry explains that difference.
     pub(crate) fn matches(&self, version: &str, subject: &str, kind: &str) -> bool {
-        self.kind == kind && self.subject == subject && self.versions.iter().any(|v| v == version)
+        self.kinds.iter().any(|k| k == kind)
+            && self.subjects.iter().any(|s| s == subject)
+            && self.versions.iter().any(|v| v == version)
+    }
+
+    /// Every (version, subject, kind) this entry explains.
+    pub(crate) fn combinations(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.versions.iter().flat_map(move |v| {
+            self.subjects.iter().flat_map(move |s| {
+                self.kinds
+                    .iter()
+                    .map(move |k| (v.as_str(), s.as_str(), k.as_str()))
+            })
+        })
     }
 }
 
@@ -74,27 +87,34 @@ fn entry_of(entry: &Value) -> Result<Deviation, String> {
             ));
         }
     }
-    let text = |key: &str| -> Result<String, String> {
-        match obj.get(key) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
-            _ => Err(format!("`{key}` must be a non-empty string")),
-        }
+    let reason = match obj.get("reason") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        _ => return Err("`reason` must be a non-empty string".to_owned()),
     };
-    let versions = match obj.get("version") {
-        Some(Value::String(v)) => vec![v.clone()],
-        Some(Value::Array(vs)) if !vs.is_empty() => vs
+    Ok(Deviation {
+        versions: strings(obj.get("version"), "version")?,
+        subjects: strings(obj.get("subject"), "subject")?,
+        kinds: strings(obj.get("kind"), "kind")?,
+        reason,
+    })
+}
+
+/// A non-empty string, or a non-empty list of them.
+fn strings(value: Option<&Value>, key: &str) -> Result<Vec<String>, String> {
+    let error = || format!("`{key}` must be a non-empty string or a list of them");
+    let list = match value {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(items)) if !items.is_empty() => items
             .iter()
             .map(|v| v.as_str().map(str::to_owned))
             .collect::<Option<Vec<_>>>()
-            .ok_or("`version` must be a string or a list of strings")?,
-        _ => return Err("`version` must be a string or a list of strings".to_owned()),
+            .ok_or_else(error)?,
+        _ => return Err(error()),
     };
-    Ok(Deviation {
-        versions,
-        subject: text("subject")?,
-        kind: text("kind")?,
-        reason: text("reason")?,
-    })
+    if list.iter().any(|s| s.trim().is_empty()) {
+        return Err(error());
+    }
+    Ok(list)
 }
 
 #[cfg(test)]
@@ -105,13 +125,16 @@ mod tests {
     fn entries_need_every_field_and_a_reason() {
         let ok = parse(
             r#"{"deviations": [
-                {"version": ["0.2", "0.3"], "subject": "A.b", "kind": "extra-property", "reason": "why"}
+                {"version": ["0.2", "0.3"], "subject": "A.b", "kind": "extra-property", "reason": "why"},
+                {"version": "0.1", "subject": ["x", "y"], "kind": ["k1", "k2"], "reason": "why"}
             ]}"#,
         )
         .unwrap();
         assert!(ok[0].matches("0.3", "A.b", "extra-property"));
         assert!(!ok[0].matches("0.1", "A.b", "extra-property"));
         assert!(!ok[0].matches("0.3", "A.b", "required"));
+        assert!(ok[1].matches("0.1", "y", "k1"));
+        assert_eq!(ok[1].combinations().count(), 4);
         let no_reason =
             parse(r#"{"deviations": [{"version": "0.2", "subject": "A", "kind": "type", "reason": " "}]}"#)
                 .unwrap_err();

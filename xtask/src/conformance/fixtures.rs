@@ -99,7 +99,11 @@ impl SchemaSet {
                     .take(3)
                     .map(|e| {
                         let at = e.instance_path().to_string();
-                        format!("{}: {e}", if at.is_empty() { "/" } else { &at })
+                        let mut text = e.to_string();
+                        if text.chars().count() > 160 {
+                            text = text.chars().take(160).collect::<String>() + "…";
+                        }
+                        format!("{}: {text}", if at.is_empty() { "/" } else { &at })
                     })
                     .collect();
                 if errors.is_empty() {
@@ -205,6 +209,8 @@ pub(crate) struct Fixture {
     pub(crate) negative: bool,
     /// The spec type name of the document.
     pub(crate) type_name: String,
+    /// For a document under `expected-v1/`, the 0.x definition its name gives.
+    pub(crate) converted_from: Option<String>,
     /// The document, or why it could not be read.
     pub(crate) document: Result<Value, String>,
 }
@@ -283,11 +289,16 @@ fn classify(root: &Path, path: &Path) -> Fixture {
         let type_name = file_name.split('.').next().unwrap_or_default().to_owned();
         (type_name, parsed)
     };
+    let converted_from = dirs
+        .iter()
+        .any(|d| d == "expected-v1")
+        .then(|| type_name.clone());
     Fixture {
         rel,
         version,
         negative,
         type_name,
+        converted_from,
         document,
     }
 }

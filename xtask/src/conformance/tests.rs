@@ -163,3 +163,94 @@ fn a_missing_spec_folder_is_one_clear_error() {
         "{err}"
     );
 }
+
+impl SpecCopy {
+    fn edit_json(&self, file: &str, edit: impl FnOnce(&mut Value)) {
+        let path = self.0.join(file);
+        let mut doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        edit(&mut doc);
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    }
+}
+
+#[test]
+fn json_schema_edits_are_reported() {
+    let spec = SpecCopy::new("json-edits");
+    let baseline = unexplained(&spec.run());
+    spec.edit_json("v0.3/a2a.json", |doc| {
+        let defs = &mut doc["definitions"];
+        // Drop a required property.
+        defs["AgentCard"]["properties"]
+            .as_object_mut()
+            .unwrap()
+            .remove("name");
+        let required = defs["AgentCard"]["required"].as_array_mut().unwrap();
+        required.retain(|r| r != "name");
+        // Rename an enum value.
+        for value in defs["TaskState"]["enum"].as_array_mut().unwrap() {
+            if value == "rejected" {
+                *value = "declined".into();
+            }
+        }
+        // Add a field.
+        defs["Message"]["properties"]["priority"] = serde_json::json!({"type": "integer"});
+        // Make an optional field required.
+        defs["Task"]["required"]
+            .as_array_mut()
+            .unwrap()
+            .push("history".into());
+    });
+    let report = spec.run();
+    let found = unexplained(&report);
+    assert!(
+        has(&report, "0.3", "AgentCard.name", "extra-property"),
+        "{found:#?}"
+    );
+    assert!(has(&report, "0.3", "TaskState", "enum"), "{found:#?}");
+    assert!(
+        has(&report, "0.3", "Message.priority", "missing-property"),
+        "{found:#?}"
+    );
+    assert!(
+        has(&report, "0.3", "Task.history", "required"),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), baseline.len() + 4, "{found:#?}");
+}
+
+#[test]
+fn a_removed_property_fails_the_command() {
+    // The acceptance test of the issue: one property removed from a spec copy, non-zero exit.
+    let spec = SpecCopy::new("one-property");
+    spec.edit_json("v0.1/a2a.json", |doc| {
+        let key = if doc.get("$defs").is_some() {
+            "$defs"
+        } else {
+            "definitions"
+        };
+        let defs = &mut doc[key];
+        defs["Artifact"]["properties"]
+            .as_object_mut()
+            .unwrap()
+            .remove("description");
+    });
+    let root = crate::project_root();
+    let err = main_with(
+        &Options {
+            spec_dir: spec.0.clone(),
+            report: None,
+            ..Options::from_env(&root)
+        },
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(err.contains("unexplained differences"), "{err}");
+    let report = spec.run();
+    assert!(has(
+        &report,
+        "0.1",
+        "Artifact.description",
+        "extra-property"
+    ));
+}
