@@ -1,8 +1,8 @@
 //! Every fixture under `tests/fixtures/` against the spec schema of its version and ours
 //! (the `jsonschema` crate, formats checked).
 //!
-//! * `tests/fixtures/v1/**` (and any `expected-v1/` folder) are 1.0 documents, `v0_3/**` 0.3,
-//!   `v0_2/**` 0.2 and `v0_1/**` 0.1.
+//! * `tests/fixtures/v1/**` (and any `expected-v1/` folder) are 1.0 documents, `v0_3/**` 0.3
+//!   (and 0.2 too when labelled `v0-2-*`), `v0_2/**` 0.2 and `v0_1/**` 0.1.
 //! * A positive fixture is named `<Type>.<label>.json`, `<Type>` being the spec's name.
 //! * A file under an `invalid/` folder is negative, a wrapper `{"type", "path", "message",
 //!   "document"}` whose `document` must be rejected.
@@ -203,8 +203,9 @@ pub(crate) fn repair_bundle(doc: &Value) -> (Value, usize, Vec<String>) {
 pub(crate) struct Fixture {
     /// Path relative to `tests/fixtures/`, with `/`.
     pub(crate) rel: String,
-    /// The spec version of the document (`1.0`, `0.3`, `0.2`, `0.1`), if known.
-    pub(crate) version: Option<&'static str>,
+    /// The spec versions the document belongs to (`1.0`, `0.3`, `0.2`, `0.1`); empty when the
+    /// folder says none.
+    pub(crate) versions: Vec<&'static str>,
     /// True for a negative fixture (under `invalid/`).
     pub(crate) negative: bool,
     /// The spec type name of the document.
@@ -247,19 +248,22 @@ fn classify(root: &Path, path: &Path) -> Fixture {
         .collect();
     let rel = parts.join("/");
     let dirs = &parts[..parts.len().saturating_sub(1)];
-    let version = if dirs.iter().any(|d| d == "expected-v1") {
-        Some("1.0")
+    let file_name = parts.last().cloned().unwrap_or_default();
+    let label = file_name.split('.').nth(1).unwrap_or_default();
+    let versions = if dirs.iter().any(|d| d == "expected-v1") {
+        vec!["1.0"]
     } else {
         match dirs.first().map(String::as_str) {
-            Some("v1") => Some("1.0"),
-            Some("v0_3") => Some("0.3"),
-            Some("v0_2") => Some("0.2"),
-            Some("v0_1") => Some("0.1"),
-            _ => None,
+            Some("v1") => vec!["1.0"],
+            // `v0_3/<Type>.v0-2-<...>.json` is a 0.2 document too (tests/fixtures/v0_3/README.md).
+            Some("v0_3") if label.starts_with("v0-2-") => vec!["0.3", "0.2"],
+            Some("v0_3") => vec!["0.3"],
+            Some("v0_2") => vec!["0.2"],
+            Some("v0_1") => vec!["0.1"],
+            _ => Vec::new(),
         }
     };
     let negative = dirs.iter().any(|d| d == "invalid");
-    let file_name = parts.last().cloned().unwrap_or_default();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"));
     let parsed =
         text.and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("not JSON: {e}")));
@@ -295,7 +299,7 @@ fn classify(root: &Path, path: &Path) -> Fixture {
         .then(|| type_name.clone());
     Fixture {
         rel,
-        version,
+        versions,
         negative,
         type_name,
         converted_from,

@@ -443,7 +443,7 @@ fn check_fixtures(
     let mut skipped = Vec::new();
     for fixture in &fixtures {
         let subject = format!("tests/fixtures/{}", fixture.rel);
-        let Some(version) = fixture.version else {
+        if fixture.versions.is_empty() {
             report.push(
                 "fixtures",
                 subject,
@@ -452,11 +452,16 @@ fn check_fixtures(
                     .to_owned(),
             );
             continue;
-        };
+        }
         let document = match &fixture.document {
             Ok(doc) => doc,
             Err(e) => {
-                report.push(version, subject, "fixture-unreadable", e.clone());
+                report.push(
+                    fixture.versions[0],
+                    subject,
+                    "fixture-unreadable",
+                    e.clone(),
+                );
                 continue;
             }
         };
@@ -470,41 +475,43 @@ fn check_fixtures(
                 }
             },
         };
-        let row = stats.entry(version).or_default();
-        row[usize::from(fixture.negative)] += 1;
-        let sides = [
-            ("spec", spec_sets.get(version)),
-            ("ours", ours_sets.get(version)),
-        ];
-        for (index, (side, set)) in sides.into_iter().enumerate() {
-            let Some(set) = set else { continue };
-            let verdict = set.validate(type_name, document);
-            let label = &set.label;
-            let ty = type_name;
-            match (&verdict, fixture.negative) {
-                (Verdict::Valid, false) | (Verdict::Invalid(_), true) => row[2 + index] += 1,
-                (Verdict::Unavailable(_), _) if side == "spec" => row[4] += 1,
-                (Verdict::Unavailable(reason), _) => {
-                    report.push(version, subject.clone(), "schema-unusable", reason.clone());
+        for &version in &fixture.versions {
+            let row = stats.entry(version).or_default();
+            row[usize::from(fixture.negative)] += 1;
+            let sides = [
+                ("spec", spec_sets.get(version)),
+                ("ours", ours_sets.get(version)),
+            ];
+            for (index, (side, set)) in sides.into_iter().enumerate() {
+                let Some(set) = set else { continue };
+                let verdict = set.validate(type_name, document);
+                let label = &set.label;
+                let ty = type_name;
+                match (&verdict, fixture.negative) {
+                    (Verdict::Valid, false) | (Verdict::Invalid(_), true) => row[2 + index] += 1,
+                    (Verdict::Unavailable(_), _) if side == "spec" => row[4] += 1,
+                    (Verdict::Unavailable(reason), _) => {
+                        report.push(version, subject.clone(), "schema-unusable", reason.clone());
+                    }
+                    (Verdict::UnknownType, _) => report.push(
+                        version,
+                        subject.clone(),
+                        &format!("fixture-type-not-in-{side}"),
+                        format!("{label} has no definition `{ty}`"),
+                    ),
+                    (Verdict::Invalid(errors), false) => report.push(
+                        version,
+                        subject.clone(),
+                        &format!("fixture-rejected-by-{side}"),
+                        format!("{label} `{ty}` rejects it: {}", errors.join("; ")),
+                    ),
+                    (Verdict::Valid, true) => report.push(
+                        version,
+                        subject.clone(),
+                        &format!("negative-accepted-by-{side}"),
+                        format!("{label} `{ty}` accepts this negative fixture"),
+                    ),
                 }
-                (Verdict::UnknownType, _) => report.push(
-                    version,
-                    subject.clone(),
-                    &format!("fixture-type-not-in-{side}"),
-                    format!("{label} has no definition `{ty}`"),
-                ),
-                (Verdict::Invalid(errors), false) => report.push(
-                    version,
-                    subject.clone(),
-                    &format!("fixture-rejected-by-{side}"),
-                    format!("{label} `{ty}` rejects it: {}", errors.join("; ")),
-                ),
-                (Verdict::Valid, true) => report.push(
-                    version,
-                    subject.clone(),
-                    &format!("negative-accepted-by-{side}"),
-                    format!("{label} `{ty}` accepts this negative fixture"),
-                ),
             }
         }
     }
