@@ -279,10 +279,11 @@ fn back(definition: &str, v1_text: &str) -> Value {
 fn as_written(value: &Value) -> Value {
     let mut value = without_defaults(value);
     let is_card = value.get("capabilities").is_some() && value.get("skills").is_some();
-    if let Value::Object(map) = &mut value {
-        if is_card && !map.contains_key("protocolVersion") {
-            map.insert("protocolVersion".into(), Value::String("0.3.0".into()));
-        }
+    if let Value::Object(map) = &mut value
+        && is_card
+        && !map.contains_key("protocolVersion")
+    {
+        map.insert("protocolVersion".into(), Value::String("0.3.0".into()));
     }
     value
 }

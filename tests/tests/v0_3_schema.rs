@@ -211,10 +211,10 @@ fn prop_shape(prop: &Value) -> Value {
     if let Some(items) = prop.get("items") {
         out.insert("items".into(), prop_shape(items));
     }
-    if let Some(Value::Object(extra)) = prop.get("additionalProperties") {
-        if !extra.is_empty() {
-            out.insert("values".into(), prop_shape(&Value::Object(extra.clone())));
-        }
+    if let Some(Value::Object(extra)) = prop.get("additionalProperties")
+        && !extra.is_empty()
+    {
+        out.insert("values".into(), prop_shape(&Value::Object(extra.clone())));
     }
     Value::Object(out)
 }
@@ -261,4 +261,70 @@ fn every_definition_matches_a2a_json() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// The 0.2.6 `a2a.json` has a subset of the 0.3 definitions, each with a subset of the 0.3
+/// properties (0.3 only added): every 0.2 definition is ours with the same `required` set and
+/// the same shape for every property 0.2 has.
+#[test]
+fn every_0_2_definition_is_covered() {
+    let Some(dir) = spec_dir() else {
+        eprintln!("skipped: no spec dir");
+        return;
+    };
+    let spec: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("v0.2/a2a.json")).unwrap()).unwrap();
+    let ours = our_definitions();
+    let mut problems = Vec::new();
+    for (name, def) in spec["definitions"].as_object().unwrap() {
+        if NO_TYPE.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(mine) = ours.get(name) else {
+            problems.push(format!("{name}: no Rust type"));
+            continue;
+        };
+        let (want, got) = (shape(def), shape(mine));
+        if want["required"] != got["required"] {
+            problems.push(format!(
+                "{name}: required {} vs {}",
+                want["required"], got["required"]
+            ));
+        }
+        if let Some(props) = want["properties"].as_object() {
+            for (prop, shape) in props {
+                let mine = got["properties"].get(prop);
+                if subset_of_union(shape, mine) {
+                    // 0.3 added a member to the union (the error -32007).
+                    continue;
+                }
+                if mine != Some(shape) {
+                    problems.push(format!(
+                        "{name}.{prop}: {shape} vs {:?}",
+                        got["properties"].get(prop)
+                    ));
+                }
+            }
+        }
+        if let (Some(want_any), Some(got_any)) = (want.get("anyOf"), got.get("anyOf")) {
+            let got_any = got_any.as_array().unwrap();
+            for branch in want_any.as_array().unwrap() {
+                if !got_any.contains(branch) {
+                    problems.push(format!("{name}: anyOf lacks {branch}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// True when both are unions and every member of `want` is one of `got`.
+fn subset_of_union(want: &Value, got: Option<&Value>) -> bool {
+    match (
+        want.get("anyOf").and_then(Value::as_array),
+        got.and_then(|g| g.get("anyOf")).and_then(Value::as_array),
+    ) {
+        (Some(want), Some(got)) => want.iter().all(|w| got.contains(w)),
+        _ => false,
+    }
 }
