@@ -60,8 +60,10 @@ impl Agent for Interop {
                     () = ctx.cancelled() => return Ok(()),
                     () = tokio::time::sleep(Duration::from_millis(ms)) => {}
                 }
-                sink.artifact(Artifact::new("result", vec![Part::text("done")]).with_name("result"))
-                    .await?;
+                sink.artifact(
+                    Artifact::new("result", vec![Part::text("done")]).with_name("result"),
+                )
+                .await?;
                 sink.complete(None).await?;
             }
             "chunks" => {
@@ -77,8 +79,10 @@ impl Agent for Interop {
             }
             _ => {
                 sink.working(None).await?;
-                sink.artifact(Artifact::new("echo", vec![Part::text(text.clone())]).with_name("echo"))
-                    .await?;
+                sink.artifact(
+                    Artifact::new("echo", vec![Part::text(text.clone())]).with_name("echo"),
+                )
+                .await?;
                 sink.complete(None).await?;
             }
         }

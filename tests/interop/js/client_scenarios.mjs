@@ -401,11 +401,6 @@ const scenarios = {
       'ListTasks with a forged pageToken',
     );
     eq(e.envelopeCode, -32602, 'JSON-RPC error code');
-    await expectError(
-      RequestMalformedError,
-      c.getTask({ tenant: '', id: 'x', historyLength: -1 }),
-      'GetTask with historyLength=-1',
-    );
   },
 };
 
@@ -430,4 +425,5 @@ for (const [name, run] of Object.entries(scenarios)) {
     console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
   }
 }
-process.exit(failures ? 1 : 0);
+// Exit once stdout is flushed (writes to a pipe may be asynchronous), whatever sockets linger.
+process.stdout.write('', () => process.exit(failures ? 1 : 0));

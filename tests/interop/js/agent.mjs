@@ -1,0 +1,187 @@
+// An A2A 1.0 agent written with @a2a-js/sdk (express): the interop vocabulary over JSON-RPC.
+//
+// Usage: node agent.mjs [HOST:PORT]     (default 127.0.0.1:0)
+//
+// Serves the card at /.well-known/agent-card.json and JSON-RPC at /, and prints
+// `A2A js agent at http://HOST:PORT/` as its first line on stdout.
+//
+// The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
+// `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
+// completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until canceled;
+// `slow <ms>` -> artifact `result` = `done`; `chunks <n>` -> artifact `chunks` in n chunks `c0`..
+// (append, lastChunk); anything else -> artifact `echo` with the text.
+//
+// Copied next to target/interop/node_modules by the runner, so that Node finds the SDK.
+
+import { randomUUID } from 'node:crypto';
+
+import express from 'express';
+
+import { Role, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
+
+const textPart = (value) => ({ content: { $case: 'text', value }, filename: '', mediaType: '' });
+
+function agentMessage(text, taskId, contextId) {
+  return {
+    messageId: randomUUID(),
+    role: Role.ROLE_AGENT,
+    taskId,
+    contextId,
+    parts: [textPart(text)],
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+class InteropExecutor {
+  running = new Map(); // taskId -> { controller, contextId }
+
+  async execute(ctx, bus) {
+    const { taskId, contextId } = ctx;
+    const message = ctx.userMessage;
+    const text = message.parts
+      .filter((p) => p.content?.$case === 'text')
+      .map((p) => p.content.value)
+      .join('\n');
+    const [command, arg = ''] = text.split(/ (.*)/s);
+    if (!ctx.task && command === 'hello') {
+      bus.publish(AgentEvent.message(agentMessage('hi!', '', contextId)));
+      return;
+    }
+    const status = (state, msg) =>
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: { state, message: msg, timestamp: new Date().toISOString() },
+          metadata: undefined,
+        }),
+      );
+    const artifact = (artifactId, value, append = false, lastChunk = false) =>
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: { artifactId, name: artifactId, description: '', parts: [textPart(value)], extensions: [] },
+          append,
+          lastChunk,
+          metadata: undefined,
+        }),
+      );
+    // Every execution publishes a task first, follow-ups included (the SDK requires it).
+    bus.publish(
+      AgentEvent.task(
+        ctx.task ?? {
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [message],
+        },
+      ),
+    );
+    if (ctx.task) {
+      status(TaskState.TASK_STATE_WORKING);
+      artifact('forecast', `Sunny in ${text}.`);
+      status(TaskState.TASK_STATE_COMPLETED);
+      return;
+    }
+    const controller = new AbortController();
+    this.running.set(taskId, { controller, contextId });
+    try {
+      switch (command) {
+        case 'ask':
+          status(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage('Which city?', taskId, contextId));
+          return;
+        case 'wait':
+          status(TaskState.TASK_STATE_WORKING);
+          await sleep(60_000, controller.signal);
+          if (!controller.signal.aborted) status(TaskState.TASK_STATE_COMPLETED);
+          return;
+        case 'slow':
+          status(TaskState.TASK_STATE_WORKING);
+          await sleep(Number(arg || 500), controller.signal);
+          if (controller.signal.aborted) return;
+          artifact('result', 'done');
+          status(TaskState.TASK_STATE_COMPLETED);
+          return;
+        case 'chunks': {
+          const n = Number(arg || 3);
+          status(TaskState.TASK_STATE_WORKING);
+          for (let i = 0; i < n; i++) {
+            await sleep(30, controller.signal);
+            if (controller.signal.aborted) return;
+            artifact('chunks', `c${i}`, i > 0, i === n - 1);
+          }
+          status(TaskState.TASK_STATE_COMPLETED);
+          return;
+        }
+        default:
+          status(TaskState.TASK_STATE_WORKING);
+          artifact('echo', text);
+          status(TaskState.TASK_STATE_COMPLETED);
+      }
+    } finally {
+      this.running.delete(taskId);
+    }
+  }
+
+  async cancelTask(taskId, bus) {
+    const entry = this.running.get(taskId);
+    entry?.controller.abort();
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: entry?.contextId ?? '',
+        status: { state: TaskState.TASK_STATE_CANCELED, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
+  }
+}
+
+const [host, port] = (process.argv[2] ?? '127.0.0.1:0').split(/:(?=[^:]*$)/);
+const app = express();
+const server = app.listen(Number(port), host, () => {
+  const url = `http://${host}:${server.address().port}`;
+  const card = {
+    name: 'Interop (@a2a-js/sdk)',
+    description: 'The interop vocabulary: hello, ask, wait, slow, chunks, echo.',
+    version: '1.0.0',
+    supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [
+      {
+        id: 'interop',
+        name: 'Interop',
+        description: 'The interop vocabulary.',
+        tags: ['interop'],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new InteropExecutor());
+  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
+  app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  console.log(`A2A js agent at ${url}/`);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

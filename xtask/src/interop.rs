@@ -1,0 +1,732 @@
+//! `cargo xtask interop`: the official Python and JS SDKs against our server (and, once
+//! `a2a-client` lands, our client against theirs). `docs/interop.md` explains the matrix.
+//!
+//! 1. Installs the pinned SDKs once: `tests/interop/python/requirements.txt` into the venv
+//!    `target/interop/venv`, and `tests/interop/js/package-lock.json` into
+//!    `target/interop/node_modules` (`npm ci`). A marker file holding the pins skips the install
+//!    while they are unchanged. Nothing is fetched beyond PyPI and npm.
+//! 2. Builds the `interop_agent` example of `a2a-server`.
+//! 3. Starts each agent on `127.0.0.1:0` (ours, and one written with each SDK) and reads its URL
+//!    from its first line on stdout.
+//! 4. Runs each client's scenario script against each agent. A script prints `PASS name` or
+//!    `FAIL name: reason` per scenario.
+//! 5. Prints the matrix, writes `target/interop/report.md`, and fails on any failure, on a
+//!    known divergence ([`KNOWN`]) that no longer fails, and on a cell that printed nothing.
+//!
+//! Every child process is killed when its guard drops, on every path; every wait has a deadline.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{BufRead as _, BufReader, Read as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long one install step (venv + pip, or npm ci) may take.
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long the example build may take.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(900);
+/// How long an agent may take to print its URL.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one client script may run against one agent (each scenario has its own 20 s limit).
+const CELL_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// Known wire divergences: `(client, agent, scenario, divergence)`. The cell is reported
+/// `XFAIL <divergence>` while it fails, and fails the run once it passes (remove the entry and
+/// update `docs/interop.md`). Each divergence is described in `docs/interop.md`.
+const KNOWN: &[(&str, &str, &str, &str)] = &[
+    ("python", "rust", "multi_turn_stream", "D1"),
+    ("js", "rust", "multi_turn_stream", "D1"),
+];
+
+/// Matrix columns that have no runner yet, with the reason shown in the report.
+const PENDING: &[(&str, &str)] = &[
+    (
+        "rust → python",
+        "part 2: our client against the SDK agents, once `a2a-client` lands",
+    ),
+    (
+        "rust → js",
+        "part 2: our client against the SDK agents, once `a2a-client` lands",
+    ),
+    (
+        "0.3",
+        "part 3: the SDKs' 0.3 clients and compat servers, once our 0.3 adapters land",
+    ),
+];
+
+/// An agent the clients run against.
+#[derive(Clone, Copy)]
+enum Agent {
+    /// `crates/a2a-server/examples/interop_agent.rs`.
+    Rust,
+    /// `tests/interop/python/agent.py` (a2a-sdk).
+    Python,
+    /// `tests/interop/js/agent.mjs` (@a2a-js/sdk).
+    Js,
+}
+
+impl Agent {
+    fn name(self) -> &'static str {
+        match self {
+            Agent::Rust => "rust",
+            Agent::Python => "python",
+            Agent::Js => "js",
+        }
+    }
+}
+
+/// A client scenario script.
+#[derive(Clone, Copy)]
+enum Client {
+    /// `tests/interop/python/client_scenarios.py` (a2a-sdk).
+    Python,
+    /// `tests/interop/js/client_scenarios.mjs` (@a2a-js/sdk).
+    Js,
+}
+
+impl Client {
+    fn name(self) -> &'static str {
+        match self {
+            Client::Python => "python",
+            Client::Js => "js",
+        }
+    }
+}
+
+/// The cells run, in matrix order: part 1 first, then the SDKs against each other (the control
+/// group: a scenario that fails there is a scenario bug or an SDK quirk, not ours).
+const CELLS: &[(Client, Agent)] = &[
+    (Client::Python, Agent::Rust),
+    (Client::Js, Agent::Rust),
+    (Client::Python, Agent::Python),
+    (Client::Js, Agent::Js),
+    (Client::Python, Agent::Js),
+    (Client::Js, Agent::Python),
+];
+
+/// The workspace paths the suite uses.
+struct Paths {
+    root: PathBuf,
+    /// `target/interop`: the venv, node_modules, the copied JS scripts, logs and the report.
+    work: PathBuf,
+    venv_python: PathBuf,
+}
+
+/// Runs the interop matrix; `Err` lists the failures.
+pub(crate) fn run() -> Result<(), String> {
+    let started = Instant::now();
+    let root = super::project_root();
+    let work = root.join("target").join("interop");
+    fs::create_dir_all(work.join("logs")).map_err(|e| format!("cannot create {work:?}: {e}"))?;
+    let paths = Paths {
+        venv_python: work.join("venv").join("bin").join("python"),
+        root,
+        work,
+    };
+    install_python(&paths)?;
+    install_node(&paths)?;
+    let rust_agent = build_rust_agent(&paths)?;
+
+    let mut results: Vec<CellResult> = Vec::new();
+    for agent in [Agent::Rust, Agent::Python, Agent::Js] {
+        let cells: Vec<Client> = CELLS
+            .iter()
+            .filter(|(_, a)| a.name() == agent.name())
+            .map(|(c, _)| *c)
+            .collect();
+        eprintln!("\n==> interop: starting the {} agent", agent.name());
+        let server = match start_agent(&paths, agent, &rust_agent) {
+            Ok(server) => server,
+            Err(err) => {
+                for client in cells {
+                    results.push(CellResult::broken(client, agent, err.clone()));
+                }
+                continue;
+            }
+        };
+        for client in cells {
+            eprintln!(
+                "==> interop: {} client against the {} agent at {}",
+                client.name(),
+                agent.name(),
+                server.url
+            );
+            results.push(run_cell(&paths, client, agent, &server.url));
+        }
+        drop(server);
+    }
+
+    // Matrix columns in CELLS order (the cells ran grouped by agent).
+    results.sort_by_key(|r| {
+        CELLS
+            .iter()
+            .position(|(c, a)| c.name() == r.client && a.name() == r.agent)
+    });
+    let report = Report::new(&results);
+    eprintln!("\n{}", report.text_matrix());
+    let markdown = report.markdown(started.elapsed());
+    let report_path = paths.work.join("report.md");
+    fs::write(&report_path, markdown).map_err(|e| format!("cannot write {report_path:?}: {e}"))?;
+    eprintln!(
+        "interop: report in {} ({:.0} s)",
+        report_path.display(),
+        started.elapsed().as_secs_f64()
+    );
+    if report.failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "interop: {} failure(s):\n  {}",
+            report.failures.len(),
+            report.failures.join("\n  ")
+        ))
+    }
+}
+
+// --- installs ------------------------------------------------------------------------------
+
+fn install_python(paths: &Paths) -> Result<(), String> {
+    let requirements = paths
+        .root
+        .join("tests")
+        .join("interop")
+        .join("python")
+        .join("requirements.txt");
+    let pins = fs::read_to_string(&requirements)
+        .map_err(|e| format!("cannot read {requirements:?}: {e}"))?;
+    let venv = paths.work.join("venv");
+    let marker = venv.join(".a2a-interop-pins");
+    if fs::read_to_string(&marker).is_ok_and(|m| m == pins) && paths.venv_python.exists() {
+        return Ok(());
+    }
+    eprintln!(
+        "\n==> interop: installing the Python SDK into {}",
+        venv.display()
+    );
+    if venv.exists() {
+        fs::remove_dir_all(&venv).map_err(|e| format!("cannot remove {venv:?}: {e}"))?;
+    }
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    run_checked(
+        Command::new(&python).arg("-m").arg("venv").arg(&venv),
+        INSTALL_TIMEOUT,
+        &format!("{python} -m venv (is python3 with the venv module installed?)"),
+    )?;
+    run_checked(
+        Command::new(&paths.venv_python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-input",
+                "--no-deps",
+                "-r",
+            ])
+            .arg(&requirements),
+        INSTALL_TIMEOUT,
+        "pip install -r tests/interop/python/requirements.txt",
+    )?;
+    // --no-deps keeps the install to the pins; `pip check` proves the pins are complete.
+    run_checked(
+        Command::new(&paths.venv_python).args([
+            "-m",
+            "pip",
+            "check",
+            "--disable-pip-version-check",
+        ]),
+        INSTALL_TIMEOUT,
+        "pip check (a dependency is missing from requirements.txt)",
+    )?;
+    fs::write(&marker, pins).map_err(|e| format!("cannot write {marker:?}: {e}"))
+}
+
+fn install_node(paths: &Paths) -> Result<(), String> {
+    let js = paths.root.join("tests").join("interop").join("js");
+    let lock = fs::read_to_string(js.join("package-lock.json"))
+        .map_err(|e| format!("cannot read tests/interop/js/package-lock.json: {e}"))?;
+    let manifest = fs::read_to_string(js.join("package.json"))
+        .map_err(|e| format!("cannot read tests/interop/js/package.json: {e}"))?;
+    // The scripts run from target/interop, next to node_modules, so that Node resolves the SDK.
+    for entry in fs::read_dir(&js).map_err(|e| format!("cannot list {js:?}: {e}"))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension().is_some_and(|x| x == "mjs") {
+            let to = paths.work.join(path.file_name().expect("a file name"));
+            fs::copy(&path, &to).map_err(|e| format!("cannot copy {path:?} to {to:?}: {e}"))?;
+        }
+    }
+    let marker = paths.work.join("node_modules").join(".a2a-interop-pins");
+    let pins = format!("{manifest}\n{lock}");
+    if fs::read_to_string(&marker).is_ok_and(|m| m == pins) {
+        return Ok(());
+    }
+    eprintln!(
+        "\n==> interop: installing the JS SDK into {}",
+        paths.work.join("node_modules").display()
+    );
+    fs::write(paths.work.join("package.json"), &manifest).map_err(|e| e.to_string())?;
+    fs::write(paths.work.join("package-lock.json"), &lock).map_err(|e| e.to_string())?;
+    let npm = std::env::var("NPM").unwrap_or_else(|_| "npm".to_owned());
+    run_checked(
+        Command::new(&npm)
+            .args([
+                "ci",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--prefix",
+            ])
+            .arg(&paths.work),
+        INSTALL_TIMEOUT,
+        &format!("{npm} ci (are node >= 20 and npm installed?)"),
+    )?;
+    fs::write(&marker, pins).map_err(|e| format!("cannot write {marker:?}: {e}"))
+}
+
+/// Builds `interop_agent` and returns the path of the executable cargo reports.
+fn build_rust_agent(paths: &Paths) -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    eprintln!("\n==> cargo build -p a2a-server --example interop_agent --locked");
+    let mut command = Command::new(&cargo);
+    command
+        .args([
+            "build",
+            "-p",
+            "a2a-server",
+            "--example",
+            "interop_agent",
+            "--locked",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(&paths.root)
+        .stderr(Stdio::inherit());
+    let output = run_capture(&mut command, BUILD_TIMEOUT, "cargo build")?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo build of interop_agent failed ({})",
+            output.status
+        ));
+    }
+    output
+        .stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|msg| {
+            msg["reason"] == "compiler-artifact" && msg["target"]["name"] == "interop_agent"
+        })
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo build did not report the interop_agent executable".to_owned())
+}
+
+// --- processes -----------------------------------------------------------------------------
+
+/// A child process that is killed (and reaped) when dropped.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for the child until the deadline; kills it past the deadline (`None`).
+fn wait_deadline(child: &mut Child, timeout: Duration) -> Result<Option<ExitStatus>, String> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Runs a command with inherited output and a deadline; fails on a non-zero exit.
+fn run_checked(command: &mut Command, timeout: Duration, what: &str) -> Result<(), String> {
+    let child = command
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start {what}: {e}"))?;
+    let mut guard = Guard(child);
+    match wait_deadline(&mut guard.0, timeout)? {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => Err(format!("{what} failed ({status})")),
+        None => Err(format!(
+            "{what} did not finish within {} s",
+            timeout.as_secs()
+        )),
+    }
+}
+
+struct Captured {
+    status: ExitStatus,
+    stdout: String,
+}
+
+/// Runs a command with a deadline, collecting its stdout (read on a thread so a full pipe
+/// never blocks the child).
+fn run_capture(command: &mut Command, timeout: Duration, what: &str) -> Result<Captured, String> {
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {what}: {e}"))?;
+    let mut guard = Guard(child);
+    let mut stdout = guard.0.stdout.take().expect("stdout is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let status = wait_deadline(&mut guard.0, timeout)?;
+    let stdout = reader.join().unwrap_or_default();
+    match status {
+        Some(status) => Ok(Captured { status, stdout }),
+        None => Err(format!(
+            "{what} did not finish within {} s; its output:\n{stdout}",
+            timeout.as_secs()
+        )),
+    }
+}
+
+/// A running agent.
+struct Server {
+    url: String,
+    _guard: Guard,
+}
+
+fn start_agent(paths: &Paths, agent: Agent, rust_agent: &Path) -> Result<Server, String> {
+    let mut command = match agent {
+        Agent::Rust => Command::new(rust_agent),
+        Agent::Python => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u")
+                .arg(paths.root.join("tests/interop/python/agent.py"));
+            c
+        }
+        Agent::Js => {
+            let mut c = Command::new(node());
+            c.arg(paths.work.join("agent.mjs"));
+            c
+        }
+    };
+    let log_path = paths
+        .work
+        .join("logs")
+        .join(format!("agent-{}.log", agent.name()));
+    let log =
+        fs::File::create(&log_path).map_err(|e| format!("cannot create {log_path:?}: {e}"))?;
+    let log_err = log.try_clone().map_err(|e| e.to_string())?;
+    let child = command
+        .arg("127.0.0.1:0")
+        .current_dir(&paths.work)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(log_err))
+        .spawn()
+        .map_err(|e| format!("cannot start the {} agent: {e}", agent.name()))?;
+    let mut guard = Guard(child);
+    let stdout = guard.0.stdout.take().expect("stdout is piped");
+    let (tx, rx) = mpsc::channel();
+    // The first line names the URL; the rest goes to the log until the agent exits.
+    std::thread::spawn(move || {
+        use std::io::Write as _;
+        let mut lines = BufReader::new(stdout).lines();
+        let first = lines.next().and_then(Result::ok);
+        let _ = tx.send(first);
+        let mut log = log;
+        for line in lines.map_while(Result::ok) {
+            let _ = writeln!(log, "{line}");
+        }
+    });
+    let first = rx
+        .recv_timeout(START_TIMEOUT)
+        .map_err(|_| {
+            format!(
+                "the {} agent printed no URL within {} s (log: {})",
+                agent.name(),
+                START_TIMEOUT.as_secs(),
+                log_path.display()
+            )
+        })?
+        .ok_or_else(|| {
+            format!(
+                "the {} agent exited before printing its URL (log: {})",
+                agent.name(),
+                log_path.display()
+            )
+        })?;
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .map(|w| w.trim_end_matches('/').to_owned())
+        .ok_or_else(|| format!("no URL in the {} agent's first line: {first}", agent.name()))?;
+    Ok(Server { url, _guard: guard })
+}
+
+fn node() -> String {
+    std::env::var("NODE").unwrap_or_else(|_| "node".to_owned())
+}
+
+// --- cells and the report ------------------------------------------------------------------
+
+/// What one scenario did in one cell.
+#[derive(Clone, PartialEq, Eq)]
+enum Outcome {
+    Pass,
+    Fail(String),
+}
+
+/// One client script against one agent.
+struct CellResult {
+    client: &'static str,
+    agent: &'static str,
+    /// In the order the script printed them.
+    scenarios: Vec<(String, Outcome)>,
+    /// Why the cell as a whole is broken (no output, timeout, a crash after some lines).
+    broken: Option<String>,
+}
+
+impl CellResult {
+    fn broken(client: Client, agent: Agent, why: String) -> Self {
+        Self {
+            client: client.name(),
+            agent: agent.name(),
+            scenarios: Vec::new(),
+            broken: Some(why),
+        }
+    }
+
+    fn get(&self, scenario: &str) -> Option<&Outcome> {
+        self.scenarios
+            .iter()
+            .find(|(name, _)| name == scenario)
+            .map(|(_, outcome)| outcome)
+    }
+
+    fn column(&self) -> String {
+        format!("{} → {}", self.client, self.agent)
+    }
+}
+
+fn run_cell(paths: &Paths, client: Client, agent: Agent, url: &str) -> CellResult {
+    let mut command = match client {
+        Client::Python => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u")
+                .arg(paths.root.join("tests/interop/python/client_scenarios.py"));
+            c
+        }
+        Client::Js => {
+            let mut c = Command::new(node());
+            c.arg(paths.work.join("client_scenarios.mjs"));
+            c
+        }
+    };
+    let log_path =
+        paths
+            .work
+            .join("logs")
+            .join(format!("client-{}-{}.log", client.name(), agent.name()));
+    let stderr = match fs::File::create(&log_path) {
+        Ok(file) => Stdio::from(file),
+        Err(_) => Stdio::null(),
+    };
+    command.arg(url).current_dir(&paths.work).stderr(stderr);
+    let what = format!(
+        "the {} client against the {} agent",
+        client.name(),
+        agent.name()
+    );
+    let captured = match run_capture(&mut command, CELL_TIMEOUT, &what) {
+        Ok(captured) => captured,
+        Err(err) => return CellResult::broken(client, agent, err),
+    };
+    let mut scenarios = Vec::new();
+    for line in captured.stdout.lines() {
+        if let Some(name) = line.strip_prefix("PASS ") {
+            eprintln!("    {line}");
+            scenarios.push((name.trim().to_owned(), Outcome::Pass));
+        } else if let Some(rest) = line.strip_prefix("FAIL ") {
+            eprintln!("    {line}");
+            let (name, reason) = rest.split_once(": ").unwrap_or((rest, "failed"));
+            scenarios.push((name.trim().to_owned(), Outcome::Fail(reason.to_owned())));
+        }
+    }
+    let any_failed = scenarios.iter().any(|(_, o)| *o != Outcome::Pass);
+    let broken = if scenarios.is_empty() {
+        Some(format!(
+            "{what} reported no scenario ({}; stderr in {})",
+            captured.status,
+            log_path.display()
+        ))
+    } else if !captured.status.success() && !any_failed {
+        Some(format!(
+            "{what} exited with {} after its scenarios (stderr in {})",
+            captured.status,
+            log_path.display()
+        ))
+    } else {
+        None
+    };
+    CellResult {
+        client: client.name(),
+        agent: agent.name(),
+        scenarios,
+        broken,
+    }
+}
+
+/// The matrix: one row per scenario, one column per cell, and the failures that fail the run.
+struct Report<'a> {
+    results: &'a [CellResult],
+    scenarios: Vec<String>,
+    failures: Vec<String>,
+    notes: Vec<String>,
+}
+
+fn known(client: &str, agent: &str, scenario: &str) -> Option<&'static str> {
+    KNOWN
+        .iter()
+        .find(|(c, a, s, _)| *c == client && *a == agent && *s == scenario)
+        .map(|(_, _, _, id)| *id)
+}
+
+impl<'a> Report<'a> {
+    fn new(results: &'a [CellResult]) -> Self {
+        // The scripts' order (the first cell's), then any scenario only later cells printed.
+        let mut ordered: Vec<String> = Vec::new();
+        for r in results {
+            for (name, _) in &r.scenarios {
+                if !ordered.contains(name) {
+                    ordered.push(name.clone());
+                }
+            }
+        }
+        let mut failures = Vec::new();
+        let mut notes = Vec::new();
+        for r in results {
+            if let Some(why) = &r.broken {
+                failures.push(format!("[{}] {why}", r.column()));
+            }
+            for scenario in &ordered {
+                let divergence = known(r.client, r.agent, scenario);
+                match (r.get(scenario), divergence) {
+                    (Some(Outcome::Pass), Some(id)) => failures.push(format!(
+                        "[{}] {scenario} passes but is listed as known divergence {id}: \
+                         remove it from KNOWN in xtask/src/interop.rs and update docs/interop.md",
+                        r.column()
+                    )),
+                    (Some(Outcome::Fail(reason)), Some(id)) => {
+                        notes.push(format!(
+                            "[{}] {scenario} (known {id}): {reason}",
+                            r.column()
+                        ));
+                    }
+                    (Some(Outcome::Fail(reason)), None) => {
+                        failures.push(format!("[{}] {scenario}: {reason}", r.column()));
+                    }
+                    (None, _) if r.broken.is_none() => failures.push(format!(
+                        "[{}] {scenario}: not reported by this client",
+                        r.column()
+                    )),
+                    _ => {}
+                }
+            }
+        }
+        Self {
+            results,
+            scenarios: ordered,
+            failures,
+            notes,
+        }
+    }
+
+    fn cell(&self, r: &CellResult, scenario: &str) -> String {
+        match (r.get(scenario), known(r.client, r.agent, scenario)) {
+            (Some(Outcome::Pass), None) => "PASS".to_owned(),
+            (Some(Outcome::Pass), Some(id)) => format!("XPASS {id}"),
+            (Some(Outcome::Fail(_)), Some(id)) => format!("XFAIL {id}"),
+            (Some(Outcome::Fail(_)), None) => "FAIL".to_owned(),
+            (None, _) if r.broken.is_some() => "BROKEN".to_owned(),
+            (None, _) => "—".to_owned(),
+        }
+    }
+
+    fn text_matrix(&self) -> String {
+        let mut header = vec!["scenario".to_owned()];
+        header.extend(self.results.iter().map(CellResult::column));
+        let mut rows = vec![header];
+        for scenario in &self.scenarios {
+            let mut row = vec![scenario.clone()];
+            row.extend(self.results.iter().map(|r| self.cell(r, scenario)));
+            rows.push(row);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in &rows {
+            for (i, cell) in row.iter().enumerate() {
+                let pad = widths[i] - cell.chars().count();
+                let _ = write!(out, "{cell}{}  ", " ".repeat(pad));
+            }
+            out.push('\n');
+        }
+        for (column, why) in PENDING {
+            let _ = writeln!(out, "pending: {column}: {why}");
+        }
+        out
+    }
+
+    fn markdown(&self, elapsed: Duration) -> String {
+        let mut out = String::from(
+            "# Interop report\n\nWritten by `cargo xtask interop`; `docs/interop.md` explains it. \
+             Columns are `client → agent`.\n\n",
+        );
+        let _ = write!(out, "| scenario |");
+        for r in self.results {
+            let _ = write!(out, " {} |", r.column());
+        }
+        out.push_str("\n|---|");
+        for _ in self.results {
+            out.push_str("---|");
+        }
+        out.push('\n');
+        for scenario in &self.scenarios {
+            let _ = write!(out, "| `{scenario}` |");
+            for r in self.results {
+                let _ = write!(out, " {} |", self.cell(r, scenario));
+            }
+            out.push('\n');
+        }
+        out.push_str("\nPending:\n\n");
+        for (column, why) in PENDING {
+            let _ = writeln!(out, "- {column}: {why}");
+        }
+        if !self.notes.is_empty() {
+            out.push_str("\nKnown divergences seen:\n\n");
+            for note in &self.notes {
+                let _ = writeln!(out, "- {note}");
+            }
+        }
+        if self.failures.is_empty() {
+            out.push_str("\nResult: **green**.\n");
+        } else {
+            out.push_str("\nFailures:\n\n");
+            for failure in &self.failures {
+                let _ = writeln!(out, "- {failure}");
+            }
+        }
+        let _ = writeln!(out, "\nTook {:.0} s.", elapsed.as_secs_f64());
+        out
+    }
+}
