@@ -1,4 +1,106 @@
-//! Call A2A agents.
+//! Call Agent2Agent (A2A) agents: find them by their card, call every A2A 1.0 operation with
+//! typed requests and results, and follow tasks as streams that survive dropped connections.
 //!
-//! Not yet implemented: issue 6 builds card discovery, every 1.0 operation and resumable
-//! streams. Until then this crate exports nothing.
+//! ```
+//! use a2a_client::A2aClient;
+//! use a2a_types::v1::{Message, SendMessageRequest, SendMessageResponse, StreamResponse, TaskState};
+//! use futures_util::StreamExt as _;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let url = echo_agent().await?;
+//! // `url` is where an agent runs, e.g. "http://127.0.0.1:7420" after `a2a serve`.
+//! let client = A2aClient::connect(&url).await?;
+//! assert_eq!(client.card().name, "Echo");
+//!
+//! // Send a message; the call returns when the task is done.
+//! let answer = client
+//!     .send_message(SendMessageRequest::new(Message::user_text("hello")))
+//!     .await?;
+//! let SendMessageResponse::Task(task) = answer else { panic!("expected a task") };
+//! assert_eq!(task.status.state, TaskState::Completed);
+//! assert_eq!(task.artifacts[0].text(), "hello");
+//!
+//! // Or follow it as it happens.
+//! let mut events = client
+//!     .send_streaming_message(SendMessageRequest::new(Message::user_text("streamed")))
+//!     .await?;
+//! let mut text = String::new();
+//! while let Some(event) = events.next().await {
+//!     if let StreamResponse::ArtifactUpdate(update) = event? {
+//!         text.push_str(&update.artifact.text());
+//!     }
+//! }
+//! assert_eq!(text, "streamed");
+//! # Ok(())
+//! # }
+//! #
+//! # /// The echo agent of a2a-server on 127.0.0.1:0; returns its URL.
+//! # async fn echo_agent() -> std::io::Result<String> {
+//! #     use a2a_server::{A2aService, agent::agent_fn};
+//! #     use a2a_types::v1::{AgentCapabilities, AgentCard, Artifact, Part};
+//! #     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! #     let url = format!("http://{}", listener.local_addr()?);
+//! #     let agent = agent_fn(|ctx, sink| async move {
+//! #         sink.working(None).await?;
+//! #         sink.artifact(Artifact::new("echo", vec![Part::text(ctx.text())])).await?;
+//! #         sink.complete(None).await?;
+//! #         Ok(())
+//! #     });
+//! #     let card = AgentCard::new("Echo", "Echoes", "1.0.0")
+//! #         .with_capabilities(AgentCapabilities::default().with_streaming(true));
+//! #     let service = A2aService::builder(agent, card).public_url(&url).build();
+//! #     tokio::spawn(a2a_server::serve(listener, service));
+//! #     Ok(url)
+//! # }
+//! ```
+//!
+//! # What the client does
+//!
+//! * **Discovery.** [`A2aClient::connect`] fetches the card from
+//!   `/.well-known/agent-card.json` (then `/.well-known/agent.json`), reads a card of any
+//!   generation (1.0, 0.3/0.2, 0.1, or the "union" cards SDKs serve) into the 1.0
+//!   [`AgentCard`](a2a_types::v1::AgentCard) ([`card::normalize`]), and picks the first
+//!   JSON-RPC interface of protocol version 1.x ([`card::select_interface`]). A card that
+//!   offers only other bindings or versions is an [`Error::NoSupportedInterface`] that lists
+//!   them. [`A2aClient::from_card`] skips the fetch.
+//! * **Every request** carries `A2A-Version: 1.0` (exactly), `A2A-Extensions` when
+//!   [asked for](ClientBuilder::extension), and the chosen interface's `tenant` in its params.
+//! * **Operations.** One async method per A2A 1.0 operation, taking the request type of
+//!   `a2a_types::v1` and returning its result type. Streams are [`TaskStream`]s: they resume
+//!   after a dropped connection with `SubscribeToTask` and `Last-Event-ID`, and end at a
+//!   terminal or interrupted state.
+//! * **Resilience.** A connect timeout and a per-call timeout; retries with backoff for
+//!   idempotent calls and for `SendMessage`, whose `messageId` stays the same
+//!   ([`RetryPolicy`]).
+//! * **Interceptors** ([`Interceptor`]) add headers (`Authorization`, API keys) and observe
+//!   each request and response; [`ClientBuilder::header`] and [`ClientBuilder::bearer_auth`]
+//!   cover the common cases.
+//! * **Errors** are one enum, [`Error`]: [`Rpc`](Error::Rpc) (the agent's JSON-RPC error,
+//!   with its A2A kind as an [`RpcErrorKind`]), [`Http`](Error::Http),
+//!   [`Transport`](Error::Transport), [`Decode`](Error::Decode) (with the JSON path of the bad
+//!   field), [`Sse`](Error::Sse), [`Timeout`](Error::Timeout), and a few more.
+//! * **HTTP.** hyper-util's pooled client: HTTP/1.1, and HTTP/2 over TLS (ALPN); HTTPS with
+//!   rustls (ring, Mozilla's roots from `webpki-roots`).
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots |
+//! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod card;
+mod client;
+mod config;
+mod error;
+mod interceptor;
+mod stream;
+mod transport;
+
+pub use client::{A2aClient, PROTOCOL_VERSION};
+pub use config::{ClientBuilder, RetryPolicy};
+pub use error::{BoxError, Error, RpcErrorKind};
+pub use interceptor::{CallInfo, FnInterceptor, Interceptor, SetHeader, interceptor_fn};
+pub use stream::TaskStream;

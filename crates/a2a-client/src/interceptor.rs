@@ -1,0 +1,154 @@
+//! [`Interceptor`]s: see and change every HTTP request the client sends, and see every answer.
+
+use std::fmt;
+
+use bytes::Bytes;
+use http::{HeaderName, HeaderValue};
+
+use crate::Error;
+
+/// What a request is for: handed to every [`Interceptor`] call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallInfo {
+    /// The JSON-RPC method (`SendMessage`, `SubscribeToTask`, ...), or [`CallInfo::AGENT_CARD`]
+    /// for the fetch of the agent card.
+    pub method: &'static str,
+    /// 0 for the first attempt, then 1, 2, ... for retries and stream reconnections.
+    pub attempt: u32,
+}
+
+impl CallInfo {
+    /// The `method` of an agent card fetch.
+    pub const AGENT_CARD: &'static str = "GetAgentCard";
+
+    pub(crate) fn new(method: &'static str, attempt: u32) -> Self {
+        Self { method, attempt }
+    }
+}
+
+/// Sees and changes each HTTP request before it is sent, and sees each answer.
+///
+/// Every attempt goes through the interceptors: retries and stream reconnections too, so a
+/// fresh token is picked up. Interceptors run in the order they were added.
+///
+/// ```
+/// use a2a_client::{CallInfo, Interceptor};
+/// use bytes::Bytes;
+///
+/// /// Counts the calls by method.
+/// #[derive(Default)]
+/// struct Count(std::sync::Mutex<std::collections::HashMap<&'static str, u32>>);
+///
+/// impl Interceptor for Count {
+///     fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
+///         *self.0.lock().unwrap().entry(call.method).or_default() += 1;
+///         request.headers_mut().insert("x-request-source", http::HeaderValue::from_static("docs"));
+///     }
+/// }
+///
+/// let client = a2a_client::A2aClient::builder().interceptor(Count::default());
+/// # let _ = client;
+/// ```
+pub trait Interceptor: Send + Sync + 'static {
+    /// Called with each request just before it is sent: add headers (`Authorization`, an API
+    /// key), log it. The body is the JSON-RPC request (empty for the card fetch).
+    fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
+        let _ = (call, request);
+    }
+
+    /// Called with each response head, and with its body when the answer is one JSON document
+    /// (`None` for event streams, whose events arrive later).
+    fn on_response(&self, call: &CallInfo, response: &http::response::Parts, body: Option<&Bytes>) {
+        let _ = (call, response, body);
+    }
+
+    /// Called when an attempt fails without a response (transport error, timeout).
+    fn on_error(&self, call: &CallInfo, error: &Error) {
+        let _ = (call, error);
+    }
+}
+
+/// An interceptor that sets one header on every request (see
+/// [`ClientBuilder::header`](crate::ClientBuilder::header)).
+#[derive(Clone)]
+pub struct SetHeader {
+    name: HeaderName,
+    value: HeaderValue,
+}
+
+impl SetHeader {
+    /// Sets `name: value`. The value is marked sensitive, so that it is not logged by `Debug`.
+    pub fn new(name: HeaderName, mut value: HeaderValue) -> Self {
+        value.set_sensitive(true);
+        Self { name, value }
+    }
+
+    /// `Authorization: Bearer <token>`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the token holds characters a header cannot carry.
+    pub fn bearer(token: &str) -> Result<Self, Error> {
+        let value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
+            Error::Config("the bearer token holds characters a header cannot carry".to_owned())
+        })?;
+        Ok(Self::new(http::header::AUTHORIZATION, value))
+    }
+}
+
+impl fmt::Debug for SetHeader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SetHeader")
+            .field("name", &self.name)
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
+impl Interceptor for SetHeader {
+    fn on_request(&self, _call: &CallInfo, request: &mut http::Request<Bytes>) {
+        request
+            .headers_mut()
+            .insert(self.name.clone(), self.value.clone());
+    }
+}
+
+/// An interceptor made of a closure that edits each request; see [`interceptor_fn`].
+#[derive(Clone)]
+pub struct FnInterceptor<F>(F);
+
+impl<F> fmt::Debug for FnInterceptor<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FnInterceptor")
+    }
+}
+
+/// An interceptor from a closure that edits each request.
+///
+/// ```
+/// use a2a_client::{A2aClient, interceptor_fn};
+///
+/// let builder = A2aClient::builder().interceptor(interceptor_fn(|_call, request| {
+///     let key = std::env::var("AGENT_API_KEY").unwrap_or_default();
+///     if let Ok(value) = http::HeaderValue::from_str(&key) {
+///         request.headers_mut().insert("x-api-key", value);
+///     }
+/// }));
+/// # let _ = builder;
+/// ```
+pub fn interceptor_fn<F>(f: F) -> FnInterceptor<F>
+where
+    F: Fn(&CallInfo, &mut http::Request<Bytes>) + Send + Sync + 'static,
+{
+    FnInterceptor(f)
+}
+
+impl<F> Interceptor for FnInterceptor<F>
+where
+    F: Fn(&CallInfo, &mut http::Request<Bytes>) + Send + Sync + 'static,
+{
+    fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
+        (self.0)(call, request);
+    }
+}

@@ -1,0 +1,322 @@
+//! [`TaskStream`]: the events of a task, resumed after dropped connections.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use a2a_jsonrpc::Response;
+use a2a_sse::{BodyData, Decoder, EventStream, Frame, StreamError};
+use a2a_types::v1::{GetTaskRequest, StreamResponse, TaskId};
+use futures_core::{FusedStream, Stream};
+use hyper::body::Incoming;
+
+use crate::{A2aClient, Error, RpcErrorKind};
+
+/// The SSE decoder over a response body.
+pub(crate) type SseBody = Pin<Box<EventStream<BodyData<Incoming>>>>;
+
+pub(crate) fn sse_body(body: Incoming) -> SseBody {
+    // Comments are surfaced so that keep-alives count as signs of life for the idle timeout.
+    Box::pin(EventStream::with_decoder(
+        BodyData::new(body),
+        Decoder::new().with_comments(true),
+    ))
+}
+
+type Reconnect = Pin<Box<dyn Future<Output = Result<Resumed, Error>> + Send>>;
+
+enum Resumed {
+    /// A new connection, reading on after the last event received.
+    Stream(SseBody),
+    /// The task ended and the server cannot replay its events: its final state.
+    Final(Box<StreamResponse>),
+}
+
+/// The events of a task (`SendStreamingMessage`, `SubscribeToTask`), as a
+/// `futures_core::Stream` of [`StreamResponse`]s.
+///
+/// * **Ends** after the final event: a message, or a task or status update in a terminal or
+///   interrupted state ([`StreamResponse::is_final`]). An [`Error`] item ends it too.
+/// * **Resumes by itself**: when the connection drops (or, with
+///   [`stream_idle_timeout`](crate::ClientBuilder::stream_idle_timeout), goes quiet) before the
+///   final event, the stream reconnects with `SubscribeToTask` and `Last-Event-ID: <the SSE id
+///   of the last event received>`, so the server sends exactly the events that were missed: no
+///   duplicates (an event whose numeric id is not above the last one is dropped, should a
+///   server repeat one), no gaps. If the task ended meanwhile and the server cannot replay it,
+///   the stream ends with the task as `GetTask` returns it. Reconnections wait as the
+///   [`RetryPolicy`](crate::RetryPolicy) backs off, and after
+///   [`stream_reconnects`](crate::ClientBuilder::stream_reconnects) failures in a row the
+///   stream ends with the last error.
+/// * A stream cut before its first event cannot be resumed (the task id is not known yet): it
+///   ends with the error.
+///
+/// ```no_run
+/// use a2a_types::v1::{Message, SendMessageRequest, StreamResponse};
+/// use futures_util::StreamExt as _;
+///
+/// # async fn run(client: a2a_client::A2aClient) -> Result<(), a2a_client::Error> {
+/// let mut events = client
+///     .send_streaming_message(SendMessageRequest::new(Message::user_text("hello")))
+///     .await?;
+/// while let Some(event) = events.next().await {
+///     match event? {
+///         StreamResponse::StatusUpdate(update) => println!("{}", update.status.state),
+///         StreamResponse::ArtifactUpdate(update) => print!("{}", update.artifact.text()),
+///         _ => {}
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[must_use = "streams do nothing unless polled"]
+pub struct TaskStream {
+    client: A2aClient,
+    body: Option<SseBody>,
+    reconnect: Option<Reconnect>,
+    idle: Option<Pin<Box<tokio::time::Sleep>>>,
+    task_id: Option<TaskId>,
+    last_event_id: Option<String>,
+    /// Reconnections since the last event.
+    failures: u32,
+    reconnects: u32,
+    done: bool,
+}
+
+impl fmt::Debug for TaskStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TaskStream")
+            .field("task_id", &self.task_id)
+            .field("last_event_id", &self.last_event_id)
+            .field("reconnects", &self.reconnects)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TaskStream {
+    pub(crate) fn new(
+        client: A2aClient,
+        body: SseBody,
+        task_id: Option<TaskId>,
+        last_event_id: Option<String>,
+    ) -> Self {
+        let idle = client
+            .settings()
+            .stream_idle_timeout
+            .map(|limit| Box::pin(tokio::time::sleep(limit)));
+        Self {
+            client,
+            body: Some(body),
+            reconnect: None,
+            idle,
+            task_id,
+            last_event_id,
+            failures: 0,
+            reconnects: 0,
+            done: false,
+        }
+    }
+
+    /// The task the events belong to, once known (from the first event).
+    pub fn task_id(&self) -> Option<&TaskId> {
+        self.task_id.as_ref()
+    }
+
+    /// The SSE id of the last event received: where a later
+    /// [`subscribe_to_task_after`](A2aClient::subscribe_to_task_after) would pick up.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
+    }
+
+    /// How many times the stream has reconnected.
+    pub fn reconnects(&self) -> u32 {
+        self.reconnects
+    }
+
+    fn touch(&mut self) {
+        if let (Some(idle), Some(limit)) =
+            (&mut self.idle, self.client.settings().stream_idle_timeout)
+        {
+            idle.as_mut().reset(tokio::time::Instant::now() + limit);
+        }
+    }
+
+    /// The connection is gone before the final event: plans a reconnection, or gives up with
+    /// `cause` (returned to be yielded).
+    fn connection_lost(&mut self, cause: Error) -> Option<Error> {
+        self.body = None;
+        let settings = self.client.settings();
+        let Some(task_id) = self.task_id.clone() else {
+            self.done = true;
+            return Some(cause);
+        };
+        if self.failures >= settings.stream_reconnects {
+            self.done = true;
+            return Some(cause);
+        }
+        let wait = settings.retry.backoff(self.failures);
+        self.failures += 1;
+        self.reconnects += 1;
+        let attempt = self.reconnects;
+        let client = self.client.clone();
+        let last_event_id = self.last_event_id.clone();
+        self.reconnect = Some(Box::pin(async move {
+            tokio::time::sleep(wait).await;
+            match client
+                .resubscribe(task_id.clone(), last_event_id, attempt)
+                .await
+            {
+                Ok(body) => Ok(Resumed::Stream(body)),
+                // The task ended and there is nothing the server can replay.
+                Err(error) if error.rpc_kind() == Some(RpcErrorKind::UnsupportedOperation) => {
+                    let task = client.get_task(GetTaskRequest::new(task_id)).await?;
+                    Ok(Resumed::Final(Box::new(StreamResponse::Task(task))))
+                }
+                Err(error) => Err(error),
+            }
+        }));
+        None
+    }
+
+    /// One SSE event: `None` to skip it.
+    fn on_event(&mut self, event: &a2a_sse::Event) -> Option<Result<StreamResponse, Error>> {
+        if let Some(id) = event.id().filter(|id| !id.is_empty()) {
+            let seen = self
+                .last_event_id
+                .as_deref()
+                .and_then(|last| last.parse::<u64>().ok());
+            if let (Some(seen), Ok(id)) = (seen, id.parse::<u64>())
+                && id <= seen
+            {
+                // A repeat of an event already delivered.
+                return None;
+            }
+            self.last_event_id = Some(id.to_owned());
+        }
+        let data = event.data().unwrap_or("");
+        if data.trim().is_empty() {
+            return None;
+        }
+        let response: Response<StreamResponse> = match a2a_types::json::from_str(data) {
+            Ok(response) => response,
+            Err(error) => return Some(Err(self.finish(Error::Decode(error)))),
+        };
+        match response.result {
+            Ok(event) => {
+                self.failures = 0;
+                if self.task_id.is_none() {
+                    self.task_id = event.task_id().cloned();
+                }
+                if event.is_final() {
+                    self.done = true;
+                    self.body = None;
+                }
+                Some(Ok(event))
+            }
+            Err(error) => Some(Err(self.finish(Error::from(error)))),
+        }
+    }
+
+    fn finish(&mut self, error: Error) -> Error {
+        self.done = true;
+        self.body = None;
+        self.reconnect = None;
+        error
+    }
+}
+
+impl Stream for TaskStream {
+    type Item = Result<StreamResponse, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if this.done {
+                return Poll::Ready(None);
+            }
+            if let Some(reconnect) = &mut this.reconnect {
+                let outcome = match reconnect.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(outcome) => outcome,
+                };
+                this.reconnect = None;
+                match outcome {
+                    Ok(Resumed::Stream(body)) => {
+                        this.body = Some(body);
+                        this.touch();
+                    }
+                    Ok(Resumed::Final(event)) => {
+                        this.done = true;
+                        return Poll::Ready(Some(Ok(*event)));
+                    }
+                    Err(error) if error.is_transient() => {
+                        if let Some(error) = this.connection_lost(error) {
+                            return Poll::Ready(Some(Err(error)));
+                        }
+                    }
+                    Err(error) => return Poll::Ready(Some(Err(this.finish(error)))),
+                }
+                continue;
+            }
+            let Some(body) = &mut this.body else {
+                let cause = Error::Protocol("the event stream is closed".to_owned());
+                if let Some(error) = this.connection_lost(cause) {
+                    return Poll::Ready(Some(Err(error)));
+                }
+                continue;
+            };
+            match body.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(Frame::Event(event)))) => {
+                    this.touch();
+                    if let Some(item) = this.on_event(&event) {
+                        return Poll::Ready(Some(item));
+                    }
+                }
+                Poll::Ready(Some(Ok(_comment))) => this.touch(),
+                Poll::Ready(Some(Err(StreamError::Decode(error)))) => {
+                    return Poll::Ready(Some(Err(this.finish(Error::Sse(error)))));
+                }
+                Poll::Ready(Some(Err(StreamError::Source(error)))) => {
+                    let cause = Error::transport("the event stream broke off", error);
+                    if let Some(error) = this.connection_lost(cause) {
+                        return Poll::Ready(Some(Err(error)));
+                    }
+                }
+                Poll::Ready(Some(Err(other))) => {
+                    let cause = Error::transport_msg(format!("the event stream failed: {other}"));
+                    if let Some(error) = this.connection_lost(cause) {
+                        return Poll::Ready(Some(Err(error)));
+                    }
+                }
+                Poll::Ready(None) => {
+                    let cause = Error::Protocol(
+                        "the event stream ended before the task reached a terminal or interrupted state"
+                            .to_owned(),
+                    );
+                    if let Some(error) = this.connection_lost(cause) {
+                        return Poll::Ready(Some(Err(error)));
+                    }
+                }
+                Poll::Pending => {
+                    let limit = this.client.settings().stream_idle_timeout;
+                    if let (Some(idle), Some(limit)) = (&mut this.idle, limit)
+                        && idle.as_mut().poll(cx).is_ready()
+                    {
+                        if let Some(error) = this.connection_lost(Error::Timeout(limit)) {
+                            return Poll::Ready(Some(Err(error)));
+                        }
+                        continue;
+                    }
+                    return Poll::Pending;
+                }
+            }
+        }
+    }
+}
+
+impl FusedStream for TaskStream {
+    fn is_terminated(&self) -> bool {
+        self.done
+    }
+}
