@@ -554,7 +554,7 @@ impl Report {
         let verdict = if unexplained.is_empty() {
             "PASS".to_owned()
         } else {
-            format!("FAIL: {} unexplained differences", unexplained.len())
+            format!("FAIL: {}", differences(unexplained.len()))
         };
         let _ = writeln!(
             out,
@@ -668,6 +668,14 @@ pub(crate) fn main(root: &Path, args: &[String]) -> Result<(), String> {
     main_with(&options, &mut std::io::stdout())
 }
 
+/// "1 unexplained difference", "2 unexplained differences".
+fn differences(n: usize) -> String {
+    format!(
+        "{n} unexplained difference{}",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 /// Runs conformance, writes the report to `out`, and fails on unexplained differences.
 pub(crate) fn main_with(options: &Options, out: &mut impl std::io::Write) -> Result<(), String> {
     let report = run(options)?;
@@ -683,7 +691,8 @@ pub(crate) fn main_with(options: &Options, out: &mut impl std::io::Write) -> Res
         Ok(())
     } else {
         Err(format!(
-            "conformance: {unexplained} unexplained differences between the spec in {} and our types{written}; fix the types or add a deviation with a reason to schema/deviations.json",
+            "conformance: {} between the spec in {} and our types{written}; fix the types or add a deviation with a reason to schema/deviations.json",
+            differences(unexplained),
             options.spec_dir.display()
         ))
     }
