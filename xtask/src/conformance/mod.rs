@@ -283,7 +283,7 @@ fn compare_json(
     });
     if !only_ours.is_empty() {
         report.notes.push(format!(
-            "{version}: definitions only in ours (helpers, not compared): {}",
+            "{version}: definitions only in ours (not in this spec version; not compared): {}",
             only_ours.join(", ")
         ));
     }
