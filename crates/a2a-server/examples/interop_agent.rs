@@ -7,6 +7,7 @@
 //! | `ask` | asks `Which city?` (`TASK_STATE_INPUT_REQUIRED`); the follow-up completes with an artifact `Sunny in <text>.` |
 //! | `wait` | works until the task is canceled |
 //! | `slow <ms>` | works for `<ms>` milliseconds (default 500), then completes with an artifact `done` |
+//! | `fail` | works, then fails (the agent returns an error): `TASK_STATE_FAILED` |
 //! | `chunks <n>` | streams an artifact `chunks` in `<n>` chunks `c0`, `c1`, ... (30 ms apart), then completes |
 //! | anything else | completes with an artifact `echo` holding the text |
 //!
@@ -65,6 +66,10 @@ impl Agent for Interop {
                 )
                 .await?;
                 sink.complete(None).await?;
+            }
+            "fail" => {
+                sink.working(None).await?;
+                return Err(AgentError::new("the agent failed on purpose"));
             }
             "chunks" => {
                 let n: usize = arg.trim().parse().unwrap_or(3);

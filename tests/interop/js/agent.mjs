@@ -8,7 +8,7 @@
 // The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 // `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
 // completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until canceled;
-// `slow <ms>` -> artifact `result` = `done`; `chunks <n>` -> artifact `chunks` in n chunks `c0`..
+// `slow <ms>` -> artifact `result` = `done`; `fail` -> works, then throws (failed); `chunks <n>` -> artifact `chunks` in n chunks `c0`..
 // (append, lastChunk); anything else -> artifact `echo` with the text.
 //
 // Copied next to target/interop/node_modules by the runner, so that Node finds the SDK.
@@ -116,6 +116,9 @@ class InteropExecutor {
           artifact('result', 'done');
           status(TaskState.TASK_STATE_COMPLETED);
           return;
+        case 'fail':
+          status(TaskState.TASK_STATE_WORKING);
+          throw new Error('the agent failed on purpose');
         case 'chunks': {
           const n = Number(arg || 3);
           status(TaskState.TASK_STATE_WORKING);

@@ -4,7 +4,7 @@
 //
 // The agent must speak the interop vocabulary (docs/interop.md): `hello` -> direct message `hi!`;
 // `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`; `wait` -> works
-// until canceled; `slow <ms>` -> artifact `done`; `chunks <n>` -> artifact `chunks` in n chunks
+// until canceled; `slow <ms>` -> artifact `done`; `fail` -> the agent fails; `chunks <n>` -> artifact `chunks` in n chunks
 // `c0`..; anything else -> artifact `echo` with the text.
 //
 // Prints `PASS name` or `FAIL name: reason` per scenario; exits 1 on any failure. Every assertion
@@ -23,6 +23,7 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import {
+  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -230,6 +231,21 @@ const scenarios = {
     eq(texts(stored.artifacts[0].parts).join(''), 'c0c1c2c3', 'stored artifact text');
   },
 
+  async agent_failure() {
+    const c = await client();
+    const task = await c.sendMessage(sendRequest(userMessage('fail')));
+    check(!isMessage(task), 'expected a task');
+    eq(stateName(task.status.state), 'TASK_STATE_FAILED', 'state of a failed task');
+    const streamer = await client({ streaming: true });
+    const events = await collect(streamer.sendMessageStream(sendRequest(userMessage('fail'))));
+    eq(events[0].payload?.$case, 'task', 'first event kind');
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_FAILED', 'the stream ends failed');
+    const stored = await c.getTask({ tenant: '', id: events[0].payload.value.id });
+    eq(stateName(stored.status.state), 'TASK_STATE_FAILED', 'stored state');
+  },
+
   async get_task_history_length() {
     const c = await client();
     const task = await c.sendMessage(sendRequest(userMessage('ask')));
@@ -241,6 +257,8 @@ const scenarios = {
     const one = await c.getTask({ tenant: '', id: task.id, historyLength: 1 });
     eq(one.history.length, 1, 'history with historyLength=1');
     eq(one.history[0].messageId, full.history[full.history.length - 1].messageId, 'newest message kept');
+    const sent = await c.sendMessage(sendRequest(userMessage('ping'), { historyLength: 0 }));
+    eq(sent.history.length, 0, 'history of a SendMessage with historyLength=0');
     const none = await c.getTask({ tenant: '', id: task.id, historyLength: 0 });
     eq(none.history.length, 0, 'history with historyLength=0');
     eq(texts(none.artifacts[0].parts), ['Sunny in Oslo.'], 'artifact text');
@@ -269,6 +287,24 @@ const scenarios = {
     eq(texts(withArtifacts.tasks[0].artifacts[0].parts), ['page 2'], 'artifact with includeArtifacts');
   },
 
+  async list_tasks_filter() {
+    const c = await client();
+    const contextId = randomUUID();
+    const done = await completedEchoTask(c, 'filter', contextId);
+    const asking = await c.sendMessage(sendRequest(userMessage('ask', '', contextId)));
+    eq(stateName(asking.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask');
+    const base = { tenant: '', contextId, pageToken: '' };
+    const waiting = await c.listTasks({ ...base, status: TaskState.TASK_STATE_INPUT_REQUIRED });
+    eq(waiting.tasks.map((t) => t.id), [asking.id], 'tasks with status INPUT_REQUIRED');
+    eq(waiting.totalSize, 1, 'totalSize with a status filter');
+    const finished = await c.listTasks({ ...base, status: TaskState.TASK_STATE_COMPLETED, historyLength: 0 });
+    eq(finished.tasks.map((t) => t.id), [done.id], 'tasks with status COMPLETED');
+    eq(finished.tasks[0].history.length, 0, 'history with historyLength=0');
+    const everything = await c.listTasks({ ...base, status: TaskState.TASK_STATE_UNSPECIFIED });
+    eq(everything.tasks.map((t) => t.id), [asking.id, done.id], 'all tasks of the context, newest first');
+    eq(everything.nextPageToken, '', 'nextPageToken on the only page');
+  },
+
   async cancel_task() {
     const c = await client({ polling: true });
     const task = await c.sendMessage(sendRequest(userMessage('wait'), { returnImmediately: true }));
@@ -278,6 +314,28 @@ const scenarios = {
     eq(stateName(canceled.status.state), 'TASK_STATE_CANCELED', 'state returned by CancelTask');
     const again = await c.getTask({ tenant: '', id: task.id });
     eq(stateName(again.status.state), 'TASK_STATE_CANCELED', 'state after cancel');
+  },
+
+  async cancel_task_stream() {
+    const streamer = await client({ streaming: true });
+    const canceller = await client();
+    const events = [];
+    let canceled;
+    for await (const e of streamer.sendMessageStream(sendRequest(userMessage('wait')))) {
+      events.push(e);
+      check(events.length <= 20, 'more than 20 events');
+      const v = e.payload?.value;
+      const state = e.payload?.$case === 'task' || e.payload?.$case === 'statusUpdate' ? v.status?.state : undefined;
+      if (state === TaskState.TASK_STATE_WORKING && !canceled) {
+        const id = e.payload.$case === 'task' ? v.id : v.taskId;
+        canceled = await canceller.cancelTask({ tenant: '', id });
+      }
+    }
+    check(canceled, 'the stream never showed TASK_STATE_WORKING');
+    eq(stateName(canceled.status.state), 'TASK_STATE_CANCELED', 'state returned by CancelTask');
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_CANCELED', 'the stream ends canceled');
   },
 
   async subscribe_to_task() {
@@ -329,6 +387,31 @@ const scenarios = {
     eq(stateName(end.payload.value.status?.state), 'TASK_STATE_COMPLETED', 'final state');
   },
 
+  async subscribe_through_input_required() {
+    const sender = await client();
+    const streamer = await client({ streaming: true });
+    const task = await sender.sendMessage(sendRequest(userMessage('ask')));
+    eq(stateName(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask');
+    const events = [];
+    let answered;
+    for await (const e of streamer.resubscribeTask({ tenant: '', id: task.id })) {
+      events.push(e);
+      check(events.length <= 20, 'more than 20 events');
+      if (!answered) {
+        eq(e.payload?.$case, 'task', 'first event kind');
+        eq(stateName(e.payload.value.status.state), 'TASK_STATE_INPUT_REQUIRED', 'first event state');
+        // Another client answers while this one watches.
+        answered = await sender.sendMessage(sendRequest(userMessage('Lima', task.id, task.contextId)));
+      }
+    }
+    eq(stateName(answered.status.state), 'TASK_STATE_COMPLETED', 'state after the answer');
+    const arts = events.filter((e) => e.payload?.$case === 'artifactUpdate');
+    eq(arts.map((e) => texts(e.payload.value.artifact.parts)), [['Sunny in Lima.']], 'artifact events the subscriber saw');
+    const last = events[events.length - 1];
+    eq(last.payload?.$case, 'statusUpdate', 'last event kind');
+    eq(stateName(last.payload.value.status.state), 'TASK_STATE_COMPLETED', 'last status');
+  },
+
   async error_task_not_found() {
     const c = await client({ streaming: true });
     const missing = `missing-${randomUUID()}`;
@@ -367,6 +450,33 @@ const scenarios = {
       c.sendMessage(sendRequest(userMessage('more', task.id, task.contextId))),
       'SendMessage to a completed task',
     );
+  },
+
+  async error_push_not_supported() {
+    // The Client refuses by itself when the card lacks the capability; its transport asks the agent.
+    const c = await client();
+    const task = await completedEchoTask(c);
+    const e = await expectError(
+      PushNotificationNotSupportedError,
+      c.transport.createTaskPushNotificationConfig(
+        { tenant: '', id: '', taskId: task.id, url: 'http://127.0.0.1:9/webhook', token: '' },
+        { serviceParameters: { 'A2A-Version': '1.0' } },
+      ),
+      'CreateTaskPushNotificationConfig on an agent without push',
+    );
+    eq(e.envelopeCode, -32003, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'ErrorInfo reason');
+  },
+
+  async error_extended_card_unsupported() {
+    const c = await client();
+    const e = await expectError(
+      UnsupportedOperationError,
+      c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': '1.0' } }),
+      'GetExtendedAgentCard on an agent without one',
+    );
+    eq(e.envelopeCode, -32004, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'UNSUPPORTED_OPERATION', 'ErrorInfo reason');
   },
 
   async error_version_missing() {

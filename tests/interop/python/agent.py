@@ -8,8 +8,13 @@ Serves the card at /.well-known/agent-card.json and JSON-RPC at /, and prints
 The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
 completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until canceled;
-`slow <ms>` -> artifact `result` = `done` after <ms> ms; `chunks <n>` -> artifact `chunks` in n
-chunks `c0`, `c1`, ... (append, lastChunk); anything else -> artifact `echo` with the text.
+`slow <ms>` -> artifact `result` = `done` after <ms> ms; `fail` -> works, then fails;
+`chunks <n>` -> artifact `chunks` in n chunks `c0`, `c1`, ... (append, lastChunk); anything else
+-> artifact `echo` with the text.
+
+`fail` uses `updater.failed()`: an exception from `execute` would answer a blocking SendMessage
+with a JSON-RPC -32603 error instead of a failed task (a2a-sdk 1.3.0; our server and the JS SDK
+fail the task).
 """
 
 import asyncio
@@ -77,6 +82,9 @@ class InteropExecutor(AgentExecutor):
             await asyncio.sleep(int(arg or '500') / 1000)
             await updater.add_artifact([Part(text='done')], artifact_id='result', name='result')
             await updater.complete()
+        elif command == 'fail':
+            await updater.start_work()
+            await updater.failed(updater.new_agent_message([Part(text='the agent failed on purpose')]))
         elif command == 'chunks':
             n = int(arg or '3')
             await updater.start_work()

@@ -4,7 +4,7 @@ Usage: python client_scenarios.py BASE_URL [SCENARIO ...]
 
 The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> direct message
 `hi!`; `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`;
-`wait` -> works until canceled; `slow <ms>` -> artifact `done` after <ms>; `chunks <n>` ->
+`wait` -> works until canceled; `slow <ms>` -> artifact `done` after <ms>; `fail` -> the agent fails; `chunks <n>` ->
 artifact `chunks` in n chunks `c0`..; anything else -> artifact `echo` with the text.
 
 Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on any failure.
@@ -23,6 +23,7 @@ from a2a.client.card_resolver import A2ACardResolver
 from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.types import (
     CancelTaskRequest,
+    GetExtendedAgentCardRequest,
     GetTaskRequest,
     ListTasksRequest,
     Message,
@@ -31,10 +32,12 @@ from a2a.types import (
     SendMessageConfiguration,
     SendMessageRequest,
     SubscribeToTaskRequest,
+    TaskPushNotificationConfig,
     TaskState,
 )
 from a2a.utils.errors import (
     InvalidParamsError,
+    PushNotificationNotSupportedError,
     TaskNotCancelableError,
     TaskNotFoundError,
     UnsupportedOperationError,
@@ -242,6 +245,25 @@ async def stream_artifact_chunks():
         await c.close()
 
 
+async def agent_failure():
+    c = await client()
+    streamer = await client(streaming=True)
+    try:
+        resp = await send_one(c, user_message('fail'))
+        check(resp.HasField('task'), f'expected a task, got {resp}')
+        eq(state_name(resp.task.status.state), 'TASK_STATE_FAILED', 'state of a failed task')
+        events = await collect(streamer.send_message(SendMessageRequest(message=user_message('fail'))))
+        check(events[0].HasField('task'), 'first event is not a task')
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_FAILED', 'the stream ends failed')
+        task = await c.get_task(GetTaskRequest(id=events[0].task.id))
+        eq(state_name(task.status.state), 'TASK_STATE_FAILED', 'stored state')
+    finally:
+        await c.close()
+        await streamer.close()
+
+
 async def get_task_history_length():
     c = await client()
     try:
@@ -255,6 +277,8 @@ async def get_task_history_length():
         one = await c.get_task(GetTaskRequest(id=task.id, history_length=1))
         eq(len(one.history), 1, 'history with historyLength=1')
         eq(one.history[0].message_id, full.history[-1].message_id, 'the one message kept is the newest')
+        sent = await send_one(c, user_message('ping'), history_length=0)
+        eq(len(sent.task.history), 0, 'history of a SendMessage with historyLength=0')
         none = await c.get_task(GetTaskRequest(id=task.id, history_length=0))
         eq(len(none.history), 0, 'history with historyLength=0')
         eq(none.id, task.id, 'task id')
@@ -291,6 +315,28 @@ async def list_tasks_paging():
         await c.close()
 
 
+async def list_tasks_filter():
+    c = await client()
+    try:
+        context_id = str(uuid.uuid4())
+        done = await completed_echo_task(c, 'filter', context_id=context_id)
+        asking = (await send_one(c, user_message('ask', context_id=context_id))).task
+        eq(state_name(asking.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+        waiting = await c.list_tasks(ListTasksRequest(
+            context_id=context_id, status=S.TASK_STATE_INPUT_REQUIRED))
+        eq([t.id for t in waiting.tasks], [asking.id], 'tasks with status INPUT_REQUIRED')
+        eq(waiting.total_size, 1, 'totalSize with a status filter')
+        finished = await c.list_tasks(ListTasksRequest(
+            context_id=context_id, status=S.TASK_STATE_COMPLETED, history_length=0))
+        eq([t.id for t in finished.tasks], [done.id], 'tasks with status COMPLETED')
+        eq(len(finished.tasks[0].history), 0, 'history with historyLength=0')
+        everything = await c.list_tasks(ListTasksRequest(context_id=context_id))
+        eq([t.id for t in everything.tasks], [asking.id, done.id], 'all tasks of the context, newest first')
+        eq(everything.next_page_token, '', 'nextPageToken on the only page')
+    finally:
+        await c.close()
+
+
 async def cancel_task():
     c = await client(polling=True)
     try:
@@ -304,6 +350,32 @@ async def cancel_task():
         eq(state_name(again.status.state), 'TASK_STATE_CANCELED', 'state after cancel')
     finally:
         await c.close()
+
+
+async def cancel_task_stream():
+    streamer = await client(streaming=True)
+    canceller = await client()
+    try:
+        events = []
+        canceled = None
+        stream = streamer.send_message(SendMessageRequest(message=user_message('wait')))
+        async for event in stream:
+            events.append(event)
+            check(len(events) <= 20, 'more than 20 events')
+            kind = event.WhichOneof('payload')
+            state = event.task.status.state if kind == 'task' else (
+                event.status_update.status.state if kind == 'status_update' else None)
+            if state == S.TASK_STATE_WORKING and canceled is None:
+                task_id = event.task.id if kind == 'task' else event.status_update.task_id
+                canceled = await canceller.cancel_task(CancelTaskRequest(id=task_id))
+        check(canceled is not None, 'the stream never showed TASK_STATE_WORKING')
+        eq(state_name(canceled.status.state), 'TASK_STATE_CANCELED', 'state returned by CancelTask')
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_CANCELED', 'the stream ends canceled')
+    finally:
+        await streamer.close()
+        await canceller.close()
 
 
 async def subscribe_to_task():
@@ -324,6 +396,36 @@ async def subscribe_to_task():
         eq(state_name(last.status_update.status.state), 'TASK_STATE_COMPLETED', 'last status')
     finally:
         await poller.close()
+        await streamer.close()
+
+
+async def subscribe_through_input_required():
+    sender = await client()
+    streamer = await client(streaming=True)
+    try:
+        first = await send_one(sender, user_message('ask'))
+        task = first.task
+        eq(state_name(task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+        events = []
+        answered = None
+        async for event in streamer.subscribe(SubscribeToTaskRequest(id=task.id)):
+            events.append(event)
+            check(len(events) <= 20, 'more than 20 events')
+            if answered is None:
+                check(event.HasField('task'), f'first event is not the task: {event}')
+                eq(state_name(event.task.status.state), 'TASK_STATE_INPUT_REQUIRED', 'first event state')
+                # Another client answers while this one watches.
+                answered = await send_one(sender, user_message(
+                    'Lima', task_id=task.id, context_id=task.context_id))
+        eq(state_name(answered.task.status.state), 'TASK_STATE_COMPLETED', 'state after the answer')
+        arts = [e.artifact_update for e in events if e.HasField('artifact_update')]
+        eq([texts(a.artifact.parts) for a in arts], [['Sunny in Lima.']],
+           'artifact events the subscriber saw')
+        last = events[-1]
+        check(last.HasField('status_update'), f'last event is not a status update: {last}')
+        eq(state_name(last.status_update.status.state), 'TASK_STATE_COMPLETED', 'last status')
+    finally:
+        await sender.close()
         await streamer.close()
 
 
@@ -424,6 +526,33 @@ async def error_send_to_terminal_task():
         await c.close()
 
 
+async def error_push_not_supported():
+    c = await client()
+    try:
+        task = await completed_echo_task(c)
+        await expect_error(PushNotificationNotSupportedError,
+                           c.create_task_push_notification_config(TaskPushNotificationConfig(
+                               task_id=task.id, url='http://127.0.0.1:9/webhook')),
+                           'CreateTaskPushNotificationConfig on an agent without push')
+    finally:
+        await c.close()
+
+
+async def error_extended_card_unsupported():
+    # The SDK only asks when the card claims an extended card; this one does not, so the
+    # transport gets a copy of the card that claims it.
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
+        card = await A2ACardResolver(http, BASE).get_agent_card()
+        claimed = type(card)()
+        claimed.CopyFrom(card)
+        claimed.capabilities.extended_agent_card = True
+        t = JsonRpcTransport(http, claimed, card.supported_interfaces[0].url, is_shared_httpx=True)
+        http.headers['A2A-Version'] = '1.0'
+        await expect_error(UnsupportedOperationError,
+                           t.get_extended_agent_card(GetExtendedAgentCardRequest()),
+                           'GetExtendedAgentCard on an agent without one')
+
+
 async def raw_transport(headers: dict):
     """The SDK's own JSON-RPC transport, on an httpx client with exactly these headers."""
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
@@ -470,16 +599,22 @@ SCENARIOS = [
     direct_message,
     direct_message_stream,
     stream_artifact_chunks,
+    agent_failure,
     get_task_history_length,
     list_tasks_paging,
+    list_tasks_filter,
     cancel_task,
+    cancel_task_stream,
     subscribe_to_task,
     multi_turn_input_required,
     multi_turn_stream,
+    subscribe_through_input_required,
     error_task_not_found,
     error_task_not_cancelable,
     error_subscribe_terminal,
     error_send_to_terminal_task,
+    error_push_not_supported,
+    error_extended_card_unsupported,
     error_version_missing,
     error_version_unsupported,
     error_invalid_params,
