@@ -380,7 +380,7 @@ impl A2aClient {
     /// that already ended.
     pub async fn cancel_task(&self, mut request: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut request.tenant);
-        self.unary(method::CANCEL_TASK, &request, Retry::ConnectOnly)
+        self.unary(method::CANCEL_TASK, &request, Retry::Idempotent)
             .await
     }
 

@@ -17,13 +17,15 @@ use crate::transport::Http;
 /// A call is retried when it fails with a [transient](Error::is_transient) error: a transport
 /// error, a timeout, HTTP 408/429/502/503/504. Which calls:
 ///
-/// * the idempotent ones (`GetTask`, `ListTasks`, `SubscribeToTask`, the push configuration
-///   reads and deletes, `GetExtendedAgentCard`, the card fetch) on any transient error;
+/// * the idempotent ones (`GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, the push
+///   configuration reads and deletes, `GetExtendedAgentCard`, the card fetch) on any transient
+///   error;
 /// * `SendMessage` and `SendStreamingMessage` on any transient error except a timeout of the
 ///   call itself (a slow agent is not a failed one): the message keeps its `messageId`, so a
 ///   server that deduplicates by it runs the message once;
-/// * `CancelTask` and `CreateTaskPushNotificationConfig` only when the connection could not
-///   be made, so the request never reached the server.
+/// * `CreateTaskPushNotificationConfig` (whose id the server assigns, so that a repeat would
+///   register a second webhook) only when the connection could not be made, so the request
+///   never reached the server.
 ///
 /// The wait before retry `n` (from 0) is `initial_backoff * 2^n`, at most `max_backoff`, of
 /// which a random part of up to a half is taken off so that clients do not retry in step.

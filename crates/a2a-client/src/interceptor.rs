@@ -152,3 +152,18 @@ where
         (self.0)(call, request);
     }
 }
+
+/// A shared interceptor, so that the caller can keep a handle on it (to read what it observed).
+impl<T: Interceptor + ?Sized> Interceptor for std::sync::Arc<T> {
+    fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
+        (**self).on_request(call, request);
+    }
+
+    fn on_response(&self, call: &CallInfo, response: &http::response::Parts, body: Option<&Bytes>) {
+        (**self).on_response(call, response, body);
+    }
+
+    fn on_error(&self, call: &CallInfo, error: &Error) {
+        (**self).on_error(call, error);
+    }
+}
