@@ -38,6 +38,8 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 const KNOWN: &[(&str, &str, &str, &str)] = &[
     ("python", "rust", "multi_turn_stream", "D1"),
     ("js", "rust", "multi_turn_stream", "D1"),
+    ("python", "rust", "subscribe_through_input_required", "D2"),
+    ("js", "rust", "subscribe_through_input_required", "D2"),
 ];
 
 /// Matrix columns that have no runner yet, with the reason shown in the report.

@@ -7,6 +7,7 @@
 //! | `ask` | asks `Which city?` (`TASK_STATE_INPUT_REQUIRED`); the follow-up completes with an artifact `Sunny in <text>.` |
 //! | `wait` | works until the task is canceled |
 //! | `slow <ms>` | works for `<ms>` milliseconds (default 500), then completes with an artifact `done` |
+//! | `parts ...` | completes with an artifact `parts` holding every part of the message, as sent |
 //! | `fail` | works, then fails (the agent returns an error): `TASK_STATE_FAILED` |
 //! | `chunks <n>` | streams an artifact `chunks` in `<n>` chunks `c0`, `c1`, ... (30 ms apart), then completes |
 //! | anything else | completes with an artifact `echo` holding the text |
@@ -67,6 +68,12 @@ impl Agent for Interop {
                 .await?;
                 sink.complete(None).await?;
             }
+            "parts" => {
+                sink.working(None).await?;
+                sink.artifact(Artifact::new("parts", ctx.message.parts.clone()).with_name("parts"))
+                    .await?;
+                sink.complete(None).await?;
+            }
             "fail" => {
                 sink.working(None).await?;
                 return Err(AgentError::new("the agent failed on purpose"));
@@ -108,12 +115,18 @@ async fn main() -> std::io::Result<()> {
         "1.0.0",
     )
     .with_capabilities(AgentCapabilities::default().with_streaming(true))
-    .with_default_input_modes(["text/plain"])
+    // Parts with another media type are refused with ContentTypeNotSupportedError (-32005).
+    .with_default_input_modes([
+        "text/plain",
+        "application/json",
+        "image/png",
+        "application/pdf",
+    ])
     .with_default_output_modes(["text/plain"])
     .with_skills([AgentSkill::new(
         "interop",
         "Interop",
-        "Behaves as its first word says: hello, ask, wait, slow, chunks, or echo.",
+        "Behaves as its first word says: hello, ask, wait, slow, chunks, parts, fail, or echo.",
         ["interop"],
     )]);
     let service = A2aService::builder(Interop, card)

@@ -8,7 +8,8 @@
 // The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 // `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
 // completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until canceled;
-// `slow <ms>` -> artifact `result` = `done`; `fail` -> works, then throws (failed); `chunks <n>` -> artifact `chunks` in n chunks `c0`..
+// `slow <ms>` -> artifact `result` = `done`; `fail` -> works, then throws (failed); `parts ...` ->
+// artifact `parts` holding every part of the message; `chunks <n>` -> artifact `chunks` in n chunks `c0`..
 // (append, lastChunk); anything else -> artifact `echo` with the text.
 //
 // Copied next to target/interop/node_modules by the runner, so that Node finds the SDK.
@@ -116,6 +117,20 @@ class InteropExecutor {
           artifact('result', 'done');
           status(TaskState.TASK_STATE_COMPLETED);
           return;
+        case 'parts':
+          status(TaskState.TASK_STATE_WORKING);
+          bus.publish(
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              artifact: { artifactId: 'parts', name: 'parts', description: '', parts: message.parts, extensions: [] },
+              append: false,
+              lastChunk: false,
+              metadata: undefined,
+            }),
+          );
+          status(TaskState.TASK_STATE_COMPLETED);
+          return;
         case 'fail':
           status(TaskState.TASK_STATE_WORKING);
           throw new Error('the agent failed on purpose');
@@ -166,7 +181,8 @@ const server = app.listen(Number(port), host, () => {
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
-    defaultInputModes: ['text/plain'],
+    // Parts with another media type are refused (validateInputModes below).
+    defaultInputModes: ['text/plain', 'application/json', 'image/png', 'application/pdf'],
     defaultOutputModes: ['text/plain'],
     skills: [
       {
@@ -182,7 +198,17 @@ const server = app.listen(Number(port), host, () => {
     ],
     signatures: [],
   };
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new InteropExecutor());
+  const handler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    new InteropExecutor(),
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    { validateInputModes: true },
+  );
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
   app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   console.log(`A2A js agent at ${url}/`);

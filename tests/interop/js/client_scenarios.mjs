@@ -4,7 +4,8 @@
 //
 // The agent must speak the interop vocabulary (docs/interop.md): `hello` -> direct message `hi!`;
 // `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`; `wait` -> works
-// until canceled; `slow <ms>` -> artifact `done`; `fail` -> the agent fails; `chunks <n>` -> artifact `chunks` in n chunks
+// until canceled; `slow <ms>` -> artifact `done`; `fail` -> the agent fails; `parts ...` -> artifact `parts`
+// with every part of the message; `chunks <n>` -> artifact `chunks` in n chunks
 // `c0`..; anything else -> artifact `echo` with the text.
 //
 // Prints `PASS name` or `FAIL name: reason` per scenario; exits 1 on any failure. Every assertion
@@ -23,6 +24,7 @@ import {
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
 import {
+  ContentTypeNotSupportedError,
   PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
@@ -49,9 +51,18 @@ function check(cond, what) {
   if (!cond) throw new Failed(what);
 }
 
+/** JSON with object keys sorted: JSON objects are unordered, so key order never counts. */
+function canonical(value) {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+      : v,
+  );
+}
+
 function eq(actual, expected, what) {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
+  const a = canonical(actual);
+  const e = canonical(expected);
   if (a !== e) throw new Failed(`${what}: expected ${e}, got ${a}`);
 }
 
@@ -139,6 +150,25 @@ function errorInfoReason(err) {
     ? err.data.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')
     : undefined;
   return info?.reason;
+}
+
+const RAW = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01, 0xff]);
+
+function sampleParts() {
+  const part = (content, extra = {}) => ({ content, filename: '', mediaType: '', ...extra });
+  return [
+    part({ $case: 'text', value: 'parts and more' }),
+    part({ $case: 'raw', value: RAW }, { mediaType: 'image/png', filename: 'a.png' }),
+    part({ $case: 'url', value: 'https://example.com/a.pdf' }, { mediaType: 'application/pdf', filename: 'a.pdf' }),
+    part({ $case: 'data', value: { k: 1, list: [1, 'two', null, true], nested: { x: 1.5 } } }, { mediaType: 'application/json' }),
+    part({ $case: 'text', value: 'with metadata' }, { metadata: { note: 'kept', n: 2 } }),
+  ];
+}
+
+/** A part as comparable JSON: raw bytes as base64, absent metadata omitted. */
+function partJson(p) {
+  const value = p.content?.$case === 'raw' ? Buffer.from(p.content.value).toString('base64') : p.content?.value;
+  return { kind: p.content?.$case, value, filename: p.filename, mediaType: p.mediaType, metadata: p.metadata ?? null };
 }
 
 // --- scenarios ---------------------------------------------------------------------------------
@@ -244,6 +274,20 @@ const scenarios = {
     eq(stateName(last.payload.value.status.state), 'TASK_STATE_FAILED', 'the stream ends failed');
     const stored = await c.getTask({ tenant: '', id: events[0].payload.value.id });
     eq(stateName(stored.status.state), 'TASK_STATE_FAILED', 'stored state');
+  },
+
+  async parts_roundtrip() {
+    const c = await client();
+    const msg = { ...userMessage(''), parts: sampleParts(), metadata: { trace: 'abc' } };
+    const task = await c.sendMessage(sendRequest(msg));
+    check(!isMessage(task), 'expected a task');
+    eq(stateName(task.status.state), 'TASK_STATE_COMPLETED', 'state');
+    const want = sampleParts().map(partJson);
+    eq(task.artifacts[0].parts.map(partJson), want, 'the parts the agent echoed');
+    const stored = await c.getTask({ tenant: '', id: task.id });
+    eq(stored.history[0].parts.map(partJson), want, 'the parts kept in history');
+    eq(stored.history[0].metadata, { trace: 'abc' }, 'message metadata');
+    eq(Buffer.from(stored.history[0].parts[1].content.value).equals(RAW), true, 'raw bytes');
   },
 
   async get_task_history_length() {
@@ -450,6 +494,19 @@ const scenarios = {
       c.sendMessage(sendRequest(userMessage('more', task.id, task.contextId))),
       'SendMessage to a completed task',
     );
+  },
+
+  async error_content_type() {
+    const c = await client();
+    const msg = userMessage('ping');
+    msg.parts.push({ content: { $case: 'url', value: 'https://example.com/a.mp4' }, filename: '', mediaType: 'video/mp4' });
+    const e = await expectError(
+      ContentTypeNotSupportedError,
+      c.sendMessage(sendRequest(msg)),
+      'SendMessage with a video/mp4 part to an agent without that input mode',
+    );
+    eq(e.envelopeCode, -32005, 'JSON-RPC error code');
+    eq(errorInfoReason(e), 'CONTENT_TYPE_NOT_SUPPORTED', 'ErrorInfo reason');
   },
 
   async error_push_not_supported() {

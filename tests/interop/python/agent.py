@@ -8,7 +8,8 @@ Serves the card at /.well-known/agent-card.json and JSON-RPC at /, and prints
 The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
 completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until canceled;
-`slow <ms>` -> artifact `result` = `done` after <ms> ms; `fail` -> works, then fails;
+`slow <ms>` -> artifact `result` = `done` after <ms> ms; `fail` -> works, then fails; `parts ...`
+-> artifact `parts` holding every part of the message;
 `chunks <n>` -> artifact `chunks` in n chunks `c0`, `c1`, ... (append, lastChunk); anything else
 -> artifact `echo` with the text.
 
@@ -82,6 +83,10 @@ class InteropExecutor(AgentExecutor):
             await asyncio.sleep(int(arg or '500') / 1000)
             await updater.add_artifact([Part(text='done')], artifact_id='result', name='result')
             await updater.complete()
+        elif command == 'parts':
+            await updater.start_work()
+            await updater.add_artifact(list(context.message.parts), artifact_id='parts', name='parts')
+            await updater.complete()
         elif command == 'fail':
             await updater.start_work()
             await updater.failed(updater.new_agent_message([Part(text='the agent failed on purpose')]))
@@ -114,13 +119,15 @@ async def main() -> None:
         version='1.0.0',
         supported_interfaces=[AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='1.0')],
         capabilities=AgentCapabilities(streaming=True, push_notifications=False),
-        default_input_modes=['text/plain'],
+        # Parts with another media type are refused (validate_input_modes below).
+        default_input_modes=['text/plain', 'application/json', 'image/png', 'application/pdf'],
         default_output_modes=['text/plain'],
         skills=[AgentSkill(id='interop', name='Interop', description='The interop vocabulary.',
                            tags=['interop'])],
     )
     handler = DefaultRequestHandler(
-        agent_executor=InteropExecutor(), task_store=InMemoryTaskStore(), agent_card=card)
+        agent_executor=InteropExecutor(), task_store=InMemoryTaskStore(), agent_card=card,
+        validate_input_modes=True)
     app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url='/'))
     server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
     print(f'A2A python agent at {url}/', flush=True)

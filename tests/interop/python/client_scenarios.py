@@ -4,7 +4,8 @@ Usage: python client_scenarios.py BASE_URL [SCENARIO ...]
 
 The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> direct message
 `hi!`; `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`;
-`wait` -> works until canceled; `slow <ms>` -> artifact `done` after <ms>; `fail` -> the agent fails; `chunks <n>` ->
+`wait` -> works until canceled; `slow <ms>` -> artifact `done` after <ms>; `fail` -> the agent fails;
+`parts ...` -> artifact `parts` with every part of the message; `chunks <n>` ->
 artifact `chunks` in n chunks `c0`..; anything else -> artifact `echo` with the text.
 
 Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on any failure.
@@ -17,6 +18,8 @@ import traceback
 import uuid
 
 import httpx
+
+from google.protobuf import json_format, struct_pb2
 
 from a2a.client import ClientConfig, create_client
 from a2a.client.card_resolver import A2ACardResolver
@@ -36,6 +39,7 @@ from a2a.types import (
     TaskState,
 )
 from a2a.utils.errors import (
+    ContentTypeNotSupportedError,
     InvalidParamsError,
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
@@ -262,6 +266,43 @@ async def agent_failure():
     finally:
         await c.close()
         await streamer.close()
+
+
+def sample_parts() -> list[Part]:
+    data = struct_pb2.Value()
+    json_format.ParseDict({'k': 1, 'list': [1, 'two', None, True], 'nested': {'x': 1.5}}, data)
+    metadata = struct_pb2.Struct()
+    metadata.update({'note': 'kept', 'n': 2})
+    return [
+        Part(text='parts and more'),
+        Part(raw=b'\x89PNG\r\n\x1a\n\x00\x01\xff', media_type='image/png', filename='a.png'),
+        Part(url='https://example.com/a.pdf', media_type='application/pdf', filename='a.pdf'),
+        Part(data=data, media_type='application/json'),
+        Part(text='with metadata', metadata=metadata),
+    ]
+
+
+async def parts_roundtrip():
+    c = await client()
+    try:
+        msg = user_message('')
+        del msg.parts[:]
+        msg.parts.extend(sample_parts())
+        msg.metadata.update({'trace': 'abc'})
+        resp = await send_one(c, msg)
+        check(resp.HasField('task'), f'expected a task, got {resp}')
+        task = resp.task
+        eq(state_name(task.status.state), 'TASK_STATE_COMPLETED', 'state')
+        want = [json_format.MessageToDict(p) for p in sample_parts()]
+        eq([json_format.MessageToDict(p) for p in task.artifacts[0].parts], want,
+           'the parts the agent echoed')
+        stored = await c.get_task(GetTaskRequest(id=task.id))
+        eq([json_format.MessageToDict(p) for p in stored.history[0].parts], want,
+           'the parts kept in history')
+        eq(json_format.MessageToDict(stored.history[0].metadata), {'trace': 'abc'}, 'message metadata')
+        eq(stored.history[0].parts[1].raw, b'\x89PNG\r\n\x1a\n\x00\x01\xff', 'raw bytes')
+    finally:
+        await c.close()
 
 
 async def get_task_history_length():
@@ -526,6 +567,17 @@ async def error_send_to_terminal_task():
         await c.close()
 
 
+async def error_content_type():
+    c = await client()
+    try:
+        msg = user_message('ping')
+        msg.parts.append(Part(url='https://example.com/a.mp4', media_type='video/mp4'))
+        await expect_error(ContentTypeNotSupportedError, send_one(c, msg),
+                           'SendMessage with a video/mp4 part to an agent without that input mode')
+    finally:
+        await c.close()
+
+
 async def error_push_not_supported():
     c = await client()
     try:
@@ -600,6 +652,7 @@ SCENARIOS = [
     direct_message_stream,
     stream_artifact_chunks,
     agent_failure,
+    parts_roundtrip,
     get_task_history_length,
     list_tasks_paging,
     list_tasks_filter,
@@ -613,6 +666,7 @@ SCENARIOS = [
     error_task_not_cancelable,
     error_subscribe_terminal,
     error_send_to_terminal_task,
+    error_content_type,
     error_push_not_supported,
     error_extended_card_unsupported,
     error_version_missing,
