@@ -338,7 +338,11 @@ impl schemars::JsonSchema for Part {
                 ("text", schemars::json_schema!({ "type": "string" })),
                 (
                     "raw",
-                    schemars::json_schema!({ "type": "string", "contentEncoding": "base64" }),
+                    schemars::json_schema!({
+                        "type": "string",
+                        "contentEncoding": "base64",
+                        "pattern": "^[A-Za-z0-9+/_-]*={0,2}$"
+                    }),
                 ),
                 ("url", schemars::json_schema!({ "type": "string" })),
                 ("data", schemars::json_schema!(true)),

@@ -37,6 +37,7 @@ oneof_enum! {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(rename = "APIKeySecurityScheme"))]
+#[cfg_attr(feature = "schemars", schemars(transform = crate::schema::wire))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ApiKeySecurityScheme {
@@ -75,6 +76,7 @@ impl ApiKeySecurityScheme {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(rename = "HTTPAuthSecurityScheme"))]
+#[cfg_attr(feature = "schemars", schemars(transform = crate::schema::wire))]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct HttpAuthSecurityScheme {
