@@ -69,7 +69,7 @@ fn a_1_0_card_served_to_0_3_peers_points_at_the_0_3_interface() {
 }
 
 #[test]
-fn without_a_0_x_interface_the_first_json_rpc_one_is_the_url_and_all_are_listed() {
+fn without_a_0_x_interface_the_first_json_rpc_one_is_the_url_and_listed_first() {
     let card = v1::AgentCard::new("A", "B", "1").with_supported_interfaces([
         v1::AgentInterface::new("grpc.example.com:443", v1::binding::GRPC, "1.0"),
         v1::AgentInterface::new("https://example.com/rpc", v1::binding::JSONRPC, "1.0")
@@ -82,8 +82,8 @@ fn without_a_0_x_interface_the_first_json_rpc_one_is_the_url_and_all_are_listed(
     assert_eq!(
         old.additional_interfaces,
         [
-            v0_3::AgentInterface::new("grpc.example.com:443", "GRPC"),
             v0_3::AgentInterface::new("https://example.com/rpc", "JSONRPC"),
+            v0_3::AgentInterface::new("grpc.example.com:443", "GRPC"),
         ]
     );
 

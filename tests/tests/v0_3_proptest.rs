@@ -614,3 +614,334 @@ fn the_generators_stay_in_the_lossless_domain_on_purpose() {
         serde_json::json!({"kind": "data", "data": {"a": 1}})
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 1.0 → 0.3 loses what it loses at once: converting the result to 1.0 and back to 0.3 again
+// gives the same 0.3 value, for any 1.0 value.
+
+mod from_v1 {
+    use super::*;
+
+    fn v1_part() -> impl Strategy<Value = v1::Part> {
+        let content = prop_oneof![
+            text().prop_map(v1::Part::text),
+            vec(any::<u8>(), 0..24).prop_map(v1::Part::raw),
+            text().prop_map(v1::Part::url),
+            json_value().prop_map(v1::Part::data),
+        ];
+        (content, metadata(), option::of(text()), option::of(text())).prop_map(
+            |(mut p, m, f, t)| {
+                p.metadata = m;
+                p.filename = f;
+                p.media_type = t;
+                p
+            },
+        )
+    }
+
+    fn v1_message() -> impl Strategy<Value = v1::Message> {
+        (
+            text(),
+            prop::sample::select(v1::Role::ALL.to_vec()),
+            vec(v1_part(), 0..3),
+            option::of(text()),
+            option::of(text()),
+            vec(text(), 0..2),
+            metadata(),
+        )
+            .prop_map(|(id, role, parts, ctx, task, refs, meta)| {
+                let mut m = v1::Message::new(id, role, parts).with_reference_task_ids(refs);
+                m.context_id = ctx.map(Into::into);
+                m.task_id = task.map(Into::into);
+                m.metadata = meta;
+                m
+            })
+    }
+
+    fn v1_status() -> impl Strategy<Value = v1::TaskStatus> {
+        (
+            prop::sample::select(v1::TaskState::ALL.to_vec()),
+            option::of(v1_message()),
+            option::of((-62_135_596_800i64..253_402_300_799, 0u32..1_000_000_000)),
+        )
+            .prop_map(|(state, m, t)| {
+                let mut s = v1::TaskStatus::new(state);
+                s.message = m;
+                s.timestamp = t.and_then(|(s, n)| v1::Timestamp::from_unix(s, n));
+                s
+            })
+    }
+
+    fn v1_artifact() -> impl Strategy<Value = v1::Artifact> {
+        (text(), option::of(text()), vec(v1_part(), 0..3), metadata()).prop_map(
+            |(id, name, parts, meta)| {
+                let mut a = v1::Artifact::new(id, parts);
+                a.name = name;
+                a.metadata = meta;
+                a
+            },
+        )
+    }
+
+    fn v1_task() -> impl Strategy<Value = v1::Task> {
+        (
+            text(),
+            option::of(text()),
+            v1_status(),
+            vec(v1_artifact(), 0..2),
+            vec(v1_message(), 0..2),
+        )
+            .prop_map(|(id, ctx, status, artifacts, history)| {
+                let mut t = v1::Task::new(id, "c", status)
+                    .with_artifacts(artifacts)
+                    .with_history(history);
+                t.context_id = ctx.map(Into::into);
+                t
+            })
+    }
+
+    fn v1_stream() -> impl Strategy<Value = v1::StreamResponse> {
+        prop_oneof![
+            v1_task().prop_map(v1::StreamResponse::from),
+            v1_message().prop_map(v1::StreamResponse::from),
+            (text(), text(), v1_status())
+                .prop_map(|(t, c, s)| v1::TaskStatusUpdateEvent::new(t, c, s).into()),
+            (text(), text(), v1_artifact(), any::<bool>(), any::<bool>()).prop_map(
+                |(t, c, a, ap, last)| v1::TaskArtifactUpdateEvent::new(t, c, a)
+                    .with_append(ap)
+                    .with_last_chunk(last)
+                    .into()
+            ),
+        ]
+    }
+
+    fn v1_push() -> impl Strategy<Value = v1::TaskPushNotificationConfig> {
+        (
+            option::of(text()),
+            option::of(text()),
+            option::of(text()),
+            text(),
+            option::of(text()),
+            option::of(("[A-Za-z]{0,6}", option::of(text()))),
+        )
+            .prop_map(|(tenant, id, task, url, token, auth)| {
+                let mut c = v1::TaskPushNotificationConfig::new(url);
+                c.tenant = tenant;
+                c.id = id;
+                c.task_id = task.map(Into::into);
+                c.token = token;
+                c.authentication = auth.map(|(scheme, creds)| {
+                    let mut a = v1::AuthenticationInfo::new(scheme);
+                    a.credentials = creds;
+                    a
+                });
+                c
+            })
+    }
+
+    fn v1_send() -> impl Strategy<Value = v1::SendMessageRequest> {
+        (
+            option::of(text()),
+            v1_message(),
+            option::of((
+                vec(text(), 0..2),
+                option::of(v1_push()),
+                option::of(any::<i32>()),
+                any::<bool>(),
+            )),
+            metadata(),
+        )
+            .prop_map(|(tenant, m, config, meta)| {
+                let mut r = v1::SendMessageRequest::new(m);
+                r.tenant = tenant;
+                r.configuration = config.map(|(modes, push, hl, ri)| {
+                    let mut c = v1::SendMessageConfiguration::default()
+                        .with_accepted_output_modes(modes)
+                        .with_return_immediately(ri);
+                    c.task_push_notification_config = push;
+                    c.history_length = hl;
+                    c
+                });
+                r.metadata = meta;
+                r
+            })
+    }
+
+    fn v1_scopes() -> impl Strategy<Value = v1::Scopes> {
+        btree_map(text(), text(), 0..2)
+    }
+
+    fn v1_scheme() -> impl Strategy<Value = v1::SecurityScheme> {
+        let flows = prop_oneof![
+            (
+                text(),
+                text(),
+                option::of(text()),
+                v1_scopes(),
+                any::<bool>()
+            )
+                .prop_map(|(a, t, r, s, pkce)| {
+                    let mut f =
+                        v1::AuthorizationCodeOAuthFlow::new(a, t, s).with_pkce_required(pkce);
+                    f.refresh_url = r;
+                    v1::OAuthFlows::from(f)
+                }),
+            (text(), v1_scopes())
+                .prop_map(|(t, s)| v1::OAuthFlows::from(v1::ClientCredentialsOAuthFlow::new(t, s))),
+            (option::of(text()), v1_scopes()).prop_map(|(a, s)| {
+                let mut f = v1::ImplicitOAuthFlow::new().with_scopes(s);
+                f.authorization_url = a;
+                v1::OAuthFlows::from(f)
+            }),
+            option::of(text()).prop_map(|t| {
+                let mut f = v1::PasswordOAuthFlow::new();
+                f.token_url = t;
+                v1::OAuthFlows::from(f)
+            }),
+            (text(), text(), v1_scopes())
+                .prop_map(|(d, t, s)| v1::OAuthFlows::from(v1::DeviceCodeOAuthFlow::new(d, t, s))),
+        ];
+        prop_oneof![
+            (
+                prop::sample::select(vec!["query", "HEADER", "cookie", "body"]),
+                text()
+            )
+                .prop_map(|(l, n)| v1::SecurityScheme::from(v1::ApiKeySecurityScheme::new(l, n))),
+            text().prop_map(|s| v1::SecurityScheme::from(v1::HttpAuthSecurityScheme::new(s))),
+            flows.prop_map(|f| v1::SecurityScheme::from(v1::OAuth2SecurityScheme::new(f))),
+            text().prop_map(|u| v1::SecurityScheme::from(v1::OpenIdConnectSecurityScheme::new(u))),
+            Just(v1::SecurityScheme::from(v1::MutualTlsSecurityScheme::new())),
+        ]
+    }
+
+    fn v1_card() -> impl Strategy<Value = v1::AgentCard> {
+        (
+            (text(), text(), text()),
+            vec(
+                (
+                    prop::sample::select(vec!["https://a", "https://b"]),
+                    prop::sample::select(vec!["JSONRPC", "GRPC", "HTTP+JSON"]),
+                    prop::sample::select(vec!["1.0", "0.3", "0.2", "0.3.1", "", "2"]),
+                    option::of(text()),
+                ),
+                0..4,
+            ),
+            (
+                option::of(any::<bool>()),
+                option::of(any::<bool>()),
+                option::of(any::<bool>()),
+            ),
+            btree_map(text(), v1_scheme(), 0..3),
+            vec(btree_map(text(), vec(text(), 0..2), 0..2), 0..2),
+            vec(
+                (
+                    text(),
+                    text(),
+                    text(),
+                    vec(text(), 0..2),
+                    vec(btree_map(text(), vec(text(), 0..2), 0..2), 0..2),
+                ),
+                0..2,
+            ),
+            vec((option::of(text()), any::<bool>()), 0..2),
+        )
+            .prop_map(
+                |((n, d, v), ifaces, (st, push, ext), schemes, reqs, skills, extensions)| {
+                    let requirement = |r: BTreeMap<String, Vec<String>>| {
+                        r.into_iter()
+                            .fold(v1::SecurityRequirement::new(), |acc, (k, v)| {
+                                acc.with_scheme(k, v)
+                            })
+                    };
+                    let mut card = v1::AgentCard::new(n, d, v)
+                        .with_supported_interfaces(ifaces.into_iter().map(|(u, b, pv, t)| {
+                            let mut i = v1::AgentInterface::new(u, b, pv);
+                            i.tenant = t;
+                            i
+                        }))
+                        .with_capabilities({
+                            let mut c = v1::AgentCapabilities::default().with_extensions(
+                                extensions.into_iter().map(|(uri, required)| {
+                                    let mut e =
+                                        v1::AgentExtension::default().with_required(required);
+                                    e.uri = uri;
+                                    e
+                                }),
+                            );
+                            c.streaming = st;
+                            c.push_notifications = push;
+                            c.extended_agent_card = ext;
+                            c
+                        })
+                        .with_security_requirements(reqs.into_iter().map(requirement))
+                        .with_skills(skills.into_iter().map(|(i, n, d, t, sec)| {
+                            v1::AgentSkill::new(i, n, d, t)
+                                .with_security_requirements(sec.into_iter().map(requirement))
+                        }));
+                    card.security_schemes = schemes;
+                    card
+                },
+            )
+    }
+
+    /// 1.0 → 0.3 → 1.0 → 0.3 gives the first 0.3 value, which also survives JSON.
+    fn idempotent<V, T>(value: V) -> Result<(), TestCaseError>
+    where
+        V: Clone + From<T>,
+        T: From<V>
+            + Clone
+            + PartialEq
+            + std::fmt::Debug
+            + serde::Serialize
+            + serde::de::DeserializeOwned,
+    {
+        let first = T::from(value);
+        let again = T::from(V::from(first.clone()));
+        prop_assert_eq!(&again, &first);
+        json_roundtrip(&first)
+    }
+
+    use std::collections::BTreeMap;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn stream_responses(x in v1_stream()) {
+            idempotent::<v1::StreamResponse, SendStreamingMessageResult>(x)?;
+        }
+
+        #[test]
+        fn send_message_requests(x in v1_send()) {
+            idempotent::<v1::SendMessageRequest, MessageSendParams>(x)?;
+        }
+
+        #[test]
+        fn push_configs(x in v1_push()) {
+            idempotent::<v1::TaskPushNotificationConfig, TaskPushNotificationConfig>(x)?;
+        }
+
+        #[test]
+        fn agent_cards(x in v1_card()) {
+            idempotent::<v1::AgentCard, AgentCard>(x)?;
+        }
+
+        #[test]
+        fn requests(id in text(), tenant in option::of(text()), config in text(), hl in option::of(any::<i32>()), page in any::<i32>()) {
+            let mut get = v1::GetTaskRequest::new(id.clone());
+            get.tenant = tenant.clone();
+            get.history_length = hl;
+            idempotent::<v1::GetTaskRequest, TaskQueryParams>(get)?;
+            idempotent::<v1::CancelTaskRequest, TaskIdParams>(v1::CancelTaskRequest::new(id.clone()))?;
+            idempotent::<v1::SubscribeToTaskRequest, TaskIdParams>(v1::SubscribeToTaskRequest::new(id.clone()))?;
+            idempotent::<v1::GetTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigParams>(
+                v1::GetTaskPushNotificationConfigRequest::new(id.clone(), config.clone()))?;
+            idempotent::<v1::GetTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigParams>(
+                v1::GetTaskPushNotificationConfigRequest::new(id.clone(), ""))?;
+            idempotent::<v1::DeleteTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigParams>(
+                v1::DeleteTaskPushNotificationConfigRequest::new(id.clone(), config))?;
+            idempotent::<v1::ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigParams>(
+                v1::ListTaskPushNotificationConfigsRequest::new(id).with_page_size(page))?;
+        }
+    }
+}

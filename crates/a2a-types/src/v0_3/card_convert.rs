@@ -341,14 +341,14 @@ pub(crate) fn major_minor(version: &str) -> String {
     }
 }
 
-/// A 0.3 card's `protocolVersion` for a 1.0 interface's `Major.Minor` (`"0.3"` → `"0.3.0"`);
-/// a version with a patch part is kept, an empty one is `"0.3.0"`.
+/// A 0.3 card's `protocolVersion` for a 1.0 interface's `Major.Minor`: `"0.3"` (or `"0.3.1"`)
+/// is `"0.3.0"`, an empty one `"0.3.0"`, one without a minor part is kept.
 fn full_version(version: &str) -> String {
-    let version = version.trim();
-    match version.matches('.').count() {
-        _ if version.is_empty() => DEFAULT_PROTOCOL_VERSION.to_owned(),
-        1 => format!("{version}.0"),
-        _ => version.to_owned(),
+    let major_minor = major_minor(version);
+    if major_minor.contains('.') {
+        format!("{major_minor}.0")
+    } else {
+        major_minor
     }
 }
 
@@ -366,7 +366,11 @@ impl From<AgentCard> for v1::AgentCard {
         let transport = c
             .preferred_transport
             .unwrap_or_else(|| TransportProtocol::JsonRpc.as_str().to_owned());
-        let mut interfaces = vec![v1::AgentInterface::new(c.url, transport, version.clone())];
+        // A card without `url` (not a valid 0.3 card) has no main interface.
+        let mut interfaces: Vec<v1::AgentInterface> = Vec::new();
+        if !c.url.is_empty() {
+            interfaces.push(v1::AgentInterface::new(c.url, transport, version.clone()));
+        }
         for extra in c.additional_interfaces {
             let known = interfaces
                 .iter()
@@ -403,10 +407,10 @@ impl From<AgentCard> for v1::AgentCard {
 impl From<v1::AgentCard> for AgentCard {
     /// The card a 0.3 peer reads. Of the supported interfaces, those of a `0.x` protocol
     /// version count (all of them when there is none): the first `JSONRPC` one (or else the
-    /// first one) gives `url`, `preferredTransport` and `protocolVersion` (`Major.Minor.0`,
-    /// `"0.3.0"` for `"0.3"`), and when there are
-    /// several, all of them, that one included, are listed in `additionalInterfaces`.
-    /// `capabilities.extendedAgentCard` becomes `supportsAuthenticatedExtendedCard`.
+    /// first one) gives `url`, `preferredTransport` and `protocolVersion` (`Major.Minor.0`:
+    /// `"0.3.0"` for `"0.3"`). When they name more than one URL and transport,
+    /// `additionalInterfaces` lists them all, that one first. `capabilities.extendedAgentCard`
+    /// becomes `supportsAuthenticatedExtendedCard`.
     ///
     /// The signatures are copied, but they sign the 1.0 form of the card, so a 0.3 peer
     /// cannot verify them against this one.
@@ -426,14 +430,22 @@ impl From<v1::AgentCard> for AgentCard {
             .find(|i| i.protocol_binding == TransportProtocol::JsonRpc.as_str())
             .or_else(|| candidates.first())
             .copied();
-        let additional_interfaces = if candidates.len() > 1 {
-            candidates
+        // The main interface first, then the others in order, each URL and transport once.
+        let mut additional_interfaces: Vec<AgentInterface> = Vec::new();
+        for i in main.into_iter().chain(candidates.iter().copied()) {
+            let known = additional_interfaces
                 .iter()
-                .map(|i| AgentInterface::new(i.url.clone(), i.protocol_binding.clone()))
-                .collect()
-        } else {
-            Vec::new()
-        };
+                .any(|a| a.url == i.url && a.transport == i.protocol_binding);
+            if !known {
+                additional_interfaces.push(AgentInterface::new(
+                    i.url.clone(),
+                    i.protocol_binding.clone(),
+                ));
+            }
+        }
+        if additional_interfaces.len() < 2 {
+            additional_interfaces.clear();
+        }
         let (url, preferred_transport, protocol_version) = match main {
             Some(i) => (
                 i.url.clone(),
@@ -632,7 +644,7 @@ mod tests {
         assert_eq!(major_minor(""), "0.3");
         assert_eq!(major_minor("1"), "1");
         assert_eq!(full_version("0.3"), "0.3.0");
-        assert_eq!(full_version("0.2.5"), "0.2.5");
+        assert_eq!(full_version("0.2.5"), "0.2.0");
         assert_eq!(full_version(""), "0.3.0");
         assert_eq!(full_version("1"), "1");
     }
