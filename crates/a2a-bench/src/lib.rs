@@ -1,0 +1,61 @@
+//! `cargo xtask bench`: a2a-server against a floor and the official SDKs, in one run.
+//!
+//! Four binaries, each its own process so that `/proc/<pid>` measures one thing:
+//!
+//! * `a2a-bench-floor`: a raw hyper server that answers `SendMessage` with pre-built bytes of
+//!   the same shape as ours (a completed task with one artifact echoing the text), streams
+//!   pre-built SSE events for `SendStreamingMessage`, and holds `SubscribeToTask` streams open.
+//!   It is the least an A2A server can do per request.
+//! * `a2a-bench-server`: a2a-server as a library with the echo agent of `examples/echo.rs`;
+//!   the text `stream N` makes it emit N artifact chunks, `hold` keeps the task working.
+//! * `a2a-bench-load`: the load generator (hyper's HTTP/1.1 client, one keep-alive connection
+//!   per concurrent worker).
+//! * `a2a-bench`: the driver. It starts every server one after another, loads it, reads
+//!   `/proc/<pid>/stat` (CPU) and `/proc/<pid>/status` (VmRSS), and prints every figure with
+//!   its ratio to the floor measured in the same run.
+//!
+//! The Python and JS SDK echo servers (`sdk/`) run when the interop suite has installed the
+//! SDKs. Figures and goals: `docs/benchmarks.md`.
+
+pub mod procfs;
+pub mod wire;
+
+/// Parses `--name value` pairs; flags without a value are not supported.
+///
+/// # Errors
+/// An argument that is not `--name`, or a name without a value.
+pub fn parse_flags(args: &[String]) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(name) = it.next() {
+        let Some(name) = name.strip_prefix("--") else {
+            return Err(format!("unexpected argument `{name}`"));
+        };
+        if let Some((name, value)) = name.split_once('=') {
+            out.push((name.to_owned(), value.to_owned()));
+            continue;
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| format!("`--{name}` needs a value"))?;
+        out.push((name.to_owned(), value.clone()));
+    }
+    Ok(out)
+}
+
+/// The last value of flag `name`, parsed, or `default`.
+///
+/// # Errors
+/// A value that does not parse.
+pub fn flag<T: std::str::FromStr>(
+    flags: &[(String, String)],
+    name: &str,
+    default: T,
+) -> Result<T, String> {
+    match flags.iter().rev().find(|(n, _)| n == name) {
+        None => Ok(default),
+        Some((_, v)) => v
+            .parse()
+            .map_err(|_| format!("`--{name} {v}`: not a valid value")),
+    }
+}

@@ -1,0 +1,241 @@
+//! The bytes on the wire: the requests the load generator sends, and the floor's pre-built
+//! answers, which have the shape of a2a-server's answers to the same requests (the test
+//! `tests/shape.rs` holds the two side by side).
+
+use serde_json::{Value, json};
+
+/// The text every `SendMessage` of the request-rate phases carries.
+pub const ECHO_TEXT: &str = "hello, bench";
+
+/// The text that makes the bench agents keep their task working until cancelled (the task the
+/// idle SSE subscribers subscribe to).
+pub const HOLD: &str = "hold";
+
+/// The text that makes the bench agents stream `n` artifact chunks.
+pub fn stream_command(n: usize) -> String {
+    format!("stream {n}")
+}
+
+/// The `n` of [`stream_command`], if `text` is one.
+pub fn parse_stream_command(text: &str) -> Option<usize> {
+    text.strip_prefix("stream ")?.trim().parse().ok()
+}
+
+/// The text of artifact chunk `i`: `"chunk 0042 "`.
+pub fn chunk_text(i: usize) -> String {
+    format!("chunk {i:04} ")
+}
+
+/// The artifact id of the streamed chunks.
+pub const STREAM_ARTIFACT: &str = "stream";
+
+fn message(text: &str) -> Value {
+    json!({"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": text}]})
+}
+
+/// A `SendMessage` request, blocking unless `return_immediately`.
+pub fn send_message(text: &str, return_immediately: bool) -> Vec<u8> {
+    let mut params = json!({"message": message(text)});
+    if return_immediately {
+        params["configuration"] = json!({"returnImmediately": true});
+    }
+    rpc("SendMessage", params)
+}
+
+/// A `SendStreamingMessage` request.
+pub fn send_streaming_message(text: &str) -> Vec<u8> {
+    rpc("SendStreamingMessage", json!({"message": message(text)}))
+}
+
+/// A `SubscribeToTask` request.
+pub fn subscribe_to_task(task_id: &str) -> Vec<u8> {
+    rpc("SubscribeToTask", json!({"id": task_id}))
+}
+
+/// A `ListTasks` request for one task: the answer's `totalSize` counts the tasks retained.
+pub fn list_tasks() -> Vec<u8> {
+    rpc("ListTasks", json!({"pageSize": 1}))
+}
+
+fn rpc(method: &str, params: Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+        .expect("JSON serializes")
+}
+
+/// The ids and timestamp the floor's answers carry: fixed, of the lengths a2a-server writes
+/// (v4 UUIDs and RFC 3339 with nanoseconds).
+pub mod floor_ids {
+    /// The task id.
+    pub const TASK: &str = "0b5c3f8e-2d7a-4c1e-9f63-8a1d2e4b7c90";
+    /// The context id.
+    pub const CONTEXT: &str = "5e9d2a71-c4b8-4f0a-b3e6-1d7c9a2f8e45";
+    /// The status timestamp.
+    pub const TIMESTAMP: &str = "2026-11-21T10:23:40.805249950Z";
+}
+
+fn history(text: &str) -> Value {
+    json!([{
+        "messageId": "m-1",
+        "contextId": floor_ids::CONTEXT,
+        "taskId": floor_ids::TASK,
+        "role": "ROLE_USER",
+        "parts": [{"text": text}]
+    }])
+}
+
+fn status(state: &str) -> Value {
+    json!({"state": state, "timestamp": floor_ids::TIMESTAMP})
+}
+
+fn result(result: Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "result": result}))
+        .expect("JSON serializes")
+}
+
+/// The floor's answer to `SendMessage`: a completed task with one artifact echoing `text`,
+/// as a2a-server's echo agent answers.
+pub fn completed_task(text: &str) -> Vec<u8> {
+    result(json!({"task": {
+        "id": floor_ids::TASK,
+        "contextId": floor_ids::CONTEXT,
+        "status": status("TASK_STATE_COMPLETED"),
+        "artifacts": [{"artifactId": "echo", "name": "echo", "parts": [{"text": text}]}],
+        "history": history(text)
+    }}))
+}
+
+/// The floor's answer to the `hold` `SendMessage` (`returnImmediately`): a working task.
+pub fn working_task() -> Vec<u8> {
+    result(json!({"task": {
+        "id": floor_ids::TASK,
+        "contextId": floor_ids::CONTEXT,
+        "status": status("TASK_STATE_WORKING"),
+        "history": history(HOLD)
+    }}))
+}
+
+/// The floor's answer to `ListTasks`: no task is retained.
+pub fn empty_task_list() -> Vec<u8> {
+    result(json!({"tasks": [], "nextPageToken": "", "pageSize": 1, "totalSize": 0}))
+}
+
+/// One SSE event as a2a-server frames it: `data: <json>\nid: <seq>\n\n`.
+pub fn sse_event(seq: u64, json: &[u8]) -> Vec<u8> {
+    let data = std::str::from_utf8(json).expect("JSON is UTF-8");
+    let event = a2a_sse::Event::new(data)
+        .with_id(seq.to_string())
+        .expect("a number is a valid id");
+    event.encode().to_vec()
+}
+
+/// The floor's `SendStreamingMessage` answer for [`stream_command`]`(n)`, one `Vec` per SSE
+/// event: the submitted task, working, `n` artifact chunks, completed (`n + 3` events), the
+/// events a2a-server sends for the bench agent's stream.
+pub fn stream_events(n: usize) -> Vec<Vec<u8>> {
+    let text = stream_command(n);
+    let mut events = Vec::with_capacity(n + 3);
+    let task = result(json!({"task": {
+        "id": floor_ids::TASK,
+        "contextId": floor_ids::CONTEXT,
+        "status": status("TASK_STATE_SUBMITTED"),
+        "history": history(&text)
+    }}));
+    events.push(task);
+    let update = |state: &str| {
+        result(json!({"statusUpdate": {
+            "taskId": floor_ids::TASK,
+            "contextId": floor_ids::CONTEXT,
+            "status": status(state)
+        }}))
+    };
+    events.push(update("TASK_STATE_WORKING"));
+    for i in 0..n {
+        let mut event = json!({
+            "taskId": floor_ids::TASK,
+            "contextId": floor_ids::CONTEXT,
+            "artifact": {"artifactId": STREAM_ARTIFACT, "parts": [{"text": chunk_text(i)}]}
+        });
+        if i > 0 {
+            event["append"] = json!(true);
+        }
+        if i + 1 == n {
+            event["lastChunk"] = json!(true);
+        }
+        events.push(result(json!({"artifactUpdate": event})));
+    }
+    events.push(update("TASK_STATE_COMPLETED"));
+    events
+        .iter()
+        .zip(1..)
+        .map(|(json, seq)| sse_event(seq, json))
+        .collect()
+}
+
+/// The first event of the floor's `SubscribeToTask` stream: the working task.
+pub fn subscribe_first_event() -> Vec<u8> {
+    let task = result(json!({"task": {
+        "id": floor_ids::TASK,
+        "contextId": floor_ids::CONTEXT,
+        "status": status("TASK_STATE_WORKING"),
+        "history": history(HOLD)
+    }}));
+    sse_event(2, &task)
+}
+
+/// What a request asks for, found with a substring search of the body (the floor does no
+/// JSON parsing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Ask {
+    /// `SendMessage` with the echo text.
+    Send,
+    /// `SendMessage` with [`HOLD`].
+    Hold,
+    /// `SendStreamingMessage`.
+    Stream,
+    /// `SubscribeToTask`.
+    Subscribe,
+    /// `ListTasks`.
+    List,
+}
+
+/// Classifies a request body.
+pub fn classify(body: &[u8]) -> Ask {
+    let has = |needle: &str| memchr::memmem::find(body, needle.as_bytes()).is_some();
+    if has("\"SendStreamingMessage\"") {
+        Ask::Stream
+    } else if has("\"SubscribeToTask\"") {
+        Ask::Subscribe
+    } else if has("\"ListTasks\"") {
+        Ask::List
+    } else if has("\"text\":\"hold\"") {
+        Ask::Hold
+    } else {
+        Ask::Send
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_the_requests() {
+        assert_eq!(classify(&send_message(ECHO_TEXT, false)), Ask::Send);
+        assert_eq!(classify(&send_message(HOLD, true)), Ask::Hold);
+        assert_eq!(
+            classify(&send_streaming_message(&stream_command(3))),
+            Ask::Stream
+        );
+        assert_eq!(classify(&subscribe_to_task("t")), Ask::Subscribe);
+        assert_eq!(classify(&list_tasks()), Ask::List);
+    }
+
+    #[test]
+    fn stream_has_n_plus_three_events() {
+        let events = stream_events(3);
+        assert_eq!(events.len(), 6);
+        assert!(events[5].ends_with(b"\nid: 6\n\n"));
+        assert_eq!(parse_stream_command(&stream_command(1000)), Some(1000));
+    }
+}
