@@ -42,21 +42,21 @@ const KNOWN: &[(&str, &str, &str, &str)] = &[
     ("js", "rust", "subscribe_through_input_required", "D2"),
 ];
 
-/// Matrix columns that have no runner yet, with the reason shown in the report.
-const PENDING: &[(&str, &str)] = &[
-    (
-        "rust → python",
-        "part 2: our client against the SDK agents, once `a2a-client` lands",
-    ),
-    (
-        "rust → js",
-        "part 2: our client against the SDK agents, once `a2a-client` lands",
-    ),
-    (
-        "0.3",
-        "part 3: the SDKs' 0.3 clients and compat servers, once our 0.3 adapters land",
-    ),
+/// Matrix columns that have no runner yet (part 2: our client against the SDK agents, once
+/// `a2a-client` lands). They show as `pending` in the matrix, after the part 1 columns.
+const PENDING_COLUMNS: &[&str] = &["rust → python", "rust → js"];
+
+/// What the matrix does not cover yet, printed under it.
+const PENDING_NOTES: &[&str] = &[
+    "rust → python, rust → js (part 2): our client against the SDK agents, once `a2a-client` lands",
+    "0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint and our client against their \
+     0.3 compat agents, once our 0.3 adapters land",
 ];
+
+/// The file whose matrix block must equal the matrix the run produced.
+const DOC: &str = "docs/interop.md";
+const DOC_BEGIN: &str = "<!-- interop-matrix:begin (written by cargo xtask interop) -->";
+const DOC_END: &str = "<!-- interop-matrix:end -->";
 
 /// An agent the clients run against.
 #[derive(Clone, Copy)]
@@ -166,8 +166,13 @@ pub(crate) fn run() -> Result<(), String> {
             .iter()
             .position(|(c, a)| c.name() == r.client && a.name() == r.agent)
     });
-    let report = Report::new(&results);
+    let mut report = Report::new(&results);
     eprintln!("\n{}", report.text_matrix());
+    if report.failures.is_empty()
+        && let Err(stale) = check_doc(&paths, &report.table())
+    {
+        report.failures.push(stale);
+    }
     let markdown = report.markdown(started.elapsed());
     let report_path = paths.work.join("report.md");
     fs::write(&report_path, markdown).map_err(|e| format!("cannot write {report_path:?}: {e}"))?;
@@ -185,6 +190,36 @@ pub(crate) fn run() -> Result<(), String> {
             report.failures.join("\n  ")
         ))
     }
+}
+
+/// Holds the matrix block of `docs/interop.md` to the matrix this run produced; with
+/// `A2A_INTEROP_BLESS=1` in the environment, rewrites the block instead.
+fn check_doc(paths: &Paths, table: &str) -> Result<(), String> {
+    let path = paths.root.join(DOC);
+    let text = fs::read_to_string(&path).map_err(|e| format!("cannot read {DOC}: {e}"))?;
+    let (Some(begin), Some(end)) = (text.find(DOC_BEGIN), text.find(DOC_END)) else {
+        return Err(format!("{DOC} has no `{DOC_BEGIN}` ... `{DOC_END}` block"));
+    };
+    let start = begin + DOC_BEGIN.len();
+    if end < start {
+        return Err(format!("{DOC}: the matrix markers are out of order"));
+    }
+    if text[start..end].trim() == table.trim() {
+        return Ok(());
+    }
+    let fresh = paths.work.join("matrix.md");
+    let _ = fs::write(&fresh, table);
+    if std::env::var_os("A2A_INTEROP_BLESS").is_some() {
+        let updated = format!("{}\n{}{}", &text[..start], table, &text[end..]);
+        fs::write(&path, updated).map_err(|e| format!("cannot write {DOC}: {e}"))?;
+        eprintln!("interop: rewrote the matrix in {DOC}");
+        return Ok(());
+    }
+    Err(format!(
+        "the matrix in {DOC} differs from this run's ({}); update it, or rerun with \
+         A2A_INTEROP_BLESS=1",
+        fresh.display()
+    ))
 }
 
 // --- installs ------------------------------------------------------------------------------
@@ -683,8 +718,43 @@ impl<'a> Report<'a> {
             }
             out.push('\n');
         }
-        for (column, why) in PENDING {
-            let _ = writeln!(out, "pending: {column}: {why}");
+        for note in PENDING_NOTES {
+            let _ = writeln!(out, "pending: {note}");
+        }
+        out
+    }
+
+    /// The matrix as a markdown table, with the pending columns after the part 1 columns.
+    fn table(&self) -> String {
+        enum Column<'r> {
+            Ran(&'r CellResult),
+            Pending(&'static str),
+        }
+        let mut columns: Vec<Column<'_>> = Vec::new();
+        columns.extend(self.results.iter().filter(|r| r.agent == "rust").map(Column::Ran));
+        columns.extend(PENDING_COLUMNS.iter().map(|c| Column::Pending(c)));
+        columns.extend(self.results.iter().filter(|r| r.agent != "rust").map(Column::Ran));
+        let mut out = String::from("| scenario |");
+        for column in &columns {
+            let _ = match column {
+                Column::Ran(r) => write!(out, " {} |", r.column()),
+                Column::Pending(name) => write!(out, " {name} |"),
+            };
+        }
+        out.push_str("\n|---|");
+        for _ in &columns {
+            out.push_str("---|");
+        }
+        out.push('\n');
+        for scenario in &self.scenarios {
+            let _ = write!(out, "| `{scenario}` |");
+            for column in &columns {
+                let _ = match column {
+                    Column::Ran(r) => write!(out, " {} |", self.cell(r, scenario)),
+                    Column::Pending(_) => write!(out, " pending |"),
+                };
+            }
+            out.push('\n');
         }
         out
     }
@@ -694,25 +764,10 @@ impl<'a> Report<'a> {
             "# Interop report\n\nWritten by `cargo xtask interop`; `docs/interop.md` explains it. \
              Columns are `client → agent`.\n\n",
         );
-        let _ = write!(out, "| scenario |");
-        for r in self.results {
-            let _ = write!(out, " {} |", r.column());
-        }
-        out.push_str("\n|---|");
-        for _ in self.results {
-            out.push_str("---|");
-        }
-        out.push('\n');
-        for scenario in &self.scenarios {
-            let _ = write!(out, "| `{scenario}` |");
-            for r in self.results {
-                let _ = write!(out, " {} |", self.cell(r, scenario));
-            }
-            out.push('\n');
-        }
+        out.push_str(&self.table());
         out.push_str("\nPending:\n\n");
-        for (column, why) in PENDING {
-            let _ = writeln!(out, "- {column}: {why}");
+        for note in PENDING_NOTES {
+            let _ = writeln!(out, "- {note}");
         }
         if !self.notes.is_empty() {
             out.push_str("\nKnown divergences seen:\n\n");
