@@ -152,7 +152,7 @@ fn a_0_2_0_card_without_protocol_version_or_transport() {
     let card: v0_3::AgentCard = json::from_str(
         r#"{"name":"Old","description":"An 0.2.0 agent","url":"http://localhost:9999/","version":"0.0.1",
             "capabilities":{"streaming":false},"defaultInputModes":["text"],"defaultOutputModes":["text"],
-            "skills":[],"authentication":{"schemes":["public"]}}"#,
+            "skills":[]}"#,
     )
     .unwrap();
     assert_eq!(card.protocol_version, "0.3.0");

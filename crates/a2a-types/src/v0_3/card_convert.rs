@@ -558,8 +558,9 @@ impl AgentCard {
     /// * Any other card is read as 0.2/0.3 and converted (`From<AgentCard> for
     ///   v1::AgentCard`).
     ///
-    /// Errors name the JSON path of the bad field. A 0.1 card (no `capabilities`,
-    /// `authentication` instead of `securitySchemes`) is not read here.
+    /// Errors name the JSON path of the bad field. A 0.1 card is not told apart (it may have
+    /// every field a 0.2.0 card has): read a card with `authentication` and neither
+    /// `securitySchemes` nor `protocolVersion` as 0.1 before calling this.
     ///
     /// ```
     /// use a2a_types::v0_3::AgentCard;

@@ -145,10 +145,25 @@ impl<'de> Deserialize<'de> for NoParams {
     }
 }
 
+mod sealed {
+    /// Keeps [`Method`](super::Method) to the markers of [`methods`](super::methods).
+    pub trait Sealed {}
+}
+
 /// A JSON-RPC method of 0.3: its name, its `params` and `result` types, and the names of its
-/// envelope definitions in `a2a.json`. Implemented by the markers in [`methods`].
+/// envelope definitions in `a2a.json`. Implemented by the markers in [`methods`] (and sealed:
+/// the set of 0.3 methods is closed).
 pub trait Method:
-    Copy + Default + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+    sealed::Sealed
+    + Copy
+    + Default
+    + fmt::Debug
+    + PartialEq
+    + Serialize
+    + DeserializeOwned
+    + Send
+    + Sync
+    + 'static
 {
     /// The method name (`message/send`).
     const NAME: &'static str;
@@ -194,6 +209,8 @@ pub mod methods {
                 $(#[$meta])*
                 $name = $method;
             }
+
+            impl super::sealed::Sealed for $name {}
 
             impl Method for $name {
                 const NAME: &'static str = $method;
