@@ -34,13 +34,18 @@ const STDERR_KEEP: usize = 64 * 1024;
 impl Agent for Exec {
     async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
         sink.working(None).await?;
-        let mut child = tokio::process::Command::new("sh")
+        let mut command = tokio::process::Command::new("sh");
+        command
             .arg("-c")
             .arg(&self.command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        // A process group of its own, so that a cancel stops what the command started too.
+        #[cfg(unix)]
+        command.process_group(0);
+        let mut child = command
             .spawn()
             .map_err(|err| AgentError::new(format!("cannot run `{}`: {err}", self.command)))?;
 
@@ -76,7 +81,7 @@ impl Agent for Exec {
             let read = tokio::select! {
                 biased;
                 () = ctx.cancelled() => {
-                    let _ = child.kill().await;
+                    stop(&mut child).await;
                     return Ok(());
                 }
                 read = stdout.read_until(b'\n', &mut line) => read,
@@ -99,7 +104,7 @@ impl Agent for Exec {
         let status = tokio::select! {
             biased;
             () = ctx.cancelled() => {
-                let _ = child.kill().await;
+                stop(&mut child).await;
                 return Ok(());
             }
             status = child.wait() => status.map_err(|err| AgentError::new(format!("`{}` did not finish: {err}", self.command)))?,
@@ -129,6 +134,21 @@ impl Agent for Exec {
         sink.fail(message).await?;
         Ok(())
     }
+}
+
+/// Kills the command and, on Unix, every process of its group (what it started).
+async fn stop(child: &mut tokio::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = child.id() {
+        // The group's id is the command's pid (`process_group(0)`); `kill` takes it negated.
+        let _ = tokio::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .await;
+    }
+    let _ = child.kill().await;
 }
 
 /// The command's stdout as chunks of one artifact: each line goes out when the next one

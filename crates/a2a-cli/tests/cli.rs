@@ -226,22 +226,28 @@ fn cancel_kills_the_command_and_subscribe_follows_it() {
     let dir = std::env::temp_dir().join(format!("a2a-cli-cancel-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let marker = dir.join("finished");
-    let command = format!("sleep 1; touch {}; echo late", marker.display());
+    // The message says how long to sleep; the sleep runs in a background subshell, which a
+    // cancel must stop too.
+    let command = format!(
+        "t=$(cat); (sleep \"$t\"; touch {}) & wait; echo late",
+        marker.display()
+    );
     let agent = Served::start(&["--exec", &command]);
 
     // Follow one run to its end.
-    let started = ok(&["send", &agent.url, "x", "--no-wait"]);
+    let started = ok(&["send", &agent.url, "0.3", "--no-wait"]);
     let id = task_id(&started);
     let followed = ok(&["subscribe", &agent.url, &id]);
     assert!(followed.contains("late\n[completed]"), "{followed}");
+    assert!(marker.exists());
     std::fs::remove_file(&marker).unwrap();
 
-    // Cancel another before it finishes: the command is killed.
-    let started = ok(&["send", &agent.url, "x", "--no-wait"]);
+    // Cancel another before it finishes: the command and what it started are killed.
+    let started = ok(&["send", &agent.url, "2", "--no-wait"]);
     let id = task_id(&started);
     let canceled = ok(&["cancel", &agent.url, &id]);
     assert!(canceled.starts_with("[canceled] task "), "{canceled}");
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(2500));
     assert!(!marker.exists(), "the command ran to its end");
     std::fs::remove_dir_all(&dir).unwrap();
 }
