@@ -102,6 +102,23 @@ async fn transport_errors_for_a_closed_port() {
     assert!(!text.contains('\n'));
     // Two retries with short backoff, then the error.
     assert!(started.elapsed() < Duration::from_secs(2));
+
+    // HTTPS goes through the same connector (rustls), to the same refusal.
+    let error = A2aClient::builder()
+        .retry(RetryPolicy::none())
+        .connect(&format!("https://127.0.0.1:{port}"))
+        .await
+        .unwrap_err();
+    assert!(error.is_connect(), "{error:?}");
+
+    // A TLS handshake with a server that does not speak TLS fails as a transport error.
+    let plain = Scripted::start(|_, _| Some(json(200, "{}"))).await;
+    let error = A2aClient::builder()
+        .retry(RetryPolicy::none())
+        .connect(&plain.url().replace("http://", "https://"))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
 }
 
 #[tokio::test]
