@@ -3,6 +3,12 @@
 //! | module | generation | wire |
 //! |---|---|---|
 //! | [`v1`] | A2A 1.0 (1.0.1), the core model | ProtoJSON of `lf.a2a.v1` |
+//! | [`v0_3`] | A2A 0.3, also reading 0.2.x | `kind`-tagged JSON-RPC, lowercase kebab-case enums |
+//! | [`v0_1`] | A2A 0.1 | `tasks/send`, `sessionId`, `type`-tagged parts |
+//!
+//! [`v0_3`] and [`v0_1`] convert to and from [`v1`] with `From`/`TryFrom`; [`card::parse`]
+//! reads an agent card of any generation as a 1.0 card; `docs/versions.md` lists what each
+//! conversion loses.
 //!
 //! The types carry no I/O: they read and write JSON with `serde_json`, and, with the
 //! `schemars` feature, describe themselves as JSON Schema.
@@ -26,6 +32,7 @@
 //! | `schemars` | no | `schemars::JsonSchema` for every wire type, describing exactly what serde writes |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod card;
 pub mod json;
 #[cfg(feature = "schemars")]
 mod schema;
