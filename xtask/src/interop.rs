@@ -731,9 +731,19 @@ impl<'a> Report<'a> {
             Pending(&'static str),
         }
         let mut columns: Vec<Column<'_>> = Vec::new();
-        columns.extend(self.results.iter().filter(|r| r.agent == "rust").map(Column::Ran));
+        columns.extend(
+            self.results
+                .iter()
+                .filter(|r| r.agent == "rust")
+                .map(Column::Ran),
+        );
         columns.extend(PENDING_COLUMNS.iter().map(|c| Column::Pending(c)));
-        columns.extend(self.results.iter().filter(|r| r.agent != "rust").map(Column::Ran));
+        columns.extend(
+            self.results
+                .iter()
+                .filter(|r| r.agent != "rust")
+                .map(Column::Ran),
+        );
         let mut out = String::from("| scenario |");
         for column in &columns {
             let _ = match column {
@@ -785,5 +795,77 @@ impl<'a> Report<'a> {
         }
         let _ = writeln!(out, "\nTook {:.0} s.", elapsed.as_secs_f64());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(client: &'static str, agent: &'static str, lines: &[(&str, bool)]) -> CellResult {
+        CellResult {
+            client,
+            agent,
+            scenarios: lines
+                .iter()
+                .map(|(name, pass)| {
+                    let outcome = if *pass {
+                        Outcome::Pass
+                    } else {
+                        Outcome::Fail("why".to_owned())
+                    };
+                    ((*name).to_owned(), outcome)
+                })
+                .collect(),
+            broken: None,
+        }
+    }
+
+    #[test]
+    fn a_known_divergence_is_xfail_while_it_fails_and_a_failure_once_it_passes() {
+        let failing = [cell("python", "rust", &[("multi_turn_stream", false)])];
+        let report = Report::new(&failing);
+        assert!(report.failures.is_empty(), "{:?}", report.failures);
+        assert_eq!(report.cell(&failing[0], "multi_turn_stream"), "XFAIL D1");
+        let passing = [cell("python", "rust", &[("multi_turn_stream", true)])];
+        let report = Report::new(&passing);
+        assert_eq!(report.failures.len(), 1);
+        assert!(report.failures[0].contains("remove it from KNOWN"));
+        assert_eq!(report.cell(&passing[0], "multi_turn_stream"), "XPASS D1");
+    }
+
+    #[test]
+    fn failures_missing_scenarios_and_broken_cells_fail_the_run() {
+        let broken = CellResult::broken(Client::Js, Agent::Js, "no URL".to_owned());
+        let results = [
+            cell("python", "rust", &[("a", true), ("b", false)]),
+            cell("js", "rust", &[("a", true)]),
+            broken,
+        ];
+        let report = Report::new(&results);
+        assert_eq!(
+            report.failures,
+            [
+                "[python → rust] b: why",
+                "[js → rust] b: not reported by this client",
+                "[js → js] no URL",
+            ]
+        );
+        assert_eq!(report.cell(&results[2], "a"), "BROKEN");
+    }
+
+    #[test]
+    fn the_table_puts_pending_columns_after_part_one() {
+        let results = [
+            cell("python", "rust", &[("a", true)]),
+            cell("python", "python", &[("a", true)]),
+        ];
+        let table = Report::new(&results).table();
+        assert_eq!(
+            table,
+            "| scenario | python → rust | rust → python | rust → js | python → python |\n\
+             |---|---|---|---|---|\n\
+             | `a` | PASS | pending | pending | PASS |\n"
+        );
     }
 }

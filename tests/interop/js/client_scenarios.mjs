@@ -385,7 +385,7 @@ const scenarios = {
   async subscribe_to_task() {
     const poller = await client({ polling: true });
     const streamer = await client({ streaming: true });
-    const task = await poller.sendMessage(sendRequest(userMessage('slow 1000'), { returnImmediately: true }));
+    const task = await poller.sendMessage(sendRequest(userMessage('slow 1500'), { returnImmediately: true }));
     const events = await collect(streamer.resubscribeTask({ tenant: '', id: task.id }));
     check(events.length >= 2, `only ${events.length} events`);
     eq(events[0].payload?.$case, 'task', 'first event kind');

@@ -423,7 +423,7 @@ async def subscribe_to_task():
     poller = await client(polling=True)
     streamer = await client(streaming=True)
     try:
-        resp = await send_one(poller, user_message('slow 1000'), return_immediately=True)
+        resp = await send_one(poller, user_message('slow 1500'), return_immediately=True)
         task_id = resp.task.id
         events = await collect(streamer.subscribe(SubscribeToTaskRequest(id=task_id)))
         check(len(events) >= 2, f'only {len(events)} events')
