@@ -1,15 +1,17 @@
-//! `cargo xtask interop`: the official Python and JS SDKs against our server (and, once
-//! `a2a-client` lands, our client against theirs). `docs/interop.md` explains the matrix.
+//! `cargo xtask interop`: the official Python and JS SDKs against our server, and our client
+//! against agents written with them. `docs/interop.md` explains the matrix.
 //!
 //! 1. Installs the pinned SDKs once: `tests/interop/python/requirements.txt` into the venv
 //!    `target/interop/venv`, and `tests/interop/js/package-lock.json` into
 //!    `target/interop/node_modules` (`npm ci`). A marker file holding the pins skips the install
 //!    while they are unchanged. Nothing is fetched beyond PyPI and npm.
-//! 2. Builds the `interop_agent` example of `a2a-server`.
+//! 2. Builds the `interop_agent` example of `a2a-server` and the `a2a` command (`a2a-cli`, our
+//!    client), which `tests/interop/rust/cli_scenarios.py` drives.
 //! 3. Starts each agent on `127.0.0.1:0` (ours, and one written with each SDK) and reads its URL
 //!    from its first line on stdout.
-//! 4. Runs each client's scenario script against each agent. A script prints `PASS name` or
-//!    `FAIL name: reason` per scenario.
+//! 4. Runs each client's scenario script against each agent. A script prints `PASS name`,
+//!    `FAIL name: reason` or `SKIP name: reason` (a scenario that client cannot express) per
+//!    scenario.
 //! 5. Prints the matrix, writes `target/interop/report.md`, and fails on any failure, on a
 //!    known divergence ([`KNOWN`]) that no longer fails, and on a cell that printed nothing.
 //!
@@ -40,15 +42,13 @@ const KNOWN: &[(&str, &str, &str, &str)] = &[
     ("js", "rust", "multi_turn_stream", "D1"),
     ("python", "rust", "subscribe_through_input_required", "D2"),
     ("js", "rust", "subscribe_through_input_required", "D2"),
+    ("rust", "js", "multi_turn_stream", "C1"),
+    ("rust", "python", "subscribe_through_input_required", "C1"),
+    ("rust", "js", "subscribe_through_input_required", "C1"),
 ];
-
-/// Matrix columns that have no runner yet (part 2: our client against the SDK agents, once
-/// `a2a-client` lands). They show as `pending` in the matrix, after the part 1 columns.
-const PENDING_COLUMNS: &[&str] = &["rust → python", "rust → js"];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[
-    "rust → python, rust → js (part 2): our client against the SDK agents, once `a2a-client` lands",
     "0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint and our client against their \
      0.3 compat agents, once our 0.3 adapters land",
 ];
@@ -86,6 +86,8 @@ enum Client {
     Python,
     /// `tests/interop/js/client_scenarios.mjs` (@a2a-js/sdk).
     Js,
+    /// `tests/interop/rust/cli_scenarios.py`: our client, through the `a2a` command.
+    Rust,
 }
 
 impl Client {
@@ -93,15 +95,19 @@ impl Client {
         match self {
             Client::Python => "python",
             Client::Js => "js",
+            Client::Rust => "rust",
         }
     }
 }
 
-/// The cells run, in matrix order: part 1 first, then the SDKs against each other (the control
-/// group: a scenario that fails there is a scenario bug or an SDK quirk, not ours).
+/// The cells run, in matrix order: part 1 (their clients, our agent), part 2 (our client, their
+/// agents), then the SDKs against each other (the control group: a scenario that fails there is
+/// a scenario bug or an SDK quirk, not ours).
 const CELLS: &[(Client, Agent)] = &[
     (Client::Python, Agent::Rust),
     (Client::Js, Agent::Rust),
+    (Client::Rust, Agent::Python),
+    (Client::Rust, Agent::Js),
     (Client::Python, Agent::Python),
     (Client::Js, Agent::Js),
     (Client::Python, Agent::Js),
@@ -129,7 +135,7 @@ pub(crate) fn run() -> Result<(), String> {
     };
     install_python(&paths)?;
     install_node(&paths)?;
-    let rust_agent = build_rust_agent(&paths)?;
+    let built = build_rust(&paths)?;
 
     let mut results: Vec<CellResult> = Vec::new();
     for agent in [Agent::Rust, Agent::Python, Agent::Js] {
@@ -139,7 +145,7 @@ pub(crate) fn run() -> Result<(), String> {
             .map(|(c, _)| *c)
             .collect();
         eprintln!("\n==> interop: starting the {} agent", agent.name());
-        let server = match start_agent(&paths, agent, &rust_agent) {
+        let server = match start_agent(&paths, agent, &built.agent) {
             Ok(server) => server,
             Err(err) => {
                 for client in cells {
@@ -155,7 +161,7 @@ pub(crate) fn run() -> Result<(), String> {
                 agent.name(),
                 server.url
             );
-            results.push(run_cell(&paths, client, agent, &server.url));
+            results.push(run_cell(&paths, &built, client, agent, &server.url));
         }
         drop(server);
     }
@@ -323,39 +329,56 @@ fn install_node(paths: &Paths) -> Result<(), String> {
     fs::write(&marker, pins).map_err(|e| format!("cannot write {marker:?}: {e}"))
 }
 
-/// Builds `interop_agent` and returns the path of the executable cargo reports.
-fn build_rust_agent(paths: &Paths) -> Result<PathBuf, String> {
+/// The executables `cargo build` made.
+struct Built {
+    /// `interop_agent`, our agent.
+    agent: PathBuf,
+    /// `a2a`, our client.
+    cli: PathBuf,
+}
+
+/// Builds `interop_agent` and `a2a`, and returns the paths of the executables cargo reports.
+fn build_rust(paths: &Paths) -> Result<Built, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    eprintln!("\n==> cargo build -p a2a-server --example interop_agent --locked");
+    let args = [
+        "build",
+        "-p",
+        "a2a-server",
+        "--example",
+        "interop_agent",
+        "-p",
+        "a2a-cli",
+        "--bin",
+        "a2a",
+        "--locked",
+        "--message-format=json-render-diagnostics",
+    ];
+    eprintln!("\n==> cargo {}", args[..args.len() - 1].join(" "));
     let mut command = Command::new(&cargo);
     command
-        .args([
-            "build",
-            "-p",
-            "a2a-server",
-            "--example",
-            "interop_agent",
-            "--locked",
-            "--message-format=json-render-diagnostics",
-        ])
+        .args(args)
         .current_dir(&paths.root)
         .stderr(Stdio::inherit());
     let output = run_capture(&mut command, BUILD_TIMEOUT, "cargo build")?;
     if !output.status.success() {
         return Err(format!(
-            "cargo build of interop_agent failed ({})",
+            "cargo build of interop_agent and a2a failed ({})",
             output.status
         ));
     }
-    output
-        .stdout
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|msg| {
-            msg["reason"] == "compiler-artifact" && msg["target"]["name"] == "interop_agent"
-        })
-        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo build did not report the interop_agent executable".to_owned())
+    let executable = |name: &str| {
+        output
+            .stdout
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == name)
+            .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+            .ok_or_else(|| format!("cargo build did not report the {name} executable"))
+    };
+    Ok(Built {
+        agent: executable("interop_agent")?,
+        cli: executable("a2a")?,
+    })
 }
 
 // --- processes -----------------------------------------------------------------------------
@@ -520,6 +543,8 @@ fn node() -> String {
 enum Outcome {
     Pass,
     Fail(String),
+    /// The client cannot express the scenario (the reason is in the script's line).
+    Skip,
 }
 
 /// One client script against one agent.
@@ -554,7 +579,7 @@ impl CellResult {
     }
 }
 
-fn run_cell(paths: &Paths, client: Client, agent: Agent, url: &str) -> CellResult {
+fn run_cell(paths: &Paths, built: &Built, client: Client, agent: Agent, url: &str) -> CellResult {
     let mut command = match client {
         Client::Python => {
             let mut c = Command::new(&paths.venv_python);
@@ -565,6 +590,13 @@ fn run_cell(paths: &Paths, client: Client, agent: Agent, url: &str) -> CellResul
         Client::Js => {
             let mut c = Command::new(node());
             c.arg(paths.work.join("client_scenarios.mjs"));
+            c
+        }
+        Client::Rust => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u")
+                .arg(paths.root.join("tests/interop/rust/cli_scenarios.py"))
+                .arg(&built.cli);
             c
         }
     };
@@ -596,9 +628,13 @@ fn run_cell(paths: &Paths, client: Client, agent: Agent, url: &str) -> CellResul
             eprintln!("    {line}");
             let (name, reason) = rest.split_once(": ").unwrap_or((rest, "failed"));
             scenarios.push((name.trim().to_owned(), Outcome::Fail(reason.to_owned())));
+        } else if let Some(rest) = line.strip_prefix("SKIP ") {
+            eprintln!("    {line}");
+            let name = rest.split_once(": ").map_or(rest, |(name, _)| name);
+            scenarios.push((name.trim().to_owned(), Outcome::Skip));
         }
     }
-    let any_failed = scenarios.iter().any(|(_, o)| *o != Outcome::Pass);
+    let any_failed = scenarios.iter().any(|(_, o)| matches!(o, Outcome::Fail(_)));
     let broken = if scenarios.is_empty() {
         Some(format!(
             "{what} reported no scenario ({}; stderr in {})",
@@ -693,6 +729,7 @@ impl<'a> Report<'a> {
             (Some(Outcome::Pass), Some(id)) => format!("XPASS {id}"),
             (Some(Outcome::Fail(_)), Some(id)) => format!("XFAIL {id}"),
             (Some(Outcome::Fail(_)), None) => "FAIL".to_owned(),
+            (Some(Outcome::Skip), _) => "n/a".to_owned(),
             (None, _) if r.broken.is_some() => "BROKEN".to_owned(),
             (None, _) => "—".to_owned(),
         }
@@ -724,45 +761,21 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// The matrix as a markdown table, with the pending columns after the part 1 columns.
+    /// The matrix as a markdown table, one column per cell in [`CELLS`] order.
     fn table(&self) -> String {
-        enum Column<'r> {
-            Ran(&'r CellResult),
-            Pending(&'static str),
-        }
-        let mut columns: Vec<Column<'_>> = Vec::new();
-        columns.extend(
-            self.results
-                .iter()
-                .filter(|r| r.agent == "rust")
-                .map(Column::Ran),
-        );
-        columns.extend(PENDING_COLUMNS.iter().map(|c| Column::Pending(c)));
-        columns.extend(
-            self.results
-                .iter()
-                .filter(|r| r.agent != "rust")
-                .map(Column::Ran),
-        );
         let mut out = String::from("| scenario |");
-        for column in &columns {
-            let _ = match column {
-                Column::Ran(r) => write!(out, " {} |", r.column()),
-                Column::Pending(name) => write!(out, " {name} |"),
-            };
+        for r in self.results {
+            let _ = write!(out, " {} |", r.column());
         }
         out.push_str("\n|---|");
-        for _ in &columns {
+        for _ in self.results {
             out.push_str("---|");
         }
         out.push('\n');
         for scenario in &self.scenarios {
             let _ = write!(out, "| `{scenario}` |");
-            for column in &columns {
-                let _ = match column {
-                    Column::Ran(r) => write!(out, " {} |", self.cell(r, scenario)),
-                    Column::Pending(_) => write!(out, " pending |"),
-                };
+            for r in self.results {
+                let _ = write!(out, " {} |", self.cell(r, scenario));
             }
             out.push('\n');
         }
@@ -855,17 +868,17 @@ mod tests {
     }
 
     #[test]
-    fn the_table_puts_pending_columns_after_part_one() {
-        let results = [
-            cell("python", "rust", &[("a", true)]),
-            cell("python", "python", &[("a", true)]),
-        ];
-        let table = Report::new(&results).table();
+    fn the_table_has_one_column_per_cell_and_skips_are_not_applicable() {
+        let mut skipped = cell("rust", "js", &[("a", true)]);
+        skipped.scenarios[0].1 = Outcome::Skip;
+        let results = [cell("python", "rust", &[("a", true)]), skipped];
+        let report = Report::new(&results);
+        assert!(report.failures.is_empty(), "{:?}", report.failures);
         assert_eq!(
-            table,
-            "| scenario | python → rust | rust → python | rust → js | python → python |\n\
-             |---|---|---|---|---|\n\
-             | `a` | PASS | pending | pending | PASS |\n"
+            report.table(),
+            "| scenario | python → rust | rust → js |\n\
+             |---|---|---|\n\
+             | `a` | PASS | n/a |\n"
         );
     }
 }

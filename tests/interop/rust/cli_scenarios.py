@@ -1,0 +1,503 @@
+"""Our client (a2a-client, through the `a2a` command) against an A2A 1.0 JSON-RPC agent.
+
+Usage: python cli_scenarios.py A2A_BINARY BASE_URL [SCENARIO ...]
+
+Part 2 of the interop suite (docs/interop.md): the same scenarios, with the same names, as
+tests/interop/python/client_scenarios.py, run by our client against the SDK agents. Every call
+is one `a2a ... --json` invocation; the JSON it prints is what a2a-client decoded, written back
+as ProtoJSON, and that is what the assertions read. Errors are the one `error: ...` line the
+command prints, which names the JSON-RPC error (`TaskNotFoundError (-32001): ...`).
+
+Prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario the command cannot
+express) per scenario; exits 1 on any failure. Standard library only.
+"""
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+
+A2A = sys.argv[1] if len(sys.argv) > 1 else 'a2a'
+BASE = sys.argv[2].rstrip('/') if len(sys.argv) > 2 else 'http://127.0.0.1:7430'
+CALL_TIMEOUT = 20  # seconds, for one a2a invocation
+TERMINAL = {'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'}
+
+
+class Failed(Exception):
+    pass
+
+
+class Skipped(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failed(what)
+
+
+def eq(actual, expected, what):
+    if actual != expected:
+        raise Failed(f'{what}: expected {expected!r}, got {actual!r}')
+
+
+def run(*args, ok=(0,)):
+    """Runs `a2a ARGS`; returns (exit status, stdout, stderr)."""
+    proc = subprocess.run([A2A, *args], capture_output=True, text=True, timeout=CALL_TIMEOUT)
+    if ok is not None and proc.returncode not in ok:
+        raise Failed(f'`a2a {" ".join(args)}` exited {proc.returncode}: {proc.stderr.strip()}')
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run_json(*args, ok=(0,)):
+    _, out, _ = run(*args, '--json', ok=ok)
+    return json.loads(out)
+
+
+def run_lines(*args, ok=(0,)):
+    """A streaming command with --json: one StreamResponse per line."""
+    _, out, _ = run(*args, '--json', ok=ok)
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def expect_error(code, *args):
+    status, out, err = run(*args, ok=None)
+    check(status == 1, f'`a2a {" ".join(args)}` exited {status}, expected 1 (an error); stdout: {out[:200]}')
+    check(f'({code})' in err, f'expected error {code}, got: {err.strip()}')
+    return err
+
+
+def send(text, *extra, ok=(0,)):
+    return run_json('send', BASE, text, *extra, ok=ok)
+
+
+def task_of(answer):
+    check('task' in answer, f'expected a task, got {answer}')
+    return answer['task']
+
+
+def state(task):
+    return task['status']['state']
+
+
+def texts(parts):
+    return [p['text'] for p in parts if 'text' in p]
+
+
+def kind(event):
+    (k,) = event.keys()
+    return k
+
+
+def event_state(event):
+    k = kind(event)
+    if k == 'task':
+        return event['task']['status']['state']
+    if k == 'statusUpdate':
+        return event['statusUpdate']['status']['state']
+    return None
+
+
+def event_task_id(event):
+    k = kind(event)
+    return event[k]['id'] if k == 'task' else event[k].get('taskId')
+
+
+def wait_for_state(task_id, states, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        task = run_json('get', BASE, task_id, ok=(0, 3))
+        if state(task) in states:
+            return task
+        if time.monotonic() > deadline:
+            raise Failed(f'task {task_id} still {state(task)} after {timeout}s')
+        time.sleep(0.1)
+
+
+class Follow:
+    """A streaming `a2a` command read line by line while the scenario acts."""
+
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([A2A, *args, '--json'], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.events = []
+        # A stream that never ends must not hang the scenario: kill it past the deadline.
+        self.watchdog = threading.Timer(CALL_TIMEOUT, self.proc.kill)
+        self.watchdog.start()
+
+    def next(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            return None
+        event = json.loads(line)
+        self.events.append(event)
+        return event
+
+    def rest(self):
+        while self.next() is not None:
+            check(len(self.events) <= 50, 'more than 50 events')
+        self.proc.wait(timeout=CALL_TIMEOUT)
+        return self.events
+
+    def close(self):
+        self.watchdog.cancel()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+# --- scenarios -----------------------------------------------------------------------------
+
+
+def card_discovery():
+    card = run_json('card', BASE)
+    check(card.get('name'), 'card.name is empty')
+    first = card['supportedInterfaces'][0]
+    eq(first['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+    eq(first['protocolVersion'], '1.0', 'supportedInterfaces[0].protocolVersion')
+    eq(first['url'].rstrip('/'), BASE, 'supportedInterfaces[0].url')
+    eq(card['capabilities'].get('streaming'), True, 'capabilities.streaming')
+    check(card.get('defaultInputModes'), 'defaultInputModes is empty')
+    check(card.get('skills') and card['skills'][0].get('id'), 'no skill with an id')
+
+
+def send_blocking():
+    task = task_of(send('ping'))
+    check(task.get('id'), 'task.id is empty')
+    check(task.get('contextId'), 'task.contextId is empty')
+    eq(state(task), 'TASK_STATE_COMPLETED', 'task state')
+    eq(len(task['artifacts']), 1, 'number of artifacts')
+    eq(task['artifacts'][0]['artifactId'], 'echo', 'artifactId')
+    eq(texts(task['artifacts'][0]['parts']), ['ping'], 'artifact text')
+    first = task['history'][0]
+    eq(first['role'], 'ROLE_USER', 'history[0].role')
+    eq(first.get('taskId'), task['id'], 'history[0].taskId')
+    eq(texts(first['parts']), ['ping'], 'history[0] text')
+
+
+def send_return_immediately():
+    task = task_of(send('slow 800', '--no-wait'))
+    check(state(task) in {'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'},
+          f'--no-wait answered with {state(task)}, expected SUBMITTED or WORKING')
+    done = wait_for_state(task['id'], TERMINAL)
+    eq(state(done), 'TASK_STATE_COMPLETED', 'final state')
+    eq(texts(done['artifacts'][0]['parts']), ['done'], 'artifact text')
+
+
+def direct_message():
+    answer = send('hello there')
+    check('message' in answer, f'expected a direct message, got {answer}')
+    eq(answer['message']['role'], 'ROLE_AGENT', 'message.role')
+    eq(texts(answer['message']['parts']), ['hi!'], 'message text')
+    check(answer['message'].get('messageId'), 'message.messageId is empty')
+
+
+def direct_message_stream():
+    events = run_lines('stream', BASE, 'hello stream')
+    eq(len(events), 1, 'events in a direct-message stream')
+    eq(kind(events[0]), 'message', 'event kind')
+    eq(texts(events[0]['message']['parts']), ['hi!'], 'message text')
+
+
+def stream_artifact_chunks():
+    events = run_lines('stream', BASE, 'chunks 4')
+    check(len(events) >= 6, f'only {len(events)} events')
+    eq(kind(events[0]), 'task', 'first event kind')
+    task_id = events[0]['task']['id']
+    chunks = [e['artifactUpdate'] for e in events if kind(e) == 'artifactUpdate']
+    eq(len(chunks), 4, 'artifact-update events')
+    for i, chunk in enumerate(chunks):
+        eq(chunk['taskId'], task_id, f'chunk {i} taskId')
+        eq(chunk['artifact']['artifactId'], 'chunks', f'chunk {i} artifactId')
+        eq(texts(chunk['artifact']['parts']), [f'c{i}'], f'chunk {i} text')
+        eq(chunk.get('append', False), i > 0, f'chunk {i} append')
+        eq(chunk.get('lastChunk', False), i == 3, f'chunk {i} lastChunk')
+    eq(kind(events[-1]), 'statusUpdate', 'last event kind')
+    eq(event_state(events[-1]), 'TASK_STATE_COMPLETED', 'last status')
+    stored = run_json('get', BASE, task_id)
+    eq(''.join(texts(stored['artifacts'][0]['parts'])), 'c0c1c2c3', 'stored artifact text')
+
+
+def agent_failure():
+    task = task_of(send('fail', ok=(3,)))
+    eq(state(task), 'TASK_STATE_FAILED', 'state of a failed task')
+    events = run_lines('stream', BASE, 'fail', ok=(3,))
+    eq(kind(events[0]), 'task', 'first event kind')
+    eq(event_state(events[-1]), 'TASK_STATE_FAILED', 'the stream ends failed')
+
+
+PNG = b'\x89PNG\r\n\x1a\n\x00\x01\xff'
+DATA = {'k': 1, 'list': [1, 'two', None, True], 'nested': {'x': 1.5}}
+
+
+def parts_roundtrip():
+    # The command sends text, files (raw bytes, media type by extension, file name) and data.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'a.png')
+        with open(path, 'wb') as f:
+            f.write(PNG)
+        task = task_of(send('parts and more', '--file', path, '--data', json.dumps(DATA)))
+    eq(state(task), 'TASK_STATE_COMPLETED', 'state')
+    want = [
+        {'text': 'parts and more'},
+        {'raw': base64.b64encode(PNG).decode(), 'mediaType': 'image/png', 'filename': 'a.png'},
+        {'data': DATA, 'mediaType': 'application/json'},
+    ]
+
+    def normal(parts):
+        # Data numbers may come back as floats (Python's Struct): compare as JSON values.
+        return json.loads(json.dumps(parts), parse_int=float)
+
+    eq(normal(task['artifacts'][0]['parts']), normal(want), 'the parts the agent echoed')
+    stored = run_json('get', BASE, task['id'])
+    eq(normal(stored['history'][0]['parts']), normal(want), 'the parts kept in history')
+
+
+def get_task_history_length():
+    task = task_of(send('ask'))
+    eq(state(task), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+    second = task_of(send('Oslo', '--task', task['id'], '--context', task['contextId']))
+    eq(state(second), 'TASK_STATE_COMPLETED', 'state after follow-up')
+    full = run_json('get', BASE, task['id'])
+    check(len(full['history']) >= 2, f'full history has {len(full["history"])} messages')
+    one = run_json('get', BASE, task['id'], '--history', '1')
+    eq(len(one['history']), 1, 'history with historyLength=1')
+    eq(one['history'][0]['messageId'], full['history'][-1]['messageId'], 'newest message kept')
+    none = run_json('get', BASE, task['id'], '--history', '0')
+    eq(len(none.get('history', [])), 0, 'history with historyLength=0')
+    eq(texts(none['artifacts'][0]['parts']), ['Sunny in Oslo.'], 'artifact text')
+
+
+def list_tasks_paging():
+    context = str(uuid.uuid4())
+    created = [task_of(send(f'page {i}', '--context', context))['id'] for i in range(3)]
+    page1 = run_json('list', BASE, '--context', context, '--page-size', '2')
+    eq(len(page1['tasks']), 2, 'tasks on page 1')
+    eq(page1['totalSize'], 3, 'totalSize')
+    eq(page1['pageSize'], 2, 'pageSize')
+    check(page1['nextPageToken'], 'page 1 has no nextPageToken')
+    page2 = run_json('list', BASE, '--context', context, '--page-size', '2',
+                     '--page-token', page1['nextPageToken'])
+    eq(len(page2['tasks']), 1, 'tasks on page 2')
+    eq(page2['nextPageToken'], '', 'nextPageToken on the last page')
+    listed = [t['id'] for t in page1['tasks'] + page2['tasks']]
+    eq(listed, list(reversed(created)), 'tasks newest first')
+    for t in page1['tasks'] + page2['tasks']:
+        eq(t.get('contextId'), context, 'listed task contextId')
+        check('artifacts' not in t, 'artifacts without includeArtifacts')
+
+
+def list_tasks_filter():
+    context = str(uuid.uuid4())
+    done = task_of(send('filter', '--context', context))
+    asking = task_of(send('ask', '--context', context))
+    eq(state(asking), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+    waiting = run_json('list', BASE, '--context', context, '--state', 'input-required')
+    eq([t['id'] for t in waiting['tasks']], [asking['id']], 'tasks with status INPUT_REQUIRED')
+    eq(waiting['totalSize'], 1, 'totalSize with a status filter')
+    finished = run_json('list', BASE, '--context', context, '--state', 'completed')
+    eq([t['id'] for t in finished['tasks']], [done['id']], 'tasks with status COMPLETED')
+    everything = run_json('list', BASE, '--context', context)
+    eq([t['id'] for t in everything['tasks']], [asking['id'], done['id']], 'all tasks, newest first')
+    eq(everything['nextPageToken'], '', 'nextPageToken on the only page')
+
+
+def cancel_task():
+    task = task_of(send('wait', '--no-wait'))
+    check(state(task) not in TERMINAL, 'the wait task ended by itself')
+    canceled = run_json('cancel', BASE, task['id'])
+    eq(canceled['id'], task['id'], 'canceled task id')
+    eq(state(canceled), 'TASK_STATE_CANCELED', 'state returned by CancelTask')
+    eq(state(run_json('get', BASE, task['id'])), 'TASK_STATE_CANCELED', 'state after cancel')
+
+
+def cancel_task_stream():
+    stream = Follow('stream', BASE, 'wait')
+    try:
+        canceled = None
+        while (event := stream.next()) is not None:
+            check(len(stream.events) <= 20, 'more than 20 events')
+            if event_state(event) == 'TASK_STATE_WORKING' and canceled is None:
+                canceled = run_json('cancel', BASE, event_task_id(event))
+        stream.proc.wait(timeout=CALL_TIMEOUT)
+        check(canceled is not None, 'the stream never showed TASK_STATE_WORKING')
+        eq(state(canceled), 'TASK_STATE_CANCELED', 'state returned by CancelTask')
+        last = stream.events[-1]
+        eq(kind(last), 'statusUpdate', 'last event kind')
+        eq(event_state(last), 'TASK_STATE_CANCELED', 'the stream ends canceled')
+    finally:
+        stream.close()
+
+
+def subscribe_to_task():
+    task = task_of(send('slow 1500', '--no-wait'))
+    events = run_lines('subscribe', BASE, task['id'])
+    check(len(events) >= 2, f'only {len(events)} events')
+    eq(kind(events[0]), 'task', 'first event kind')
+    eq(events[0]['task']['id'], task['id'], 'first event task id')
+    check(event_state(events[0]) not in TERMINAL, 'first event already terminal')
+    arts = [e['artifactUpdate'] for e in events if kind(e) == 'artifactUpdate']
+    eq([texts(a['artifact']['parts']) for a in arts], [['done']], 'artifact events')
+    eq(event_state(events[-1]), 'TASK_STATE_COMPLETED', 'last status')
+
+
+def multi_turn_input_required():
+    task = task_of(send('ask'))
+    eq(state(task), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+    eq(texts(task['status']['message']['parts']), ['Which city?'], 'status message text')
+    eq(task['status']['message']['role'], 'ROLE_AGENT', 'status message role')
+    second = task_of(send('Paris', '--task', task['id'], '--context', task['contextId']))
+    eq(second['id'], task['id'], 'follow-up continues the same task')
+    eq(second['contextId'], task['contextId'], 'contextId')
+    eq(state(second), 'TASK_STATE_COMPLETED', 'state after follow-up')
+    eq(texts(second['artifacts'][0]['parts']), ['Sunny in Paris.'], 'artifact text')
+
+
+def multi_turn_stream():
+    events = run_lines('stream', BASE, 'ask')
+    eq(kind(events[0]), 'task', 'first event kind')
+    task_id, context = events[0]['task']['id'], events[0]['task']['contextId']
+    eq(event_state(events[-1]), 'TASK_STATE_INPUT_REQUIRED', 'the stream ends at input-required')
+    follow = run_lines('stream', BASE, 'Rome', '--task', task_id, '--context', context)
+    for e in follow:
+        eq(event_task_id(e), task_id, f'{kind(e)} event task id')
+    arts = [e['artifactUpdate'] for e in follow if kind(e) == 'artifactUpdate']
+    eq([texts(a['artifact']['parts']) for a in arts], [['Sunny in Rome.']], 'artifact events')
+    eq(event_state(follow[-1]), 'TASK_STATE_COMPLETED', 'final state')
+
+
+def subscribe_through_input_required():
+    task = task_of(send('ask'))
+    eq(state(task), 'TASK_STATE_INPUT_REQUIRED', 'state after ask')
+    stream = Follow('subscribe', BASE, task['id'])
+    try:
+        first = stream.next()
+        check(first is not None, 'the subscription ended without an event')
+        eq(kind(first), 'task', 'first event kind')
+        eq(event_state(first), 'TASK_STATE_INPUT_REQUIRED', 'first event state')
+        answered = task_of(send('Lima', '--task', task['id'], '--context', task['contextId']))
+        eq(state(answered), 'TASK_STATE_COMPLETED', 'state after the answer')
+        events = stream.rest()
+        arts = [e['artifactUpdate'] for e in events if kind(e) == 'artifactUpdate']
+        eq([texts(a['artifact']['parts']) for a in arts], [['Sunny in Lima.']],
+           'artifact events the subscriber saw')
+        eq(event_state(events[-1]), 'TASK_STATE_COMPLETED', 'last status')
+    finally:
+        stream.close()
+
+
+def error_task_not_found():
+    missing = f'missing-{uuid.uuid4()}'
+    expect_error(-32001, 'get', BASE, missing)
+    expect_error(-32001, 'cancel', BASE, missing)
+    expect_error(-32001, 'subscribe', BASE, missing)
+
+
+def error_task_not_cancelable():
+    task = task_of(send('ping'))
+    expect_error(-32002, 'cancel', BASE, task['id'])
+
+
+def error_subscribe_terminal():
+    task = task_of(send('ping'))
+    expect_error(-32004, 'subscribe', BASE, task['id'])
+
+
+def error_send_to_terminal_task():
+    task = task_of(send('ping'))
+    expect_error(-32004, 'send', BASE, 'more', '--task', task['id'], '--context', task['contextId'])
+
+
+def error_content_type():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'a.mp3')
+        with open(path, 'wb') as f:
+            f.write(b'ID3')
+        expect_error(-32005, 'send', BASE, 'ping', '--file', path)
+
+
+def error_push_not_supported():
+    raise Skipped('the a2a command has no push-notification subcommand')
+
+
+def error_extended_card_unsupported():
+    raise Skipped('the a2a command has no extended-card subcommand')
+
+
+def error_version_missing():
+    raise Skipped('our client always sends A2A-Version: 1.0')
+
+
+def error_version_unsupported():
+    raise Skipped('our client always sends A2A-Version: 1.0')
+
+
+def error_invalid_params():
+    expect_error(-32602, 'list', BASE, '--page-token', 'not-a-token-we-issued')
+
+
+SCENARIOS = [
+    card_discovery,
+    send_blocking,
+    send_return_immediately,
+    direct_message,
+    direct_message_stream,
+    stream_artifact_chunks,
+    agent_failure,
+    parts_roundtrip,
+    get_task_history_length,
+    list_tasks_paging,
+    list_tasks_filter,
+    cancel_task,
+    cancel_task_stream,
+    subscribe_to_task,
+    multi_turn_input_required,
+    multi_turn_stream,
+    subscribe_through_input_required,
+    error_task_not_found,
+    error_task_not_cancelable,
+    error_subscribe_terminal,
+    error_send_to_terminal_task,
+    error_content_type,
+    error_push_not_supported,
+    error_extended_card_unsupported,
+    error_version_missing,
+    error_version_unsupported,
+    error_invalid_params,
+]
+
+
+def main() -> int:
+    wanted = set(sys.argv[3:])
+    failures = 0
+    for scenario in SCENARIOS:
+        name = scenario.__name__
+        if wanted and name not in wanted:
+            continue
+        try:
+            scenario()
+            print(f'PASS {name}', flush=True)
+        except Skipped as e:
+            print(f'SKIP {name}: {e}', flush=True)
+        except Failed as e:
+            failures += 1
+            print(f'FAIL {name}: {e}', flush=True)
+        except subprocess.TimeoutExpired as e:
+            failures += 1
+            print(f'FAIL {name}: `a2a` did not finish within {e.timeout} s', flush=True)
+        except Exception as e:  # noqa: BLE001
+            failures += 1
+            print(f'FAIL {name}: {type(e).__name__}: {e}'.replace('\n', ' | '), flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
