@@ -201,18 +201,20 @@ pub enum Ask {
 
 /// Classifies a request body.
 pub fn classify(body: &[u8]) -> Ask {
-    let has = |needle: &str| memchr::memmem::find(body, needle.as_bytes()).is_some();
-    if has("\"SendStreamingMessage\"") {
-        Ask::Stream
-    } else if has("\"SubscribeToTask\"") {
-        Ask::Subscribe
-    } else if has("\"ListTasks\"") {
-        Ask::List
-    } else if has("\"text\":\"hold\"") {
-        Ask::Hold
-    } else {
-        Ask::Send
-    }
+    use memchr::memmem::Finder;
+    static FINDERS: std::sync::LazyLock<[(Finder<'static>, Ask); 4]> =
+        std::sync::LazyLock::new(|| {
+            [
+                (Finder::new("\"SendStreamingMessage\""), Ask::Stream),
+                (Finder::new("\"SubscribeToTask\""), Ask::Subscribe),
+                (Finder::new("\"ListTasks\""), Ask::List),
+                (Finder::new("\"text\":\"hold\""), Ask::Hold),
+            ]
+        });
+    FINDERS
+        .iter()
+        .find(|(finder, _)| finder.find(body).is_some())
+        .map_or(Ask::Send, |(_, ask)| *ask)
 }
 
 #[cfg(test)]
