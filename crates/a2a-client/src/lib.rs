@@ -104,3 +104,21 @@ pub use config::{ClientBuilder, RetryPolicy};
 pub use error::{BoxError, Error, RpcErrorKind};
 pub use interceptor::{CallInfo, FnInterceptor, Interceptor, SetHeader, interceptor_fn};
 pub use stream::TaskStream;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared<T: Send + Sync + 'static>() {}
+    fn sent<T: Send + Unpin + 'static>() {}
+
+    #[test]
+    fn public_types_cross_threads() {
+        shared::<A2aClient>();
+        shared::<Error>();
+        shared::<ClientBuilder>();
+        shared::<RetryPolicy>();
+        shared::<SetHeader>();
+        sent::<TaskStream>();
+    }
+}
