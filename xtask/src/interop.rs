@@ -37,15 +37,7 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 /// Known wire divergences: `(client, agent, scenario, divergence)`. The cell is reported
 /// `XFAIL <divergence>` while it fails, and fails the run once it passes (remove the entry and
 /// update `docs/interop.md`). Each divergence is described in `docs/interop.md`.
-const KNOWN: &[(&str, &str, &str, &str)] = &[
-    ("python", "rust", "multi_turn_stream", "D1"),
-    ("js", "rust", "multi_turn_stream", "D1"),
-    ("python", "rust", "subscribe_through_input_required", "D2"),
-    ("js", "rust", "subscribe_through_input_required", "D2"),
-    ("rust", "js", "multi_turn_stream", "C1"),
-    ("rust", "python", "subscribe_through_input_required", "C1"),
-    ("rust", "js", "subscribe_through_input_required", "C1"),
-];
+const KNOWN: &[(&str, &str, &str, &str)] = &[];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[

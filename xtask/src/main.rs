@@ -14,8 +14,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod bench;
 mod conformance;
 mod diff;
+mod interop;
 mod schema;
 mod types;
 
@@ -29,6 +31,8 @@ fn main() -> ExitCode {
             [other, ..] => Err(format!("schema: unknown argument `{other}`\n\n{USAGE}")),
         },
         Some("conformance") => conformance::main(&project_root(), &args[1..]),
+        Some("interop") => interop::run(),
+        Some("bench") => bench::run(&args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             return if args.is_empty() {
@@ -52,13 +56,17 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   ci                        the whole test suite: fmt --check, clippy -D warnings, tests and doc
-                            tests, rustdoc, schema --check, conformance
+                            tests, rustdoc, schema --check, conformance, interop
   schema [--check]          write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the
                             schemars derives; --check fails when the committed files drift
   conformance [--spec-dir DIR]
                             hold our types and fixtures against the spec files in DIR (default:
                             $A2A_SPEC_DIR, else ../shared/spec); report in
-                            target/conformance/report.md; see docs/conformance.md";
+                            target/conformance/report.md; see docs/conformance.md
+  interop                   the Python and JS SDKs against our server and our client; pinned
+                            installs in target/interop; see docs/interop.md
+  bench [ARGS]              load, streaming and memory benchmarks against a raw hyper floor and
+                            the SDKs (not part of ci); see docs/benchmarks.md";
 
 /// The workspace root, derived from this crate's manifest directory.
 fn project_root() -> PathBuf {
@@ -130,6 +138,8 @@ fn ci() -> Result<(), String> {
     schema::run(&root, true)?;
     eprintln!("\n==> cargo xtask conformance");
     conformance::main(&root, &[])?;
+    eprintln!("\n==> cargo xtask interop");
+    interop::run()?;
     eprintln!("\nxtask ci: all steps passed");
     Ok(())
 }

@@ -62,8 +62,10 @@ pub mod methods {
 /// An [`A2aError`] as a JSON-RPC error object, with `ErrorInfo` data for the A2A codes.
 pub(crate) fn to_error_object(err: &A2aError) -> ErrorObject {
     match err {
-        A2aError::InvalidParams(detail) => ErrorObject::invalid_params(detail),
-        A2aError::Internal(detail) => ErrorObject::internal_error(detail),
+        // With ErrorInfo data, as for the A2A codes (the Python and JS SDKs do the same).
+        A2aError::InvalidParams(_) | A2aError::Internal(_) => {
+            ErrorObject::a2a(ErrorCode(err.code()), err.to_string())
+        }
         other => other.metadata().into_iter().fold(
             ErrorObject::a2a(ErrorCode(other.code()), other.to_string()),
             |e, (k, v)| e.with_metadata(k, v),

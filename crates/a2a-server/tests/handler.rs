@@ -226,6 +226,40 @@ async fn a_follow_up_turn_that_reports_nothing_still_ends() {
 }
 
 #[tokio::test]
+async fn a_streamed_follow_up_runs_until_the_answer_ends() {
+    let h = handler();
+    let call = CallContext::new();
+    let task = task_of(h.send_message(send("ask"), &call).await.unwrap());
+    // A subscriber on the waiting task stays through the interrupted state.
+    let subscription = h.subscribe_to_task(&task.id, None, &call).await.unwrap();
+    let mut follow = send("Paris");
+    follow.message.task_id = Some(task.id.clone());
+    let streamed = collect(h.send_streaming_message(follow, &call).await.unwrap()).await;
+    let states: Vec<String> = streamed
+        .iter()
+        .map(|e| match &e.event {
+            StreamResponse::Task(t) => format!("task:{}", t.status.state),
+            StreamResponse::StatusUpdate(u) => format!("status:{}", u.status.state),
+            StreamResponse::ArtifactUpdate(_) => "artifact".to_owned(),
+            StreamResponse::Message(_) => "message".to_owned(),
+            _ => "other".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            "task:TASK_STATE_INPUT_REQUIRED",
+            "status:TASK_STATE_WORKING",
+            "artifact",
+            "status:TASK_STATE_COMPLETED"
+        ]
+    );
+    let subscribed = collect(subscription).await;
+    assert_eq!(subscribed.len(), 4);
+    assert_eq!(subscribed[3].event, streamed[3].event);
+}
+
+#[tokio::test]
 async fn mismatched_context_is_rejected() {
     let h = handler();
     let call = CallContext::new();

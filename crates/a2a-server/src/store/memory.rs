@@ -1,11 +1,14 @@
 //! The in-memory store: the embedded default.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_types::v1::{StreamResponse, Task, TaskId, TaskPushNotificationConfig, Timestamp};
-use tokio::sync::watch;
+use a2a_types::v1::{
+    StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig, TaskState,
+    TaskStatus, TaskStatusUpdateEvent, Timestamp,
+};
+use tokio::sync::Notify;
 
 use super::{
     Change, ListPage, ListQuery, LogEntry, StoreError, StoreFuture, StoredTask, TaskStore,
@@ -67,7 +70,9 @@ pub struct InMemoryTaskStore {
 
 #[derive(Debug, Default)]
 struct Inner {
-    tasks: HashMap<TaskId, Entry>,
+    /// Boxed: a table slot is then 32 bytes, not ~450, and the table's spare capacity (up to
+    /// half of it after a resize) costs little.
+    tasks: HashMap<TaskId, Box<Entry>>,
     /// (status timestamp in nanoseconds, id): the `ListTasks` order, iterated newest first.
     by_time: BTreeSet<(i128, TaskId)>,
     /// Terminal tasks, oldest final status first: the eviction order.
@@ -79,9 +84,191 @@ struct Inner {
 struct Entry {
     task: Task,
     owner: Option<Principal>,
-    log: Vec<StreamResponse>,
-    seq: watch::Sender<u64>,
+    log: Log,
+    /// The sequence number of the last logged event: the length of the log.
+    last_seq: u64,
+    /// Wakes [`TaskStore::wait`]ers when the log grows or the task is removed. Made by the
+    /// first `wait`, dropped when the task freezes with no waiter left: most tasks never need
+    /// one after they end.
+    notify: Option<Arc<Notify>>,
     time_key: i128,
+}
+
+/// A task's event log.
+///
+/// While the task can change, the events as they were logged. Once it is terminal the log is
+/// frozen: each event that can be rebuilt from the final task is kept as a few bytes (its status,
+/// or the index of the artifact it carried) instead of a copy of the task's ids, messages and
+/// artifacts; [`Frozen::compact`] keeps the short form only when rebuilding it gives the very
+/// event that was logged. Any later change thaws the log first, so the short forms always refer
+/// to the task they were made from. For an echo task this is ~150 bytes instead of ~2 KiB.
+#[derive(Debug)]
+enum Log {
+    Live(Vec<StreamResponse>),
+    Frozen(Box<[Frozen]>),
+}
+
+/// One event of a frozen log.
+#[derive(Debug)]
+enum Frozen {
+    /// The event as logged.
+    Event(Box<StreamResponse>),
+    /// `StatusUpdate` of this task with this state and timestamp, no message or metadata.
+    Status {
+        state: TaskState,
+        timestamp: Option<Timestamp>,
+    },
+    /// `Task`: this task with this state and timestamp, its first `history` messages, no
+    /// artifacts (the snapshot logged when the task was created or a message joined it).
+    Snapshot {
+        state: TaskState,
+        timestamp: Option<Timestamp>,
+        history: usize,
+    },
+    /// `ArtifactUpdate` of this task carrying its artifact `index` as it is now.
+    Artifact {
+        index: usize,
+        append: bool,
+        last_chunk: bool,
+    },
+}
+
+impl Frozen {
+    /// The short form of `event`, if rebuilding it from `task` gives `event` back.
+    fn compact(event: StreamResponse, task: &Task) -> Self {
+        let short = match &event {
+            StreamResponse::StatusUpdate(e) if e.status.message.is_none() => Some(Frozen::Status {
+                state: e.status.state,
+                timestamp: e.status.timestamp,
+            }),
+            StreamResponse::Task(t)
+                if t.status.message.is_none()
+                    && t.artifacts.is_empty()
+                    && t.history.len() <= task.history.len() =>
+            {
+                Some(Frozen::Snapshot {
+                    state: t.status.state,
+                    timestamp: t.status.timestamp,
+                    history: t.history.len(),
+                })
+            }
+            StreamResponse::ArtifactUpdate(e) => task
+                .artifacts
+                .iter()
+                .position(|a| *a == e.artifact)
+                .map(|index| Frozen::Artifact {
+                    index,
+                    append: e.append,
+                    last_chunk: e.last_chunk,
+                }),
+            _ => None,
+        };
+        match short {
+            Some(short) if short.rebuild(task) == event => short,
+            _ => Frozen::Event(Box::new(event)),
+        }
+    }
+
+    /// The event, rebuilt from the task the log was frozen with.
+    fn rebuild(&self, task: &Task) -> StreamResponse {
+        let status = |state: TaskState, timestamp: Option<Timestamp>| {
+            let mut status = TaskStatus::new(state);
+            status.timestamp = timestamp;
+            status
+        };
+        let context = || task.context_id.clone().unwrap_or_default();
+        match self {
+            Frozen::Event(event) => (**event).clone(),
+            Frozen::Status { state, timestamp } => StreamResponse::StatusUpdate(
+                TaskStatusUpdateEvent::new(task.id.clone(), context(), status(*state, *timestamp)),
+            ),
+            Frozen::Snapshot {
+                state,
+                timestamp,
+                history,
+            } => {
+                let mut snapshot =
+                    Task::new(task.id.clone(), context(), status(*state, *timestamp))
+                        .with_history(task.history[..*history].iter().cloned());
+                snapshot.context_id.clone_from(&task.context_id);
+                snapshot.metadata.clone_from(&task.metadata);
+                StreamResponse::Task(snapshot)
+            }
+            Frozen::Artifact {
+                index,
+                append,
+                last_chunk,
+            } => StreamResponse::ArtifactUpdate(
+                TaskArtifactUpdateEvent::new(
+                    task.id.clone(),
+                    context(),
+                    task.artifacts[*index].clone(),
+                )
+                .with_append(*append)
+                .with_last_chunk(*last_chunk),
+            ),
+        }
+    }
+}
+
+impl Entry {
+    fn new(task: Task, owner: Option<Principal>, time_key: i128) -> Self {
+        let mut entry = Self {
+            log: Log::Live(vec![StreamResponse::Task(task.clone())]),
+            task,
+            owner,
+            last_seq: 1,
+            notify: None,
+            time_key,
+        };
+        if entry.task.status.state.is_terminal() {
+            entry.freeze();
+        }
+        entry
+    }
+
+    /// Compacts the log of a terminal task (see [`Log`]).
+    fn freeze(&mut self) {
+        if let Log::Live(events) = &mut self.log {
+            let events = std::mem::take(events);
+            let task = &self.task;
+            self.log = Log::Frozen(
+                events
+                    .into_iter()
+                    .map(|event| Frozen::compact(event, task))
+                    .collect(),
+            );
+        }
+        // No `wait` holds it (each holds a clone), and none can start without the lock.
+        if self
+            .notify
+            .as_ref()
+            .is_some_and(|n| Arc::strong_count(n) == 1)
+        {
+            self.notify = None;
+        }
+    }
+
+    /// Turns a frozen log back into the events, before the task changes.
+    fn thaw(&mut self) {
+        if let Log::Frozen(frozen) = &self.log {
+            let events = frozen.iter().map(|f| f.rebuild(&self.task)).collect();
+            self.log = Log::Live(events);
+        }
+    }
+
+    fn event(&self, index: usize) -> StreamResponse {
+        match &self.log {
+            Log::Live(events) => events[index].clone(),
+            Log::Frozen(frozen) => frozen[index].rebuild(&self.task),
+        }
+    }
+
+    fn notify(&self) {
+        if let Some(notify) = &self.notify {
+            notify.notify_waiters();
+        }
+    }
 }
 
 fn time_key(task: &Task) -> i128 {
@@ -155,6 +342,8 @@ impl Inner {
         if let Some(entry) = self.tasks.remove(id) {
             self.by_time.remove(&(entry.time_key, id.clone()));
             self.terminal.remove(&(entry.time_key, id.clone()));
+            // Waiters re-read and find the task gone.
+            entry.notify();
         }
         self.push.remove(id);
     }
@@ -188,17 +377,9 @@ impl TaskStore for InMemoryTaskStore {
             if state.is_terminal() {
                 inner.terminal.insert((key, id.clone()));
             }
-            let (seq, _) = watch::channel(1);
-            inner.tasks.insert(
-                id,
-                Entry {
-                    log: vec![StreamResponse::Task(task.clone())],
-                    task,
-                    owner,
-                    seq,
-                    time_key: key,
-                },
-            );
+            inner
+                .tasks
+                .insert(id, Box::new(Entry::new(task, owner, key)));
             self.evict(&mut inner);
             Ok(UpdateOutcome { last_seq: 1, state })
         })();
@@ -210,7 +391,7 @@ impl TaskStore for InMemoryTaskStore {
         let found = inner.tasks.get(id).map(|e| StoredTask {
             task: e.task.clone(),
             owner: e.owner.clone(),
-            last_seq: *e.seq.borrow(),
+            last_seq: e.last_seq,
         });
         Box::pin(std::future::ready(Ok(found)))
     }
@@ -226,6 +407,7 @@ impl TaskStore for InMemoryTaskStore {
             return Box::pin(std::future::ready(Ok(None)));
         };
         let was_terminal = entry.task.status.state.is_terminal();
+        entry.thaw();
         let event = change(&mut entry.task);
         let key = time_key(&entry.task);
         if key != entry.time_key {
@@ -241,11 +423,16 @@ impl TaskStore for InMemoryTaskStore {
             inner.terminal.insert((key, id.clone()));
         }
         if let Some(event) = event {
-            entry.log.push(event);
-            let seq = entry.log.len() as u64;
-            entry.seq.send_replace(seq);
+            if let Log::Live(events) = &mut entry.log {
+                events.push(event);
+            }
+            entry.last_seq += 1;
+            entry.notify();
         }
-        let last_seq = *entry.seq.borrow();
+        if state.is_terminal() {
+            entry.freeze();
+        }
+        let last_seq = entry.last_seq;
         if state.is_terminal() && !was_terminal {
             self.evict(inner);
         }
@@ -263,16 +450,13 @@ impl TaskStore for InMemoryTaskStore {
     ) -> StoreFuture<'a, Vec<LogEntry>> {
         let inner = self.lock();
         let entries = inner.tasks.get(id).map_or_else(Vec::new, |e| {
-            let start = usize::try_from(after)
-                .unwrap_or(usize::MAX)
-                .min(e.log.len());
-            e.log[start..]
-                .iter()
+            let len = usize::try_from(e.last_seq).unwrap_or(usize::MAX);
+            let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
+            (start..len)
                 .take(limit)
-                .enumerate()
-                .map(|(i, event)| LogEntry {
-                    seq: (start + i + 1) as u64,
-                    event: event.clone(),
+                .map(|i| LogEntry {
+                    seq: (i + 1) as u64,
+                    event: e.event(i),
                 })
                 .collect()
         });
@@ -280,13 +464,22 @@ impl TaskStore for InMemoryTaskStore {
     }
 
     fn wait<'a>(&'a self, id: &'a TaskId, after: u64) -> StoreFuture<'a, ()> {
-        let rx = self.lock().tasks.get(id).map(|e| e.seq.subscribe());
         Box::pin(async move {
-            if let Some(mut rx) = rx {
-                // An error means the task was evicted: the caller re-reads and finds it gone.
-                let _ = rx.wait_for(|seq| *seq > after).await;
+            loop {
+                let notified = match self.lock().tasks.get_mut(id) {
+                    // Gone (the caller re-reads and finds it so), or already past `after`.
+                    None => return Ok(()),
+                    Some(e) if e.last_seq > after => return Ok(()),
+                    // Made under the lock, so the next append or the removal (which notify
+                    // under the lock) wakes it even before it is first polled.
+                    Some(e) => e
+                        .notify
+                        .get_or_insert_with(|| Arc::new(Notify::new()))
+                        .clone()
+                        .notified_owned(),
+                };
+                notified.await;
             }
-            Ok(())
         })
     }
 
@@ -389,5 +582,187 @@ impl TaskStore for InMemoryTaskStore {
             configs.len() != before
         });
         Box::pin(std::future::ready(Ok(removed)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::v1::{Artifact, Message, Part, Role};
+
+    use super::*;
+    use crate::lifecycle;
+
+    fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    fn message(text: &str) -> Message {
+        Message::new("m-1", Role::User, vec![Part::text(text)])
+            .with_task_id("t-1")
+            .with_context_id("c-1")
+    }
+
+    async fn log(store: &InMemoryTaskStore, id: &TaskId) -> Vec<LogEntry> {
+        store.read_log(id, 0, usize::MAX).await.unwrap()
+    }
+
+    async fn apply(
+        store: &InMemoryTaskStore,
+        id: &TaskId,
+        change: impl FnOnce(&mut Task) -> Option<StreamResponse> + Send + 'static,
+    ) {
+        store
+            .update(id, Box::new(change))
+            .await
+            .unwrap()
+            .expect("the task exists");
+    }
+
+    /// An echo task and a chunked one, logged as the handler logs them: once terminal their
+    /// logs are compacted, and read back they are the very events that were logged.
+    #[test]
+    fn frozen_logs_read_back_the_logged_events() {
+        block_on(async {
+            let store = InMemoryTaskStore::new();
+            let id = TaskId::from("t-1");
+            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted))
+                .with_history([message("hello")]);
+            store.create(task, None).await.unwrap();
+            apply(&store, &id, |t| {
+                lifecycle::apply_status(t, TaskState::Working, None).ok()
+            })
+            .await;
+            apply(&store, &id, |t| {
+                let artifact = Artifact::new("echo", vec![Part::text("hello")]).with_name("echo");
+                lifecycle::apply_artifact(t, artifact, false, false).ok()
+            })
+            .await;
+            for (i, text) in ["one ", "two"].into_iter().enumerate() {
+                apply(&store, &id, move |t| {
+                    let chunk = Artifact::new("chunks", vec![Part::text(text)]);
+                    lifecycle::apply_artifact(t, chunk, i > 0, i == 1).ok()
+                })
+                .await;
+            }
+            let reply = Message::new("m-2", Role::Agent, vec![Part::text("done")]);
+            apply(&store, &id, move |t| {
+                lifecycle::apply_status(t, TaskState::Working, Some(reply)).ok()
+            })
+            .await;
+            let live = log(&store, &id).await;
+            assert_eq!(live.len(), 6);
+            apply(&store, &id, |t| {
+                lifecycle::apply_status(t, TaskState::Completed, None).ok()
+            })
+            .await;
+            let frozen = log(&store, &id).await;
+            assert_eq!(frozen[..6], live[..]);
+            assert_eq!(frozen.len(), 7);
+            assert!(matches!(
+                &frozen[6].event,
+                StreamResponse::StatusUpdate(e) if e.status.state == TaskState::Completed
+            ));
+            let inner = store.lock();
+            let Log::Frozen(short) = &inner.tasks[&id].log else {
+                panic!("a terminal task's log is frozen");
+            };
+            // The snapshot, the statuses and the whole artifact are short; the two chunks and
+            // the status with a message are kept as logged.
+            let kept: Vec<bool> = short
+                .iter()
+                .map(|f| matches!(f, Frozen::Event(_)))
+                .collect();
+            assert_eq!(kept, [false, false, false, true, true, true, false]);
+        });
+    }
+
+    /// A change to a terminal task thaws its log first: the events logged before keep their
+    /// content although the task they were compacted against changed.
+    #[test]
+    fn a_change_after_freezing_keeps_the_logged_events() {
+        block_on(async {
+            let store = InMemoryTaskStore::new();
+            let id = TaskId::from("t-1");
+            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted))
+                .with_history([message("hello")]);
+            store.create(task, None).await.unwrap();
+            apply(&store, &id, |t| {
+                let artifact = Artifact::new("a", vec![Part::text("first")]);
+                lifecycle::apply_artifact(t, artifact, false, false).ok()
+            })
+            .await;
+            apply(&store, &id, |t| {
+                lifecycle::apply_status(t, TaskState::Completed, None).ok()
+            })
+            .await;
+            let before = log(&store, &id).await;
+            apply(&store, &id, |t| {
+                t.artifacts[0] = Artifact::new("a", vec![Part::text("second")]);
+                t.history.clear();
+                t.status.state = TaskState::Failed;
+                Some(StreamResponse::Task(t.clone()))
+            })
+            .await;
+            let after = log(&store, &id).await;
+            assert_eq!(after[..3], before[..]);
+            assert_eq!(after.len(), 4);
+        });
+    }
+
+    /// `wait` resolves on the next append, at once when the log is already past `after`, and
+    /// when the task is evicted.
+    #[test]
+    fn wait_wakes_on_append_and_on_removal() {
+        block_on(async {
+            let store = std::sync::Arc::new(InMemoryTaskStore::with_retention(
+                RetentionPolicy::default()
+                    .with_max_tasks(1)
+                    .with_terminal_ttl(None),
+            ));
+            let id = TaskId::from("t-1");
+            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted));
+            store.create(task, None).await.unwrap();
+            store.wait(&id, 0).await.unwrap();
+            let waiter = {
+                let store = store.clone();
+                let id = id.clone();
+                tokio::spawn(async move { store.wait(&id, 1).await })
+            };
+            tokio::task::yield_now().await;
+            assert!(!waiter.is_finished());
+            apply(&store, &id, |t| {
+                lifecycle::apply_status(t, TaskState::Working, None).ok()
+            })
+            .await;
+            waiter.await.unwrap().unwrap();
+
+            let waiter = {
+                let store = store.clone();
+                let id = id.clone();
+                tokio::spawn(async move { store.wait(&id, 2).await })
+            };
+            tokio::task::yield_now().await;
+            apply(&store, &id, |t| {
+                lifecycle::apply_status(t, TaskState::Completed, None).ok()
+            })
+            .await;
+            waiter.await.unwrap().unwrap();
+            let waiter = {
+                let store = store.clone();
+                let id = id.clone();
+                tokio::spawn(async move { store.wait(&id, 3).await })
+            };
+            tokio::task::yield_now().await;
+            assert!(!waiter.is_finished());
+            // A second terminal task pushes the first out (max_tasks 1).
+            let other = Task::new("t-2", "c-1", TaskStatus::now(TaskState::Completed));
+            store.create(other, None).await.unwrap();
+            waiter.await.unwrap().unwrap();
+            assert!(store.load(&id).await.unwrap().is_none());
+        });
     }
 }

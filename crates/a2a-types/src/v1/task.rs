@@ -275,12 +275,16 @@ impl StreamResponse {
         }
     }
 
-    /// True when a stream ends after this event: a message, or a task or status update in a
-    /// terminal or interrupted state.
+    /// True when a stream ends after this event: a message, a status update in a terminal or
+    /// interrupted state, or a task in a terminal state.
+    ///
+    /// A task in an interrupted state does not end a stream: it is the first event of a stream
+    /// opened on a waiting task (a streamed follow-up, a subscription), whose end is the next
+    /// terminal or interrupted status.
     pub fn is_final(&self) -> bool {
         match self {
             StreamResponse::Message(_) => true,
-            StreamResponse::Task(t) => t.status.state.is_final(),
+            StreamResponse::Task(t) => t.status.state.is_terminal(),
             StreamResponse::StatusUpdate(e) => e.status.state.is_final(),
             StreamResponse::ArtifactUpdate(_) => false,
         }
