@@ -36,8 +36,10 @@ enum Resumed {
 /// The events of a task (`SendStreamingMessage`, `SubscribeToTask`), as a
 /// `futures_core::Stream` of [`StreamResponse`]s.
 ///
-/// * **Ends** after the final event: a message, or a task or status update in a terminal or
-///   interrupted state ([`StreamResponse::is_final`]). An [`Error`] item ends it too.
+/// * **Ends** after the final event: a message, a status update in a terminal or interrupted
+///   state, or a task in a terminal state ([`StreamResponse::is_final`]; a task snapshot in an
+///   interrupted state opens a stream on a waiting task and does not end it). An [`Error`] item
+///   ends it too.
 /// * **Resumes by itself**: when the connection drops (or, with
 ///   [`stream_idle_timeout`](crate::ClientBuilder::stream_idle_timeout), goes quiet) before the
 ///   final event, the stream reconnects with `SubscribeToTask` and `Last-Event-ID: <the SSE id
