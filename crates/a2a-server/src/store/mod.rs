@@ -9,6 +9,8 @@
 //! implement `update` as a transaction and `wait` with `LISTEN/NOTIFY`.
 
 mod memory;
+#[cfg(test)]
+mod memory_tests;
 
 use std::future::Future;
 use std::pin::Pin;
