@@ -1,12 +1,12 @@
 //! The in-memory store: the embedded default.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_types::v1::{
-    StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig, TaskState,
-    TaskStatus, TaskStatusUpdateEvent, Timestamp,
+    ContextId, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig,
+    TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
 };
 use tokio::sync::Notify;
 
@@ -78,7 +78,14 @@ struct Inner {
     /// Terminal tasks, oldest final status first: the eviction order.
     terminal: BTreeSet<(i128, TaskId)>,
     push: HashMap<TaskId, Vec<TaskPushNotificationConfig>>,
+    /// Tasks that became terminal most recently, oldest first: their logs are frozen once
+    /// [`COOLING`] newer ones follow, after the calls that still read and touch a task that
+    /// just ended (the blocking `SendMessage`, the handler's final update) are done with it.
+    cooling: VecDeque<TaskId>,
 }
+
+/// How many recently ended tasks keep their logs as logged (see [`Log`]).
+const COOLING: usize = 64;
 
 #[derive(Debug)]
 struct Entry {
@@ -87,17 +94,16 @@ struct Entry {
     log: Log,
     /// The sequence number of the last logged event: the length of the log.
     last_seq: u64,
-    /// Wakes [`TaskStore::wait`]ers when the log grows or the task is removed. Made by the
-    /// first `wait`, dropped when the task freezes with no waiter left: most tasks never need
-    /// one after they end.
+    /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
+    /// by the first of them and dropped once it has woken them: an idle task holds none.
     notify: Option<Arc<Notify>>,
     time_key: i128,
 }
 
 /// A task's event log.
 ///
-/// While the task can change, the events as they were logged. Once it is terminal the log is
-/// frozen: each event that can be rebuilt from the final task is kept as a few bytes (its status,
+/// While the task can change, the events as they were logged. Once it has been terminal for a
+/// while (see [`COOLING`]) the log is frozen: each event that can be rebuilt from the final task is kept as a few bytes (its status,
 /// or the index of the artifact it carried) instead of a copy of the task's ids, messages and
 /// artifacts; [`Frozen::compact`] keeps the short form only when rebuilding it gives the very
 /// event that was logged. Any later change thaws the log first, so the short forms always refer
@@ -135,16 +141,35 @@ enum Frozen {
 
 impl Frozen {
     /// The short form of `event`, if rebuilding it from `task` gives `event` back.
+    ///
+    /// The checks compare fields in place (rebuilding every event to compare it would cost
+    /// more than the rest of a request): the event must belong to this task and carry no
+    /// message or metadata the short form would lose. Debug builds (and so the tests) also
+    /// rebuild the event and compare it whole, which catches a field added to these types
+    /// later that the checks do not know about.
     fn compact(event: StreamResponse, task: &Task) -> Self {
+        let context = task.context_id.as_ref().map_or("", |c| c.as_str());
+        let ours = |task_id: &TaskId, context_id: &ContextId| {
+            *task_id == task.id && context_id.as_str() == context
+        };
         let short = match &event {
-            StreamResponse::StatusUpdate(e) if e.status.message.is_none() => Some(Frozen::Status {
-                state: e.status.state,
-                timestamp: e.status.timestamp,
-            }),
+            StreamResponse::StatusUpdate(e)
+                if ours(&e.task_id, &e.context_id)
+                    && e.metadata.is_none()
+                    && e.status.message.is_none() =>
+            {
+                Some(Frozen::Status {
+                    state: e.status.state,
+                    timestamp: e.status.timestamp,
+                })
+            }
             StreamResponse::Task(t)
-                if t.status.message.is_none()
+                if t.id == task.id
+                    && t.context_id == task.context_id
+                    && t.status.message.is_none()
                     && t.artifacts.is_empty()
-                    && t.history.len() <= task.history.len() =>
+                    && t.metadata == task.metadata
+                    && task.history.get(..t.history.len()) == Some(&t.history[..]) =>
             {
                 Some(Frozen::Snapshot {
                     state: t.status.state,
@@ -152,20 +177,30 @@ impl Frozen {
                     history: t.history.len(),
                 })
             }
-            StreamResponse::ArtifactUpdate(e) => task
-                .artifacts
-                .iter()
-                .position(|a| *a == e.artifact)
-                .map(|index| Frozen::Artifact {
-                    index,
-                    append: e.append,
-                    last_chunk: e.last_chunk,
-                }),
+            StreamResponse::ArtifactUpdate(e)
+                if ours(&e.task_id, &e.context_id) && e.metadata.is_none() =>
+            {
+                task.artifacts
+                    .iter()
+                    .position(|a| *a == e.artifact)
+                    .map(|index| Frozen::Artifact {
+                        index,
+                        append: e.append,
+                        last_chunk: e.last_chunk,
+                    })
+            }
             _ => None,
         };
         match short {
-            Some(short) if short.rebuild(task) == event => short,
-            _ => Frozen::Event(Box::new(event)),
+            Some(short) => {
+                debug_assert_eq!(
+                    short.rebuild(task),
+                    event,
+                    "a frozen event rebuilds as logged"
+                );
+                short
+            }
+            None => Frozen::Event(Box::new(event)),
         }
     }
 
@@ -213,21 +248,18 @@ impl Frozen {
 
 impl Entry {
     fn new(task: Task, owner: Option<Principal>, time_key: i128) -> Self {
-        let mut entry = Self {
+        Self {
             log: Log::Live(vec![StreamResponse::Task(task.clone())]),
             task,
             owner,
             last_seq: 1,
             notify: None,
             time_key,
-        };
-        if entry.task.status.state.is_terminal() {
-            entry.freeze();
         }
-        entry
     }
 
-    /// Compacts the log of a terminal task (see [`Log`]).
+    /// Compacts the log of a terminal task (see [`Log`]), and gives back the spare capacity of
+    /// its lists (one artifact pushed onto an empty list reserves four).
     fn freeze(&mut self) {
         if let Log::Live(events) = &mut self.log {
             let events = std::mem::take(events);
@@ -238,23 +270,23 @@ impl Entry {
                     .map(|event| Frozen::compact(event, task))
                     .collect(),
             );
-        }
-        // No `wait` holds it (each holds a clone), and none can start without the lock.
-        if self
-            .notify
-            .as_ref()
-            .is_some_and(|n| Arc::strong_count(n) == 1)
-        {
-            self.notify = None;
+            self.task.artifacts.shrink_to_fit();
+            self.task.history.shrink_to_fit();
+            for artifact in &mut self.task.artifacts {
+                artifact.parts.shrink_to_fit();
+            }
         }
     }
 
-    /// Turns a frozen log back into the events, before the task changes.
-    fn thaw(&mut self) {
-        if let Log::Frozen(frozen) = &self.log {
-            let events = frozen.iter().map(|f| f.rebuild(&self.task)).collect();
-            self.log = Log::Live(events);
-        }
+    /// Turns a frozen log back into the events, before the task changes. True if it was
+    /// frozen.
+    fn thaw(&mut self) -> bool {
+        let Log::Frozen(frozen) = &self.log else {
+            return false;
+        };
+        let events = frozen.iter().map(|f| f.rebuild(&self.task)).collect();
+        self.log = Log::Live(events);
+        true
     }
 
     fn event(&self, index: usize) -> StreamResponse {
@@ -264,8 +296,10 @@ impl Entry {
         }
     }
 
-    fn notify(&self) {
-        if let Some(notify) = &self.notify {
+    /// Wakes every registered waiter; each re-checks and, if it must go on waiting, registers
+    /// with a new `Notify`.
+    fn notify(&mut self) {
+        if let Some(notify) = self.notify.take() {
             notify.notify_waiters();
         }
     }
@@ -338,8 +372,22 @@ impl InMemoryTaskStore {
 }
 
 impl Inner {
+    /// Queues a task that is (again) terminal with a live log for freezing, and freezes the
+    /// ones that have cooled long enough.
+    fn cool(&mut self, id: TaskId) {
+        self.cooling.push_back(id);
+        while self.cooling.len() > COOLING {
+            let id = self.cooling.pop_front().expect("longer than COOLING");
+            if let Some(entry) = self.tasks.get_mut(&id)
+                && entry.task.status.state.is_terminal()
+            {
+                entry.freeze();
+            }
+        }
+    }
+
     fn remove(&mut self, id: &TaskId) {
-        if let Some(entry) = self.tasks.remove(id) {
+        if let Some(mut entry) = self.tasks.remove(id) {
             self.by_time.remove(&(entry.time_key, id.clone()));
             self.terminal.remove(&(entry.time_key, id.clone()));
             // Waiters re-read and find the task gone.
@@ -379,7 +427,10 @@ impl TaskStore for InMemoryTaskStore {
             }
             inner
                 .tasks
-                .insert(id, Box::new(Entry::new(task, owner, key)));
+                .insert(id.clone(), Box::new(Entry::new(task, owner, key)));
+            if state.is_terminal() {
+                inner.cool(id);
+            }
             self.evict(&mut inner);
             Ok(UpdateOutcome { last_seq: 1, state })
         })();
@@ -407,7 +458,7 @@ impl TaskStore for InMemoryTaskStore {
             return Box::pin(std::future::ready(Ok(None)));
         };
         let was_terminal = entry.task.status.state.is_terminal();
-        entry.thaw();
+        let thawed = entry.thaw();
         let event = change(&mut entry.task);
         let key = time_key(&entry.task);
         if key != entry.time_key {
@@ -429,10 +480,10 @@ impl TaskStore for InMemoryTaskStore {
             entry.last_seq += 1;
             entry.notify();
         }
-        if state.is_terminal() {
-            entry.freeze();
-        }
         let last_seq = entry.last_seq;
+        if state.is_terminal() && (!was_terminal || thawed) {
+            inner.cool(id.clone());
+        }
         if state.is_terminal() && !was_terminal {
             self.evict(inner);
         }
@@ -606,6 +657,16 @@ mod tests {
             .with_context_id("c-1")
     }
 
+    /// Freezes every cooling task at once.
+    fn freeze_all(store: &InMemoryTaskStore) {
+        let mut inner = store.lock();
+        while let Some(id) = inner.cooling.pop_front() {
+            if let Some(entry) = inner.tasks.get_mut(&id) {
+                entry.freeze();
+            }
+        }
+    }
+
     async fn log(store: &InMemoryTaskStore, id: &TaskId) -> Vec<LogEntry> {
         store.read_log(id, 0, usize::MAX).await.unwrap()
     }
@@ -659,6 +720,7 @@ mod tests {
                 lifecycle::apply_status(t, TaskState::Completed, None).ok()
             })
             .await;
+            freeze_all(&store);
             let frozen = log(&store, &id).await;
             assert_eq!(frozen[..6], live[..]);
             assert_eq!(frozen.len(), 7);
@@ -677,6 +739,32 @@ mod tests {
                 .map(|f| matches!(f, Frozen::Event(_)))
                 .collect();
             assert_eq!(kept, [false, false, false, true, true, true, false]);
+        });
+    }
+
+    /// The log of a task freezes once [`COOLING`] tasks ended after it.
+    #[test]
+    fn logs_freeze_after_cooling() {
+        block_on(async {
+            let store = InMemoryTaskStore::new();
+            for i in 0..=COOLING {
+                let task = Task::new(
+                    format!("t-{i}"),
+                    "c-1",
+                    TaskStatus::now(TaskState::Completed),
+                );
+                store.create(task, None).await.unwrap();
+            }
+            let inner = store.lock();
+            let frozen = |i: usize| {
+                matches!(
+                    inner.tasks[&TaskId::from(format!("t-{i}"))].log,
+                    Log::Frozen(_)
+                )
+            };
+            assert!(frozen(0));
+            assert!(!frozen(1));
+            assert!(!frozen(COOLING));
         });
     }
 
@@ -699,6 +787,7 @@ mod tests {
                 lifecycle::apply_status(t, TaskState::Completed, None).ok()
             })
             .await;
+            freeze_all(&store);
             let before = log(&store, &id).await;
             apply(&store, &id, |t| {
                 t.artifacts[0] = Artifact::new("a", vec![Part::text("second")]);
