@@ -1147,6 +1147,10 @@ fn log_stream(
         after: u64,
         buffer: std::collections::VecDeque<StreamEvent>,
         done: bool,
+        /// The last read found nothing new after a `wait` returned: only then is the task
+        /// loaded to tell whether it is gone. Loading it on every empty read cloned the whole
+        /// task (all its artifact chunks so far) for every event a fast reader waited for.
+        waited: bool,
     }
     let done = first.as_ref().is_some_and(|f| f.event.is_final());
     let state = State {
@@ -1155,6 +1159,7 @@ fn log_stream(
         after,
         buffer: first.into_iter().collect(),
         done: false,
+        waited: false,
     };
     let stream = futures_util::stream::unfold(state, move |mut st| async move {
         loop {
@@ -1176,21 +1181,27 @@ fn log_stream(
                 }
             };
             if entries.is_empty() {
-                match st.store.load(&st.task_id).await {
-                    Ok(Some(stored)) if stored.last_seq > st.after => continue,
-                    Ok(Some(_)) => {}
-                    Ok(None) => return None,
-                    Err(err) => {
-                        st.done = true;
-                        return Some((Err(A2aError::from(err)), st));
+                // `wait` returns at once when the task is gone or has logged more; the load
+                // tells which, and is needed only when the read after a wait found nothing.
+                if st.waited {
+                    match st.store.load(&st.task_id).await {
+                        Ok(Some(stored)) if stored.last_seq > st.after => continue,
+                        Ok(Some(_)) => {}
+                        Ok(None) => return None,
+                        Err(err) => {
+                            st.done = true;
+                            return Some((Err(A2aError::from(err)), st));
+                        }
                     }
                 }
                 if let Err(err) = st.store.wait(&st.task_id, st.after).await {
                     st.done = true;
                     return Some((Err(A2aError::from(err)), st));
                 }
+                st.waited = true;
                 continue;
             }
+            st.waited = false;
             for entry in entries {
                 st.after = entry.seq;
                 st.buffer.push_back(StreamEvent {
