@@ -21,6 +21,17 @@ pub fn parse_stream_command(text: &str) -> Option<usize> {
     text.strip_prefix("stream ")?.trim().parse().ok()
 }
 
+/// The text that makes the bench agent stream `n` chunks, yielding to the runtime after each
+/// one, as an agent relaying a model's tokens does: readers catch up after every chunk.
+pub fn paced_command(n: usize) -> String {
+    format!("paced {n}")
+}
+
+/// The `n` of [`paced_command`], if `text` is one.
+pub fn parse_paced_command(text: &str) -> Option<usize> {
+    text.strip_prefix("paced ")?.trim().parse().ok()
+}
+
 /// The text of artifact chunk `i`: `"chunk 0042 "`.
 pub fn chunk_text(i: usize) -> String {
     format!("chunk {i:04} ")

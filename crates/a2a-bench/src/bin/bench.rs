@@ -603,21 +603,14 @@ fn phase_retain(
         _ => n,
     };
     let growth = rss1 as f64 - rss0 as f64;
-    let per = growth / retained.max(1) as f64;
+    let per = growth / if retained == 0 { n } else { retained } as f64;
     eprintln!(
         "   {n} requests: RSS {:.2} -> {:.2} MiB, {retained} tasks retained, {per:.0} B per {}",
         rss0 as f64 / MIB,
         rss1 as f64 / MIB,
         if retained == 0 { "request" } else { "task" }
     );
-    results.per_task = Some((
-        if retained == 0 {
-            growth / n as f64
-        } else {
-            per
-        },
-        retained,
-    ));
+    results.per_task = Some((per, retained));
     Ok(())
 }
 
@@ -767,6 +760,8 @@ struct Row {
     format: fn(f64) -> String,
     /// (goal text, check of the ratio or of the absolute value)
     goal: Option<(&'static str, Goal)>,
+    /// No ratio to the floor: the floor retains no task.
+    absolute: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -788,6 +783,7 @@ fn rate_row(
         value: Box::new(move |r: &Results| r.rates.iter().find(|x| x.concurrency == c).map(pick)),
         format,
         goal,
+        absolute: false,
     }
 }
 
@@ -823,12 +819,14 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         value: Box::new(|r| r.events_per_s.map(|e| e.0)),
         format: whole,
         goal: Some(("≥ 0.40x floor", Goal::RatioAtLeast(0.40))),
+        absolute: false,
     });
     rows.push(Row {
         metric: "idle RSS, MiB".into(),
         value: Box::new(|r| r.idle_rss.map(|b| b as f64 / MIB)),
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 8 MiB", Goal::AtMost(8.0))),
+        absolute: false,
     });
     rows.push(Row {
         metric: format!(
@@ -838,6 +836,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         value: Box::new(|r| r.per_task.map(|p| p.0)),
         format: whole,
         goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
+        absolute: true,
     });
     rows.push(Row {
         metric: format!(
@@ -847,6 +846,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         value: Box::new(|r| r.per_subscriber.map(|p| p.0 / 1024.0)),
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 16 KiB", Goal::AtMost(16.0))),
+        absolute: false,
     });
 
     let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
@@ -890,6 +890,9 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         }
     };
     let ratio = |r: Option<&Results>, row: &Row| -> Option<f64> {
+        if row.absolute {
+            return None;
+        }
         let v = (row.value)(r?)?;
         let f = (row.value)(floor?)?;
         (f != 0.0).then(|| v / f)

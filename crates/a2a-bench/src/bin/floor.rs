@@ -32,6 +32,9 @@ struct Answers {
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
+/// `TCP_NODELAY` as a2a-server's `serve` leaves it: off.
+const NODELAY: bool = false;
+
 fn json(bytes: Bytes) -> Response<Body> {
     Response::builder()
         .status(StatusCode::OK)
@@ -94,7 +97,7 @@ async fn main() -> Result<(), String> {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
             continue;
         };
-        let _ = stream.set_nodelay(true);
+        let _ = stream.set_nodelay(NODELAY);
         let answers = answers.clone();
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {

@@ -5,7 +5,7 @@
 //! ```text
 //! a2a-bench-load rps       --addr A --concurrency C --duration SECS     SendMessage for a time
 //! a2a-bench-load count     --addr A --concurrency C --requests N        SendMessage N times
-//! a2a-bench-load stream    --addr A --events N --repeat R               SendStreamingMessage R times
+//! a2a-bench-load stream    --addr A --events N --repeat R [--paced true]  SendStreamingMessage R times
 //! a2a-bench-load call      --addr A --what send|hold|list               one request, the body
 //! a2a-bench-load subscribe --addr A --task ID --subscribers N [--timeout SECS]
 //!     N SubscribeToTask streams held open; prints `ready N` once every one has its first
@@ -69,7 +69,12 @@ fn run(args: &[String]) -> Result<(), String> {
             "stream" => {
                 let n = a2a_bench::flag(&flags, "events", 1000)?;
                 let repeat = a2a_bench::flag(&flags, "repeat", 10)?;
-                stream(addr, n, repeat).await
+                let text = if a2a_bench::flag(&flags, "paced", false)? {
+                    wire::paced_command(n)
+                } else {
+                    wire::stream_command(n)
+                };
+                stream(addr, &text, n, repeat).await
             }
             "call" => {
                 let body = match a2a_bench::flag(&flags, "what", "send".to_owned())?.as_str() {
@@ -256,39 +261,25 @@ async fn load(
     }))
 }
 
-/// `repeat` streams of `n` artifact chunks, one after another on one connection: events per
-/// second from sending the request to the end of the stream, the median stream.
-async fn stream(addr: SocketAddr, n: usize, repeat: usize) -> Result<serde_json::Value, String> {
-    let body = Bytes::from(wire::send_streaming_message(&wire::stream_command(n)));
-    let mut sender = connect(addr, None).await?;
+/// `repeat` streams of `n` artifact chunks, one after another: events per second from sending
+/// the request to the end of the stream, the median stream.
+///
+/// The stream is read from the socket directly (HTTP/1.1 with `Connection: close`, chunked
+/// encoding taken apart here) in 64 KiB reads: hyper's client hands a body over one chunk at a
+/// time through a channel between two tasks, which for 1000 small events costs the client more
+/// than the server and made the figure measure the client.
+async fn stream(
+    addr: SocketAddr,
+    text: &str,
+    n: usize,
+    repeat: usize,
+) -> Result<serde_json::Value, String> {
+    let body = wire::send_streaming_message(text);
     let mut rates = Vec::new();
     let mut events_per_stream = 0;
     for _ in 0..repeat.max(1) {
         let t = Instant::now();
-        sender.ready().await.map_err(|e| e.to_string())?;
-        let response = sender
-            .send_request(request(body.clone()))
-            .await
-            .map_err(|e| e.to_string())?;
-        if response.status() != http::StatusCode::OK {
-            return Err(format!("stream: status {}", response.status()));
-        }
-        let mut body = response.into_body();
-        let mut decoder = a2a_sse::Decoder::new();
-        let mut events = 0usize;
-        let mut last = String::new();
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| e.to_string())?;
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            for decoded in decoder.decode(&data) {
-                if let a2a_sse::Frame::Event(event) = decoded.map_err(|e| e.to_string())? {
-                    events += 1;
-                    last = event.into_data().unwrap_or_default();
-                }
-            }
-        }
+        let (events, last) = raw_stream(addr, &body).await?;
         let elapsed = t.elapsed().as_secs_f64();
         if !last.contains("TASK_STATE_COMPLETED") || events < n {
             return Err(format!(
@@ -306,6 +297,97 @@ async fn stream(addr: SocketAddr, n: usize, repeat: usize) -> Result<serde_json:
         "min_events_per_s": rates[0],
         "max_events_per_s": rates[rates.len() - 1],
     }))
+}
+
+/// One streamed POST on its own connection: the number of SSE events and the last one's data.
+async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String), String> {
+    use tokio::io::AsyncWriteExt as _;
+    let mut socket = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    socket.set_nodelay(true).map_err(|e| e.to_string())?;
+    let mut request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         A2A-Version: 1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    socket
+        .write_all(&request)
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    let mut buf = Vec::with_capacity(1 << 16);
+    let mut decoder = a2a_sse::Decoder::new();
+    let mut events = 0usize;
+    let mut last = String::new();
+    let mut on_data = |data: &[u8]| -> Result<(), String> {
+        for frame in decoder.decode(data) {
+            if let a2a_sse::Frame::Event(event) = frame.map_err(|e| e.to_string())? {
+                events += 1;
+                last = event.into_data().unwrap_or_default();
+            }
+        }
+        Ok(())
+    };
+    // The head.
+    let (chunked, mut pos) = loop {
+        if let Some(end) = memchr::memmem::find(&buf, b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+            if !head.starts_with("http/1.1 200") {
+                return Err(format!(
+                    "stream: {}",
+                    head.lines().next().unwrap_or_default()
+                ));
+            }
+            break (head.contains("transfer-encoding: chunked"), end + 4);
+        }
+        if read_more(&mut socket, &mut buf).await? == 0 {
+            return Err("stream: the connection closed before the head".into());
+        }
+    };
+    if !chunked {
+        on_data(&buf[pos..])?;
+        loop {
+            buf.clear();
+            if read_more(&mut socket, &mut buf).await? == 0 {
+                break;
+            }
+            on_data(&buf)?;
+        }
+        return Ok((events, last));
+    }
+    // Chunked: `<hex size>\r\n<data>\r\n` ... `0\r\n\r\n`.
+    loop {
+        let Some(line_end) = memchr::memmem::find(&buf[pos..], b"\r\n") else {
+            buf.drain(..pos);
+            pos = 0;
+            if read_more(&mut socket, &mut buf).await? == 0 {
+                return Err("stream: the connection closed inside the body".into());
+            }
+            continue;
+        };
+        let line = std::str::from_utf8(&buf[pos..pos + line_end]).map_err(|e| e.to_string())?;
+        let size = usize::from_str_radix(line.split(';').next().unwrap_or("").trim(), 16)
+            .map_err(|e| format!("stream: chunk size `{line}`: {e}"))?;
+        if size == 0 {
+            return Ok((events, last));
+        }
+        let start = pos + line_end + 2;
+        while buf.len() < start + size + 2 {
+            if read_more(&mut socket, &mut buf).await? == 0 {
+                return Err("stream: the connection closed inside a chunk".into());
+            }
+        }
+        on_data(&buf[start..start + size])?;
+        pos = start + size + 2;
+    }
+}
+
+async fn read_more(socket: &mut tokio::net::TcpStream, buf: &mut Vec<u8>) -> Result<usize, String> {
+    use tokio::io::AsyncReadExt as _;
+    buf.reserve(1 << 16);
+    socket.read_buf(buf).await.map_err(|e| format!("read: {e}"))
 }
 
 /// `n` idle `SubscribeToTask` streams on `task`, held open until stdin closes or `timeout`.

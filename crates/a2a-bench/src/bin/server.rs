@@ -1,13 +1,14 @@
 //! a2a-server with the bench agent, as a separate process for `cargo xtask bench`.
 //!
 //! ```text
-//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000]
+//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
 //! ```
 //!
 //! The agent is `examples/echo.rs`'s echo (working, one artifact `echo` with the message text,
-//! completed), served by [`a2a_server::serve`] with the default limits and retention, with two
+//! completed), served by [`a2a_server::serve`] with the default limits and retention, with
 //! additions for the SSE phases: the text `stream N` emits `N` artifact chunks between working
-//! and completed, and `hold` keeps the task working until it is cancelled.
+//! and completed (`paced N` the same, yielding to the runtime after each chunk, as an agent
+//! relaying a model's tokens does), and `hold` keeps the task working until it is cancelled.
 
 use a2a_bench::wire;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
@@ -20,12 +21,16 @@ struct Bench;
 impl Agent for Bench {
     async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
         let text = ctx.text();
-        if let Some(n) = wire::parse_stream_command(&text) {
+        let paced = wire::parse_paced_command(&text);
+        if let Some(n) = wire::parse_stream_command(&text).or(paced) {
             sink.working(None).await?;
             for i in 0..n {
                 let chunk =
                     Artifact::new(wire::STREAM_ARTIFACT, vec![Part::text(wire::chunk_text(i))]);
                 sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
+                if paced.is_some() {
+                    tokio::task::yield_now().await;
+                }
             }
             sink.complete(None).await?;
         } else if text == wire::HOLD {
@@ -78,7 +83,72 @@ async fn main() -> Result<(), String> {
         ))
         .limits(Limits::default().with_max_streams(max_streams))
         .build();
-    a2a_server::serve(listener, service)
-        .await
-        .map_err(|e| e.to_string())
+    match a2a_bench::flag(&flags, "serve", "auto".to_owned())?.as_str() {
+        // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
+        "auto" => a2a_server::serve(listener, service)
+            .await
+            .map_err(|e| e.to_string()),
+        // For comparison: the service on hyper's plain HTTP/1.1 connection, as the floor serves.
+        "http1" => serve_http1(listener, service).await,
+        // Diagnosis of the idle-subscriber memory: which part of the library's loop costs it.
+        "auto-only" | "auto-upgrades" | "http1-timer" => {
+            serve_variant(listener, service, &flag_value(&flags, "serve")).await
+        }
+        other => Err(format!("--serve {other}: auto or http1")),
+    }
+}
+
+async fn serve_http1(listener: tokio::net::TcpListener, service: A2aService) -> Result<(), String> {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+fn flag_value(flags: &[(String, String)], name: &str) -> String {
+    a2a_bench::flag(flags, name, String::new()).unwrap_or_default()
+}
+
+async fn serve_variant(
+    listener: tokio::net::TcpListener,
+    service: A2aService,
+    variant: &str,
+) -> Result<(), String> {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(service.clone());
+        let io = TokioIo::new(stream);
+        let variant = variant.to_owned();
+        tokio::spawn(async move {
+            match variant.as_str() {
+                "auto-only" => {
+                    let builder =
+                        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+                    let _ = builder.serve_connection(io, service).await;
+                }
+                "auto-upgrades" => {
+                    let builder =
+                        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+                    let _ = builder.serve_connection_with_upgrades(io, service).await;
+                }
+                _ => {
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(std::time::Duration::from_secs(30))
+                        .serve_connection(io, service)
+                        .await;
+                }
+            }
+        });
+    }
 }
