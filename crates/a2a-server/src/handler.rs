@@ -848,14 +848,13 @@ impl RequestHandler {
         tokio::spawn(
             async move {
                 let agent = handler.inner.agent.clone();
-                let run = tokio::spawn(async move { agent.execute_boxed(ctx, sink).await });
-                let outcome = match run.await {
+                // The agent runs in this task; a panic in it is caught here (a second task
+                // just to catch panics cost a spawn and a cross-task wake per request).
+                let run = std::panic::AssertUnwindSafe(agent.execute_boxed(ctx, sink));
+                let outcome = match futures_util::FutureExt::catch_unwind(run).await {
                     Ok(Ok(())) => Ok(()),
                     Ok(Err(err)) => Err(err.message().to_owned()),
-                    Err(join) if join.is_panic() => {
-                        Err(format!("the agent panicked: {}", panic_text(join)))
-                    }
-                    Err(_) => Err("the agent was aborted".to_owned()),
+                    Err(payload) => Err(format!("the agent panicked: {}", panic_text(payload))),
                 };
                 if let Err(reason) = &outcome {
                     tracing::warn!(%reason, "agent failed");
@@ -920,8 +919,7 @@ fn uuid_string() -> String {
     TaskId::random().into_string()
 }
 
-fn panic_text(join: tokio::task::JoinError) -> String {
-    let payload = join.into_panic();
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = payload.downcast_ref::<String>() {
