@@ -915,7 +915,13 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
                 }
             }
         };
-        let fmt_ratio = |r: Option<f64>| r.map_or_else(String::new, |r| format!("{r:.2}x"));
+        let fmt_ratio = |r: Option<f64>| {
+            r.map_or_else(String::new, |r| match r {
+                r if r < 0.1 => format!("{r:.3}x"),
+                r if r >= 100.0 => format!("{r:.0}x"),
+                r => format!("{r:.2}x"),
+            })
+        };
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |",
             row.metric,
@@ -944,7 +950,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         }
         if let Some((_, 0)) = r.per_task {
             notes.push(format!(
-                "- {}: retains no task; its RSS figure is per request",
+                "- {}: retains no task; its RSS-per-task figure is the growth per request",
                 label(name)
             ));
         }
