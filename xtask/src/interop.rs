@@ -37,7 +37,7 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 /// Known wire divergences: `(client, agent, scenario, divergence)`. The cell is reported
 /// `XFAIL <divergence>` while it fails, and fails the run once it passes (remove the entry and
 /// update `docs/interop.md`). Each divergence is described in `docs/interop.md`.
-const KNOWN: &[(&str, &str, &str, &str)] = &[];
+const KNOWN: &[Known] = &[];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[
@@ -653,20 +653,28 @@ fn run_cell(paths: &Paths, built: &Built, client: Client, agent: Agent, url: &st
 /// The matrix: one row per scenario, one column per cell, and the failures that fail the run.
 struct Report<'a> {
     results: &'a [CellResult],
+    known: &'a [Known],
     scenarios: Vec<String>,
     failures: Vec<String>,
     notes: Vec<String>,
 }
 
-fn known(client: &str, agent: &str, scenario: &str) -> Option<&'static str> {
-    KNOWN
-        .iter()
+/// A known divergence: `(client, agent, scenario, divergence)`.
+type Known = (&'static str, &'static str, &'static str, &'static str);
+
+fn known(list: &[Known], client: &str, agent: &str, scenario: &str) -> Option<&'static str> {
+    list.iter()
         .find(|(c, a, s, _)| *c == client && *a == agent && *s == scenario)
         .map(|(_, _, _, id)| *id)
 }
 
 impl<'a> Report<'a> {
     fn new(results: &'a [CellResult]) -> Self {
+        Self::with_known(results, KNOWN)
+    }
+
+    /// The report with this list of known divergences.
+    fn with_known(results: &'a [CellResult], known_list: &'a [Known]) -> Self {
         // The scripts' order (the first cell's), then any scenario only later cells printed.
         let mut ordered: Vec<String> = Vec::new();
         for r in results {
@@ -683,7 +691,7 @@ impl<'a> Report<'a> {
                 failures.push(format!("[{}] {why}", r.column()));
             }
             for scenario in &ordered {
-                let divergence = known(r.client, r.agent, scenario);
+                let divergence = known(known_list, r.client, r.agent, scenario);
                 match (r.get(scenario), divergence) {
                     (Some(Outcome::Pass), Some(id)) => failures.push(format!(
                         "[{}] {scenario} passes but is listed as known divergence {id}: \
@@ -709,6 +717,7 @@ impl<'a> Report<'a> {
         }
         Self {
             results,
+            known: known_list,
             scenarios: ordered,
             failures,
             notes,
@@ -716,7 +725,10 @@ impl<'a> Report<'a> {
     }
 
     fn cell(&self, r: &CellResult, scenario: &str) -> String {
-        match (r.get(scenario), known(r.client, r.agent, scenario)) {
+        match (
+            r.get(scenario),
+            known(self.known, r.client, r.agent, scenario),
+        ) {
             (Some(Outcome::Pass), None) => "PASS".to_owned(),
             (Some(Outcome::Pass), Some(id)) => format!("XPASS {id}"),
             (Some(Outcome::Fail(_)), Some(id)) => format!("XFAIL {id}"),
@@ -828,12 +840,13 @@ mod tests {
 
     #[test]
     fn a_known_divergence_is_xfail_while_it_fails_and_a_failure_once_it_passes() {
+        let list: &[Known] = &[("python", "rust", "multi_turn_stream", "D1")];
         let failing = [cell("python", "rust", &[("multi_turn_stream", false)])];
-        let report = Report::new(&failing);
+        let report = Report::with_known(&failing, list);
         assert!(report.failures.is_empty(), "{:?}", report.failures);
         assert_eq!(report.cell(&failing[0], "multi_turn_stream"), "XFAIL D1");
         let passing = [cell("python", "rust", &[("multi_turn_stream", true)])];
-        let report = Report::new(&passing);
+        let report = Report::with_known(&passing, list);
         assert_eq!(report.failures.len(), 1);
         assert!(report.failures[0].contains("remove it from KNOWN"));
         assert_eq!(report.cell(&passing[0], "multi_turn_stream"), "XPASS D1");
