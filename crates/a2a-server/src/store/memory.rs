@@ -461,7 +461,8 @@ impl TaskStore for InMemoryTaskStore {
         let thawed = entry.thaw();
         let event = change(&mut entry.task);
         let key = time_key(&entry.task);
-        if key != entry.time_key {
+        let moved = key != entry.time_key;
+        if moved {
             inner.by_time.remove(&(entry.time_key, id.clone()));
             inner.by_time.insert((key, id.clone()));
             if was_terminal {
@@ -470,7 +471,9 @@ impl TaskStore for InMemoryTaskStore {
             entry.time_key = key;
         }
         let state = entry.task.status.state;
-        if state.is_terminal() && (!was_terminal || key != entry.time_key) {
+        // A task that became terminal, or a terminal one whose status time changed, takes its
+        // (new) place in the eviction order.
+        if state.is_terminal() && (!was_terminal || moved) {
             inner.terminal.insert((key, id.clone()));
         }
         if let Some(event) = event {

@@ -202,3 +202,37 @@ fn the_log_numbers_events_without_gaps_and_wait_wakes_readers() {
         );
     });
 }
+
+#[test]
+fn a_terminal_task_whose_status_time_changes_stays_evictable() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_tasks(1)
+                .with_terminal_ttl(None),
+        );
+        let now = Timestamp::now().unix_seconds();
+        store
+            .create(task("done", TaskState::Completed, now - 10), None)
+            .await
+            .unwrap();
+        store
+            .update(
+                &"done".into(),
+                Box::new(|t: &mut Task| {
+                    t.status.timestamp =
+                        Timestamp::from_unix(Timestamp::now().unix_seconds() - 5, 0);
+                    None
+                }),
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        store
+            .create(task("next", TaskState::Working, now), None)
+            .await
+            .unwrap();
+        assert!(store.load(&"done".into()).await.unwrap().is_none());
+        assert_eq!(store.len(), 1);
+    });
+}
