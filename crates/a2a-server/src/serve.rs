@@ -3,10 +3,10 @@
 use std::future::Future;
 use std::time::Duration;
 
+use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 
 use crate::service::A2aService;
 
@@ -33,6 +33,25 @@ impl ShutdownConfig {
     pub fn with_deadline(mut self, deadline: Duration) -> Self {
         self.deadline = deadline;
         self
+    }
+}
+
+/// The first bytes of an HTTP/2 connection with prior knowledge (RFC 9113 §3.4).
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+/// True when the connection starts with the HTTP/2 preface; reads nothing.
+async fn starts_with_h2_preface(stream: &TcpStream) -> std::io::Result<bool> {
+    let mut buf = [0u8; H2_PREFACE.len()];
+    loop {
+        let n = stream.peek(&mut buf).await?;
+        if n == 0 || !H2_PREFACE.starts_with(&buf[..n]) {
+            return Ok(false);
+        }
+        if n == H2_PREFACE.len() {
+            return Ok(true);
+        }
+        // A prefix of the preface so far: wait for the rest.
+        tokio::time::sleep(Duration::from_millis(2)).await;
     }
 }
 
@@ -66,11 +85,7 @@ pub async fn serve_with_shutdown(
     signal: impl Future<Output = ()>,
     config: ShutdownConfig,
 ) -> std::io::Result<()> {
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(service.limits().header_read_timeout);
+    let header_read_timeout = service.limits().header_read_timeout;
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut signal = std::pin::pin!(signal);
     loop {
@@ -87,11 +102,30 @@ pub async fn serve_with_shutdown(
             () = &mut signal => break,
         };
         let hyper_service = TowerToHyperService::new(service.clone());
-        let connection =
-            builder.serve_connection_with_upgrades(TokioIo::new(stream), hyper_service);
-        let connection = graceful.watch(connection.into_owned());
+        let watcher = graceful.watcher();
         tokio::spawn(async move {
-            if let Err(err) = connection.await {
+            // HTTP/2 with prior knowledge starts with the connection preface; anything else is
+            // HTTP/1.1. Peeking (instead of hyper-util's auto builder, which reads the first
+            // bytes and hands them back) keeps hyper's HTTP/1 read buffer at its initial size,
+            // which halves the memory of an idle SSE connection.
+            let detect = tokio::time::timeout(header_read_timeout, starts_with_h2_preface(&stream));
+            let Ok(Ok(http2)) = detect.await else {
+                // A client that sent nothing in time, or a broken connection.
+                return;
+            };
+            let result = if http2 {
+                let connection = http2::Builder::new(TokioExecutor::new())
+                    .timer(TokioTimer::new())
+                    .serve_connection(TokioIo::new(stream), hyper_service);
+                watcher.watch(connection).await
+            } else {
+                let connection = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(header_read_timeout)
+                    .serve_connection(TokioIo::new(stream), hyper_service);
+                watcher.watch(connection).await
+            };
+            if let Err(err) = result {
                 tracing::debug!(%peer, %err, "connection ended with an error");
             }
         });

@@ -118,3 +118,28 @@ async fn graceful_shutdown_stops_accepting_and_closes_streams_after_the_deadline
         "the listener is closed"
     );
 }
+
+#[tokio::test]
+async fn http2_with_prior_knowledge_is_served_too() {
+    use http_body_util::BodyExt as _;
+    let server = common::start(A2aService::builder(waiting_agent(), card(false)).build()).await;
+    let stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let (mut sender, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(stream),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let request = http::Request::get("http://t/.well-known/agent-card.json")
+        .body(http_body_util::Full::new(bytes::Bytes::new()))
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    assert_eq!(response.version(), http::Version::HTTP_2);
+    assert_eq!(response.status(), http::StatusCode::OK);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let card: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(card["name"], "T");
+}
