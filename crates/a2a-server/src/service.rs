@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::{ErrorObject, Id, Methods, Payload, Response};
-use a2a_sse::{Event, KeepAlive};
+use a2a_sse::KeepAlive;
 use a2a_types::v1::{AgentCard, AgentInterface, binding};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -466,54 +466,52 @@ impl A2aService {
             );
         };
         let keep_alive = KeepAlive::new().frame();
-        let mut ticker = tokio::time::interval(self.inner.limits.keep_alive);
+        let interval = self.inner.limits.keep_alive;
+        let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + interval, interval);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         struct State {
             stream: EventStream,
             ticker: tokio::time::Interval,
+            interval: std::time::Duration,
+            last_write: tokio::time::Instant,
             id: Id,
             keep_alive: Bytes,
             _permit: tokio::sync::OwnedSemaphorePermit,
-            first_tick: bool,
         }
         let state = State {
             stream,
             ticker,
+            interval,
+            last_write: tokio::time::Instant::now(),
             id,
             keep_alive,
             _permit: permit,
-            first_tick: true,
         };
         let frames = futures_util::stream::unfold(state, |mut st| async move {
             use futures_util::StreamExt as _;
-            if st.first_tick {
-                // The interval's first tick is immediate; skip it so keep-alives wait a full period.
-                st.ticker.tick().await;
-                st.first_tick = false;
-            }
-            let bytes = tokio::select! {
-                biased;
-                next = st.stream.next() => match next {
-                    None => return None,
-                    Some(Ok(event)) => {
-                        let data = serde_json::to_string(&Response::ok(st.id.clone(), &event.event))
-                            .expect("events serialize");
-                        let mut sse = Event::new(data);
-                        if let Some(seq) = event.seq {
-                            sse = sse.with_id(seq.to_string()).expect("a number is a valid SSE id");
+            let bytes = loop {
+                tokio::select! {
+                    biased;
+                    next = st.stream.next() => break match next {
+                        None => return None,
+                        Some(Ok(event)) => {
+                            st.last_write = tokio::time::Instant::now();
+                            encode_event(&Response::ok(st.id.clone(), &event.event), event.seq)
                         }
-                        st.ticker.reset();
-                        sse.encode()
+                        Some(Err(err)) => {
+                            encode_event(&Response::error(st.id.clone(), jsonrpc::to_error_object(&err)), None)
+                        }
+                    },
+                    _ = st.ticker.tick() => {
+                        // The ticker runs on a fixed period and is never reset per event: a tick
+                        // soon after an event is skipped, so the stream is quiet for at most
+                        // two periods before a keep-alive.
+                        if st.last_write.elapsed() >= st.interval {
+                            st.last_write = tokio::time::Instant::now();
+                            break st.keep_alive.clone();
+                        }
                     }
-                    Some(Err(err)) => {
-                        let data = String::from_utf8(
-                            Response::error(st.id.clone(), jsonrpc::to_error_object(&err)).to_vec(),
-                        )
-                        .expect("JSON is UTF-8");
-                        Event::new(data).encode()
-                    }
-                },
-                _ = st.ticker.tick() => st.keep_alive.clone(),
+                }
             };
             Some((Ok::<_, Infallible>(Frame::data(bytes)), st))
         });
@@ -524,6 +522,22 @@ impl A2aService {
             .body(A2aBody::stream(frames))
             .expect("a valid response")
     }
+}
+
+/// One SSE event, written straight into one buffer: `data: <JSON>\n`, `id: <seq>\n` and the
+/// blank line. Compact JSON has no line breaks (serde_json escapes them inside strings), so
+/// the response is one `data:` line.
+fn encode_event<T: serde::Serialize>(response: &Response<T>, seq: Option<u64>) -> Bytes {
+    let mut buf = Vec::with_capacity(512);
+    buf.extend_from_slice(b"data: ");
+    serde_json::to_writer(&mut buf, response).expect("events serialize");
+    buf.push(b'\n');
+    if let Some(seq) = seq {
+        use std::io::Write as _;
+        writeln!(buf, "id: {seq}").expect("writing to a Vec cannot fail");
+    }
+    buf.push(b'\n');
+    Bytes::from(buf)
 }
 
 /// A service parameter: the header, or the query parameter of the same name (spec §3.6.1).
@@ -588,5 +602,24 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let service = self.clone();
         Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_one_data_line_and_an_id() {
+        let response = Response::ok(Id::Number(7.into()), serde_json::json!({"text": "a\nb"}));
+        assert_eq!(
+            &encode_event(&response, Some(12))[..],
+            b"data: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"text\":\"a\\nb\"}}\nid: 12\n\n"
+        );
+        let error = Response::error(Id::Null, ErrorObject::internal_error("x"));
+        assert_eq!(
+            &encode_event(&error, None)[..],
+            b"data: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"internal error: x\"}}\n\n"
+        );
     }
 }
