@@ -85,25 +85,36 @@ impl From<Timestamp> for OffsetDateTime {
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = self.0;
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        )?;
-        let nanos = t.nanosecond();
-        if nanos.is_multiple_of(1_000_000) {
-            write!(f, ".{:03}Z", nanos / 1_000_000)
-        } else if nanos.is_multiple_of(1_000) {
-            write!(f, ".{:06}Z", nanos / 1_000)
-        } else {
-            write!(f, ".{nanos:09}Z")
+        // Written digit by digit into a stack buffer: `write!` with padding costs several
+        // times more, and every task event carries a timestamp.
+        fn digits(buf: &mut [u8], mut value: u32) {
+            for slot in buf.iter_mut().rev() {
+                *slot = b'0' + (value % 10) as u8;
+                value /= 10;
+            }
         }
+        let t = self.0;
+        let mut buf = *b"0000-00-00T00:00:00.000000000Z";
+        // The year is 1..=9999 (checked on construction).
+        digits(&mut buf[0..4], t.year().unsigned_abs());
+        digits(&mut buf[5..7], u32::from(u8::from(t.month())));
+        digits(&mut buf[8..10], u32::from(t.day()));
+        digits(&mut buf[11..13], u32::from(t.hour()));
+        digits(&mut buf[14..16], u32::from(t.minute()));
+        digits(&mut buf[17..19], u32::from(t.second()));
+        let nanos = t.nanosecond();
+        let len = if nanos.is_multiple_of(1_000_000) {
+            digits(&mut buf[20..23], nanos / 1_000_000);
+            23
+        } else if nanos.is_multiple_of(1_000) {
+            digits(&mut buf[20..26], nanos / 1_000);
+            26
+        } else {
+            digits(&mut buf[20..29], nanos);
+            29
+        };
+        buf[len] = b'Z';
+        f.write_str(std::str::from_utf8(&buf[..=len]).expect("ASCII digits"))
     }
 }
 
