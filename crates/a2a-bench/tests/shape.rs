@@ -14,6 +14,10 @@ use hyper_util::rt::TokioIo;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+/// The tests run one at a time: each picks a free port, releases it and starts a server on it,
+/// and two tests doing that at once can be handed the same port.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 struct Server(Child, SocketAddr);
 
 impl Drop for Server {
@@ -123,6 +127,7 @@ async fn both(body: Vec<u8>, events: Option<usize>) -> (Vec<Value>, Vec<Value>) 
 
 #[tokio::test]
 async fn send_message_has_our_shape() {
+    let _serial = SERIAL.lock().await;
     let (floor, ours) = both(wire::send_message(wire::ECHO_TEXT, false), None).await;
     assert_eq!(floor, ours);
     assert_eq!(
@@ -133,6 +138,7 @@ async fn send_message_has_our_shape() {
 
 #[tokio::test]
 async fn the_stream_has_our_shape() {
+    let _serial = SERIAL.lock().await;
     let body = wire::send_streaming_message(&wire::stream_command(3));
     let (floor, ours) = both(body, Some(6)).await;
     assert_eq!(floor, ours);
@@ -144,6 +150,7 @@ async fn the_stream_has_our_shape() {
 
 #[tokio::test]
 async fn hold_and_subscribe_have_our_shape() {
+    let _serial = SERIAL.lock().await;
     let (floor, ours) = (floor(), ours());
     let mut held = Vec::new();
     for server in [&floor, &ours] {
