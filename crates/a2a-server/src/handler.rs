@@ -335,22 +335,24 @@ impl RequestHandler {
             )));
         }
         // Blocking: wait for a terminal or interrupted state reached after this message.
+        // Only the state is read while waiting; the task is copied once, at the end.
         let mut seen = after;
         loop {
-            let stored = self
+            let progress = self
                 .inner
                 .store
-                .load(&task_id)
+                .progress(&task_id)
                 .await?
                 .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
-            if stored.last_seq > after && stored.task.status.state.is_final() {
+            if progress.last_seq > after && progress.state.is_final() {
+                let task = self.load_visible(&task_id, call).await?;
                 return Ok(SendMessageResponse::Task(lifecycle::present(
-                    stored.task,
+                    task,
                     history_length,
                     true,
                 )));
             }
-            seen = seen.max(stored.last_seq);
+            seen = seen.max(progress.last_seq);
             self.inner.store.wait(&task_id, seen).await?;
         }
     }

@@ -447,6 +447,15 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(found)))
     }
 
+    fn progress<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<UpdateOutcome>> {
+        let inner = self.lock();
+        let found = inner.tasks.get(id).map(|e| UpdateOutcome {
+            last_seq: e.last_seq,
+            state: e.task.status.state,
+        });
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
     fn update<'a>(
         &'a self,
         id: &'a TaskId,

@@ -121,6 +121,19 @@ pub trait TaskStore: Send + Sync + 'static {
     /// The task with this id, if any.
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>>;
 
+    /// Where a task stands, without copying it: the sequence number of its last event and its
+    /// state. `None` when there is no such task.
+    ///
+    /// The default loads the whole task; stores that can answer cheaper should.
+    fn progress<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<UpdateOutcome>> {
+        Box::pin(async move {
+            Ok(self.load(id).await?.map(|stored| UpdateOutcome {
+                last_seq: stored.last_seq,
+                state: stored.task.status.state,
+            }))
+        })
+    }
+
     /// Applies `change` to the task atomically and appends the event it returns. `None` when
     /// there is no such task.
     fn update<'a>(
