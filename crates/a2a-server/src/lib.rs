@@ -69,7 +69,7 @@ mod body;
 mod error;
 mod handler;
 pub mod jsonrpc;
-mod lifecycle;
+
 #[cfg(feature = "serve")]
 mod serve;
 mod service;

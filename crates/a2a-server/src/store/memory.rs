@@ -653,7 +653,7 @@ mod tests {
     use a2a_types::v1::{Artifact, Message, Part, Role};
 
     use super::*;
-    use crate::lifecycle;
+    use crate::handler::lifecycle;
 
     fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
         tokio::runtime::Builder::new_current_thread()

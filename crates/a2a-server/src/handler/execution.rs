@@ -1,0 +1,538 @@
+//! Running the agent: `SendMessage`, `SendStreamingMessage`, and the task writer behind an
+//! [`EventSink`](crate::agent::EventSink).
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use a2a_types::v1::{
+    ContextId, Message, Part, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
+    TaskId, TaskState, TaskStatus,
+};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
+
+use super::subscribe::log_stream;
+use super::{
+    CallContext, EventStream, Execution, RequestHandler, Running, StreamEvent,
+    check_history_length, lifecycle, lock,
+};
+use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
+use crate::auth::Principal;
+use crate::error::A2aError;
+use crate::store::TaskStore;
+
+enum First {
+    Reply(Message),
+    Task,
+}
+
+impl RequestHandler {
+    /// `SendMessage`: starts or continues a task and answers with the task (when it is
+    /// terminal or interrupted, or at once with `returnImmediately`) or with a direct message.
+    pub async fn send_message(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<SendMessageResponse, A2aError> {
+        let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
+        let return_immediately = req
+            .configuration
+            .as_ref()
+            .is_some_and(|c| c.return_immediately);
+        let started = self.start(req, call).await?;
+        let (task_id, after) = match started {
+            Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
+            Started::Task { task_id, after } => (task_id, after),
+        };
+        if return_immediately {
+            let task = self.load_visible(&task_id, call).await?;
+            return Ok(SendMessageResponse::Task(lifecycle::present(
+                task,
+                history_length,
+                true,
+            )));
+        }
+        // Blocking: wait for a terminal or interrupted state reached after this message.
+        // Only the state is read while waiting; the task is copied once, at the end.
+        let mut seen = after;
+        loop {
+            let progress = self
+                .inner
+                .store
+                .progress(&task_id)
+                .await?
+                .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+            if progress.last_seq > after && progress.state.is_final() {
+                let task = self.load_visible(&task_id, call).await?;
+                return Ok(SendMessageResponse::Task(lifecycle::present(
+                    task,
+                    history_length,
+                    true,
+                )));
+            }
+            seen = seen.max(progress.last_seq);
+            self.inner.store.wait(&task_id, seen).await?;
+        }
+    }
+
+    /// `SendStreamingMessage`: the task first, then its events until a terminal or interrupted
+    /// state; or a single message for a direct reply.
+    pub async fn send_streaming_message(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<EventStream, A2aError> {
+        self.streaming_supported()?;
+        let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
+        match self.start(req, call).await? {
+            Started::Replied(message) => {
+                let item = Ok(StreamEvent {
+                    seq: None,
+                    event: StreamResponse::Message(message),
+                });
+                Ok(Box::pin(futures_util::stream::iter([item])))
+            }
+            Started::Task { task_id, after } => {
+                let stored = self
+                    .inner
+                    .store
+                    .load(&task_id)
+                    .await?
+                    .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                // The first event is the task as it stood when this message was accepted;
+                // what happened since then follows from the log.
+                let snapshot_seq = if after == 0 { 1 } else { after };
+                let first = match self
+                    .inner
+                    .store
+                    .read_log(&task_id, snapshot_seq - 1, 1)
+                    .await?
+                    .pop()
+                {
+                    Some(entry) if after == 0 => entry.event,
+                    _ => {
+                        StreamResponse::Task(lifecycle::present(stored.task, history_length, true))
+                    }
+                };
+                let first = match first {
+                    StreamResponse::Task(task) => {
+                        StreamResponse::Task(lifecycle::present(task, history_length, true))
+                    }
+                    other => other,
+                };
+                Ok(log_stream(
+                    self.inner.store.clone(),
+                    task_id,
+                    snapshot_seq,
+                    Some(StreamEvent {
+                        seq: Some(snapshot_seq),
+                        event: first,
+                    }),
+                ))
+            }
+        }
+    }
+
+    /// Validates a send, records the message and starts the agent.
+    async fn start(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<Started, A2aError> {
+        let SendMessageRequest {
+            mut message,
+            configuration,
+            metadata,
+            ..
+        } = req;
+        if message.message_id.is_empty() {
+            return Err(A2aError::InvalidParams(
+                "message.messageId is required".to_owned(),
+            ));
+        }
+        if message.parts.is_empty() {
+            return Err(A2aError::InvalidParams(
+                "message.parts must hold at least one part".to_owned(),
+            ));
+        }
+        if message.role == Role::Agent {
+            return Err(A2aError::InvalidParams(
+                "message.role must be ROLE_USER".to_owned(),
+            ));
+        }
+        check_history_length(
+            configuration.as_ref().and_then(|c| c.history_length),
+            "configuration.historyLength",
+        )?;
+        if configuration
+            .as_ref()
+            .is_some_and(|c| c.task_push_notification_config.is_some())
+        {
+            self.push_supported()?;
+        }
+        self.check_extensions(call)?;
+        self.check_content_types(&message)?;
+        message.role = Role::User;
+
+        let cancel = self.inner.shutdown.child_token();
+        let execution_id = self
+            .inner
+            .next_execution
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (task_id, context_id, existing, after) = match message.task_id.clone() {
+            Some(task_id) => {
+                let task = self.load_visible(&task_id, call).await?;
+                let state = task.status.state;
+                if state.is_terminal() {
+                    return Err(terminal_task(&task_id, state));
+                }
+                let context_id = task.context_id.clone().unwrap_or_default();
+                if let Some(given) = &message.context_id
+                    && *given != context_id
+                {
+                    return Err(A2aError::InvalidParams(format!(
+                        "message.contextId `{given}` does not match the contextId `{context_id}` of task {task_id}"
+                    )));
+                }
+                message.context_id = Some(context_id.clone());
+                let recorded = message.clone();
+                let running = &self.inner.running;
+                let execution = Execution {
+                    id: execution_id,
+                    cancel: cancel.clone(),
+                };
+                let mut refused = None;
+                // Accepting the message and registering its execution happen under the store's
+                // lock of the task, so that a finishing earlier execution cannot interleave.
+                let outcome = self
+                    .inner
+                    .store
+                    .update(
+                        &task_id,
+                        Box::new(|task: &mut Task| {
+                            let state = task.status.state;
+                            let mut running = lock(running);
+                            if state.is_terminal() {
+                                refused = Some(terminal_task(&task.id, state));
+                                return None;
+                            }
+                            if !state.is_interrupted() && running.contains_key(&task.id) {
+                                refused = Some(A2aError::UnsupportedOperation(format!(
+                                    "task {} is still being worked on; wait until it asks for input, or cancel it",
+                                    task.id
+                                )));
+                                return None;
+                            }
+                            running.insert(task.id.clone(), execution);
+                            task.history.push(recorded);
+                            None
+                        }),
+                    )
+                    .await?
+                    .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                if let Some(err) = refused {
+                    return Err(err);
+                }
+                (task_id, context_id, Some(task), outcome.last_seq)
+            }
+            None => {
+                let task_id = TaskId::random();
+                let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
+                message.task_id = Some(task_id.clone());
+                message.context_id = Some(context_id.clone());
+                self.running().insert(
+                    task_id.clone(),
+                    Execution {
+                        id: execution_id,
+                        cancel: cancel.clone(),
+                    },
+                );
+                (task_id, context_id, None, 0)
+            }
+        };
+
+        let is_new = existing.is_none();
+        let (first_tx, first_rx) = oneshot::channel();
+        let initial = is_new.then(|| {
+            Box::new(
+                Task::new(
+                    task_id.clone(),
+                    context_id.clone(),
+                    TaskStatus::now(TaskState::Submitted),
+                )
+                .with_history([message.clone()]),
+            )
+        });
+        let writer = Arc::new(TaskWriter {
+            store: self.inner.store.clone(),
+            task_id: task_id.clone(),
+            owner: call.principal.clone(),
+            phase: tokio::sync::Mutex::new(if is_new {
+                Phase::Pending(initial)
+            } else {
+                Phase::Created
+            }),
+            first: Mutex::new(Some(first_tx)),
+            cancel: cancel.clone(),
+            running: self.inner.running.clone(),
+            execution_id,
+            emitted: std::sync::atomic::AtomicUsize::new(0),
+        });
+        let ctx = RequestContext {
+            message,
+            task_id: task_id.clone(),
+            context_id: context_id.clone(),
+            task: existing,
+            principal: call.principal.clone(),
+            extensions: call.extensions.clone(),
+            configuration,
+            metadata,
+            cancel,
+        };
+        let sink = EventSink {
+            target: writer.clone(),
+            task_id: task_id.clone(),
+            context_id,
+        };
+        let handler = self.clone();
+        let span = tracing::info_span!("a2a.task", task.id = %task_id);
+        tokio::spawn(
+            async move {
+                let agent = handler.inner.agent.clone();
+                // The agent runs in this task; a panic in it is caught here (a second task
+                // just to catch panics cost a spawn and a cross-task wake per request).
+                let run = std::panic::AssertUnwindSafe(agent.execute_boxed(ctx, sink));
+                let outcome = match futures_util::FutureExt::catch_unwind(run).await {
+                    Ok(Ok(())) => Ok(()),
+                    Ok(Err(err)) => Err(err.message().to_owned()),
+                    Err(payload) => Err(format!("the agent panicked: {}", panic_text(payload))),
+                };
+                if let Err(reason) = &outcome {
+                    tracing::warn!(%reason, "agent failed");
+                }
+                writer.finish(outcome).await;
+                drop(handler);
+            }
+            .instrument(span),
+        );
+
+        if !is_new {
+            return Ok(Started::Task { task_id, after });
+        }
+        match first_rx.await {
+            Ok(First::Reply(message)) => Ok(Started::Replied(message)),
+            Ok(First::Task) => Ok(Started::Task { task_id, after: 0 }),
+            Err(_) => Err(A2aError::Internal(
+                "the agent ended without a result".to_owned(),
+            )),
+        }
+    }
+}
+
+enum Started {
+    Replied(Message),
+    Task { task_id: TaskId, after: u64 },
+}
+
+fn terminal_task(task_id: &TaskId, state: TaskState) -> A2aError {
+    A2aError::UnsupportedOperation(format!(
+        "task {task_id} is {state} (a terminal state) and accepts no more messages; \
+         send a new message without taskId to start a new task"
+    ))
+}
+
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a non-text panic payload".to_owned()
+    }
+}
+
+enum Phase {
+    /// A new task not yet created: created by the first task event.
+    Pending(Option<Box<Task>>),
+    /// The task exists in the store.
+    Created,
+    /// Answered with a direct message: no task.
+    Replied,
+}
+
+/// The server side of an [`EventSink`]: validates, applies and logs an execution's events.
+struct TaskWriter {
+    store: Arc<dyn TaskStore>,
+    task_id: TaskId,
+    owner: Option<Principal>,
+    phase: tokio::sync::Mutex<Phase>,
+    first: Mutex<Option<oneshot::Sender<First>>>,
+    cancel: CancellationToken,
+    running: Running,
+    execution_id: u64,
+    /// Events this execution had accepted.
+    emitted: std::sync::atomic::AtomicUsize,
+}
+
+impl TaskWriter {
+    fn signal(&self, first: First) {
+        let tx = self
+            .first
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(tx) = tx {
+            // The caller may have gone away; the task goes on regardless.
+            let _ = tx.send(first);
+        }
+    }
+
+    async fn ensure_created(&self, phase: &mut Phase) -> Result<(), SinkError> {
+        match phase {
+            Phase::Pending(initial) => {
+                let task = initial.take().expect("a pending task is created once");
+                self.store
+                    .create(*task, self.owner.clone())
+                    .await
+                    .map_err(|e| SinkError::Store(e.to_string()))?;
+                *phase = Phase::Created;
+                self.signal(First::Task);
+                Ok(())
+            }
+            Phase::Created => Ok(()),
+            Phase::Replied => Err(SinkError::AfterReply),
+        }
+    }
+
+    async fn apply(&self, event: AgentEvent) -> Result<(), SinkError> {
+        let mut phase = self.phase.lock().await;
+        if let AgentEvent::Reply(mut message) = event {
+            return match &*phase {
+                Phase::Pending(_) => {
+                    // No task will exist: the reply must not point at one.
+                    if message.task_id.as_ref() == Some(&self.task_id) {
+                        message.task_id = None;
+                    }
+                    *phase = Phase::Replied;
+                    self.signal(First::Reply(message));
+                    Ok(())
+                }
+                _ => Err(SinkError::ReplyAfterTask),
+            };
+        }
+        self.ensure_created(&mut phase).await?;
+        let mut result = Ok(());
+        let outcome = self
+            .store
+            .update(
+                &self.task_id,
+                Box::new(|task: &mut Task| {
+                    let applied = match event {
+                        AgentEvent::Status { state, message } => {
+                            lifecycle::apply_status(task, state, message)
+                        }
+                        AgentEvent::Artifact {
+                            artifact,
+                            append,
+                            last_chunk,
+                        } => lifecycle::apply_artifact(task, artifact, append, last_chunk),
+                        AgentEvent::Reply(_) => unreachable!("handled above"),
+                    };
+                    applied.map_err(|e| result = Err(e)).ok()
+                }),
+            )
+            .await
+            .map_err(|e| SinkError::Store(e.to_string()))?;
+        if outcome.is_none() {
+            return Err(SinkError::Store(format!(
+                "task {} is no longer stored",
+                self.task_id
+            )));
+        }
+        if result.is_ok() {
+            self.emitted
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        result
+    }
+
+    /// Forgets this execution, if it is still the task's current one; true when it was.
+    fn retire(&self, running: &mut HashMap<TaskId, Execution>) -> bool {
+        let current = running
+            .get(&self.task_id)
+            .is_some_and(|e| e.id == self.execution_id);
+        if current {
+            running.remove(&self.task_id);
+        }
+        current
+    }
+
+    /// After the agent returned: a task that is not terminal or interrupted is completed (or
+    /// failed, with the error; or canceled, when cancellation was asked for); a request that
+    /// produced nothing gets a completed task; a follow-up that produced nothing restates the
+    /// task's status, so that waiting callers and streams see this turn end. A newer execution
+    /// of the same task (a follow-up accepted meanwhile) is left alone.
+    async fn finish(&self, outcome: Result<(), String>) {
+        let mut phase = self.phase.lock().await;
+        if matches!(*phase, Phase::Replied) {
+            self.retire(&mut lock(&self.running));
+            return;
+        }
+        if let Err(err) = self.ensure_created(&mut phase).await {
+            tracing::error!(%err, "cannot record the task of a finished agent");
+            self.retire(&mut lock(&self.running));
+            self.signal(First::Task);
+            return;
+        }
+        drop(phase);
+        let cancelled = self.cancel.is_cancelled();
+        let emitted = self.emitted.load(std::sync::atomic::Ordering::Relaxed);
+        let result = self
+            .store
+            .update(
+                &self.task_id,
+                Box::new(move |task: &mut Task| {
+                    if !self.retire(&mut lock(&self.running)) {
+                        return None;
+                    }
+                    let state = task.status.state;
+                    match outcome {
+                        _ if cancelled && !state.is_terminal() => {
+                            lifecycle::apply_status(task, TaskState::Canceled, None).ok()
+                        }
+                        Ok(()) if state.is_interrupted() && emitted == 0 => {
+                            Some(lifecycle::restate(task))
+                        }
+                        Ok(()) if state.is_final() => None,
+                        Ok(()) => lifecycle::apply_status(task, TaskState::Completed, None).ok(),
+                        Err(_) if state.is_terminal() => None,
+                        Err(reason) => {
+                            let message = Message::new(
+                                a2a_types::v1::MessageId::random(),
+                                Role::Agent,
+                                vec![Part::text(reason)],
+                            )
+                            .with_task_id(task.id.clone())
+                            .with_context_id(task.context_id.clone().unwrap_or_default());
+                            lifecycle::apply_status(task, TaskState::Failed, Some(message)).ok()
+                        }
+                    }
+                }),
+            )
+            .await;
+        if let Err(err) = result {
+            tracing::error!(%err, "cannot record the end of an agent's turn");
+        }
+    }
+}
+
+impl EventTarget for TaskWriter {
+    fn emit(
+        &self,
+        event: AgentEvent,
+    ) -> Pin<Box<dyn std::future::Future<Output = Result<(), SinkError>> + Send + '_>> {
+        Box::pin(self.apply(event))
+    }
+}

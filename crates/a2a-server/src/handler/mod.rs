@@ -1,0 +1,579 @@
+//! [`RequestHandler`]: the eleven A2A 1.0 operations, on the core types, without any wire.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use a2a_types::v1::{
+    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, Message, Part, Role, StreamResponse, Task, TaskId,
+    TaskPushNotificationConfig, TaskState,
+};
+use futures_core::Stream;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::{Agent, DynAgent};
+use crate::auth::Principal;
+use crate::error::A2aError;
+use crate::store::{ListQuery, StoreError, TaskStore};
+
+mod execution;
+pub(crate) mod lifecycle;
+mod subscribe;
+
+/// Who calls, and with which service parameters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallContext {
+    /// The authenticated caller, if any.
+    pub principal: Option<Principal>,
+    /// The extension URIs the caller asked for (`A2A-Extensions`).
+    pub extensions: Vec<String>,
+}
+
+impl CallContext {
+    /// An anonymous call without extensions.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the principal.
+    #[must_use]
+    pub fn with_principal(mut self, principal: Option<Principal>) -> Self {
+        self.principal = principal;
+        self
+    }
+
+    /// Sets the requested extensions.
+    #[must_use]
+    pub fn with_extensions(mut self, extensions: Vec<String>) -> Self {
+        self.extensions = extensions;
+        self
+    }
+}
+
+/// One event of a stream, with its log sequence number (`None` for a direct message reply,
+/// which is not logged).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct StreamEvent {
+    /// The sequence number in the task's event log: the SSE `id`.
+    pub seq: Option<u64>,
+    /// The event.
+    pub event: StreamResponse,
+}
+
+/// A stream of task events, ending after a terminal or interrupted state (or a message).
+pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> + Send>>;
+
+/// Tunables of the [`RequestHandler`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HandlerConfig {
+    /// How long a cancelled agent may take to end its task before the server marks it canceled.
+    pub cancel_grace: Duration,
+    /// `ListTasks` page size when the request sets none.
+    pub default_page_size: usize,
+    /// The largest `ListTasks` page size; larger requests are clamped.
+    pub max_page_size: usize,
+}
+
+impl Default for HandlerConfig {
+    fn default() -> Self {
+        Self {
+            cancel_grace: Duration::from_secs(5),
+            default_page_size: 50,
+            max_page_size: 100,
+        }
+    }
+}
+
+impl HandlerConfig {
+    /// Sets the cancel grace period.
+    #[must_use]
+    pub fn with_cancel_grace(mut self, grace: Duration) -> Self {
+        self.cancel_grace = grace;
+        self
+    }
+}
+
+/// The eleven operations of A2A 1.0 over a [`TaskStore`] and an [`Agent`].
+///
+/// Bindings (JSON-RPC, REST) decode a request, call one method here and encode the result;
+/// the methods take and return the `a2a_types::v1` types. Cheap to clone.
+#[derive(Clone)]
+pub struct RequestHandler {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    agent: Arc<dyn DynAgent>,
+    store: Arc<dyn TaskStore>,
+    card: AgentCard,
+    extended_card: Option<AgentCard>,
+    config: HandlerConfig,
+    running: Running,
+    next_execution: std::sync::atomic::AtomicU64,
+    shutdown: CancellationToken,
+}
+
+impl std::fmt::Debug for RequestHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestHandler")
+            .field("card", &self.inner.card.name)
+            .field("config", &self.inner.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`RequestHandler`]: the agent and its card, plus optional parts.
+pub struct HandlerBuilder {
+    agent: Arc<dyn DynAgent>,
+    card: AgentCard,
+    store: Option<Arc<dyn TaskStore>>,
+    extended_card: Option<AgentCard>,
+    config: HandlerConfig,
+}
+
+impl std::fmt::Debug for HandlerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HandlerBuilder")
+            .field("card", &self.card.name)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HandlerBuilder {
+    /// Stores tasks here (default: a new [`InMemoryTaskStore`](crate::store::InMemoryTaskStore)).
+    #[must_use]
+    pub fn store(mut self, store: impl TaskStore) -> Self {
+        self.store = Some(Arc::new(store));
+        self
+    }
+
+    /// Stores tasks in a store shared with other handlers.
+    #[must_use]
+    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// The card `GetExtendedAgentCard` returns (the public card must declare
+    /// `capabilities.extendedAgentCard`).
+    #[must_use]
+    pub fn extended_card(mut self, card: AgentCard) -> Self {
+        self.extended_card = Some(card);
+        self
+    }
+
+    /// Replaces the public card.
+    #[must_use]
+    pub fn card(mut self, card: AgentCard) -> Self {
+        self.card = card;
+        self
+    }
+
+    /// Sets the tunables.
+    #[must_use]
+    pub fn config(mut self, config: HandlerConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The handler.
+    pub fn build(self) -> RequestHandler {
+        RequestHandler {
+            inner: Arc::new(Inner {
+                agent: self.agent,
+                store: self
+                    .store
+                    .unwrap_or_else(|| Arc::new(crate::store::InMemoryTaskStore::new())),
+                card: self.card,
+                extended_card: self.extended_card,
+                config: self.config,
+                running: Running::default(),
+                next_execution: std::sync::atomic::AtomicU64::new(1),
+                shutdown: CancellationToken::new(),
+            }),
+        }
+    }
+}
+
+impl RequestHandler {
+    /// A handler for this agent, store and card, with the default tunables.
+    pub fn new(agent: impl Agent, store: impl TaskStore, card: AgentCard) -> Self {
+        Self::builder(agent, card).store(store).build()
+    }
+
+    /// A builder for a handler of this agent and card.
+    pub fn builder(agent: impl Agent, card: AgentCard) -> HandlerBuilder {
+        HandlerBuilder {
+            agent: Arc::new(agent),
+            card,
+            store: None,
+            extended_card: None,
+            config: HandlerConfig::default(),
+        }
+    }
+
+    /// The public agent card.
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn TaskStore> {
+        &self.inner.store
+    }
+
+    /// Asks every running agent to stop (their cancellation tokens fire).
+    pub fn shutdown(&self) {
+        self.inner.shutdown.cancel();
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Execution>> {
+        lock(&self.inner.running)
+    }
+
+    async fn load_visible(&self, id: &TaskId, call: &CallContext) -> Result<Task, A2aError> {
+        match self.inner.store.load(id).await? {
+            Some(stored) if stored.owner == call.principal => Ok(stored.task),
+            _ => Err(A2aError::TaskNotFound(id.clone())),
+        }
+    }
+
+    fn check_extensions(&self, call: &CallContext) -> Result<(), A2aError> {
+        for ext in &self.inner.card.capabilities.extensions {
+            if let Some(uri) = ext.uri.as_deref().filter(|_| ext.required)
+                && !call.extensions.iter().any(|e| e == uri)
+            {
+                return Err(A2aError::ExtensionSupportRequired(uri.to_owned()));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_content_types(&self, message: &Message) -> Result<(), A2aError> {
+        let card = &self.inner.card;
+        let mut accepted: Vec<&str> = card
+            .default_input_modes
+            .iter()
+            .map(String::as_str)
+            .collect();
+        for skill in &card.skills {
+            accepted.extend(skill.input_modes.iter().map(String::as_str));
+        }
+        if accepted.is_empty() {
+            return Ok(());
+        }
+        for part in &message.parts {
+            if let Some(media_type) = part.media_type.as_deref()
+                && !accepted.iter().any(|a| media_type_matches(a, media_type))
+            {
+                return Err(A2aError::ContentTypeNotSupported {
+                    media_type: media_type.to_owned(),
+                    accepted: accepted.join(", "),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn streaming_supported(&self) -> Result<(), A2aError> {
+        if self.inner.card.capabilities.streaming == Some(true) {
+            Ok(())
+        } else {
+            Err(A2aError::UnsupportedOperation(
+                "streaming is not supported by this agent (capabilities.streaming is not true)"
+                    .to_owned(),
+            ))
+        }
+    }
+
+    fn push_supported(&self) -> Result<(), A2aError> {
+        if self.inner.card.capabilities.push_notifications == Some(true) {
+            Ok(())
+        } else {
+            Err(A2aError::PushNotificationNotSupported)
+        }
+    }
+
+    /// `GetTask`.
+    pub async fn get_task(
+        &self,
+        req: GetTaskRequest,
+        call: &CallContext,
+    ) -> Result<Task, A2aError> {
+        check_history_length(req.history_length, "historyLength")?;
+        let task = self.load_visible(&req.id, call).await?;
+        Ok(lifecycle::present(task, req.history_length, true))
+    }
+
+    /// `ListTasks`: the caller's tasks, newest status first, one page at a time.
+    pub async fn list_tasks(
+        &self,
+        req: ListTasksRequest,
+        call: &CallContext,
+    ) -> Result<ListTasksResponse, A2aError> {
+        check_history_length(req.history_length, "historyLength")?;
+        let page_size = match req.page_size {
+            None => self.inner.config.default_page_size,
+            Some(n) if n < 1 => {
+                return Err(A2aError::InvalidParams(format!(
+                    "pageSize must be between 1 and {}, got {n}",
+                    self.inner.config.max_page_size
+                )));
+            }
+            Some(n) => usize::try_from(n)
+                .unwrap_or(usize::MAX)
+                .min(self.inner.config.max_page_size),
+        };
+        let mut query = ListQuery {
+            owner: call.principal.clone(),
+            context_id: req.context_id,
+            state: (!req.status.is_unspecified()).then_some(req.status),
+            status_after: req.status_timestamp_after,
+            page_size,
+            page_token: req.page_token,
+        };
+        let page = match self.inner.store.list(&query).await {
+            Ok(page) => page,
+            Err(StoreError::Backend(msg)) if msg == crate::store::INVALID_PAGE_TOKEN => {
+                let token = query.page_token.take().unwrap_or_default();
+                return Err(A2aError::InvalidParams(format!(
+                    "pageToken `{token}` is not a token this server returned"
+                )));
+            }
+            Err(err) => return Err(err.into()),
+        };
+        let include_artifacts = req.include_artifacts.unwrap_or(false);
+        let tasks = page
+            .tasks
+            .into_iter()
+            .map(|t| lifecycle::present(t, req.history_length, include_artifacts))
+            .collect();
+        Ok(ListTasksResponse::new(
+            tasks,
+            page.next_page_token,
+            i32::try_from(page_size).unwrap_or(i32::MAX),
+            i32::try_from(page.total_size).unwrap_or(i32::MAX),
+        ))
+    }
+
+    /// `CancelTask`: idempotent; a task in another terminal state is not cancelable.
+    pub async fn cancel_task(
+        &self,
+        req: CancelTaskRequest,
+        call: &CallContext,
+    ) -> Result<Task, A2aError> {
+        let task = self.load_visible(&req.id, call).await?;
+        match task.status.state {
+            TaskState::Canceled => return Ok(task),
+            state if state.is_terminal() => {
+                return Err(A2aError::TaskNotCancelable {
+                    task_id: req.id,
+                    state,
+                });
+            }
+            _ => {}
+        }
+        let token = self.running().get(&req.id).map(|e| e.cancel.clone());
+        if let Some(token) = token {
+            token.cancel();
+            let grace = self.inner.config.cancel_grace;
+            let agent = self.inner.agent.clone();
+            let wait_terminal = async {
+                agent.cancel_boxed(&task).await;
+                loop {
+                    let Some(stored) = self.inner.store.load(&req.id).await? else {
+                        return Ok::<_, A2aError>(());
+                    };
+                    if stored.task.status.state.is_terminal() {
+                        return Ok(());
+                    }
+                    self.inner.store.wait(&req.id, stored.last_seq).await?;
+                }
+            };
+            // A timeout here is the agent ignoring the cancel: the server ends the task below.
+            let _ = tokio::time::timeout(grace, wait_terminal).await;
+        }
+        let mut refused = None;
+        let outcome = self
+            .inner
+            .store
+            .update(
+                &req.id,
+                Box::new(|task: &mut Task| {
+                    if task.status.state.is_terminal() {
+                        refused = Some(task.status.state);
+                        return None;
+                    }
+                    let message = Message::new(
+                        a2a_types::v1::MessageId::random(),
+                        Role::Agent,
+                        vec![Part::text("The task was canceled.")],
+                    )
+                    .with_task_id(task.id.clone())
+                    .with_context_id(task.context_id.clone().unwrap_or_default());
+                    lifecycle::apply_status(task, TaskState::Canceled, Some(message)).ok()
+                }),
+            )
+            .await?;
+        if outcome.is_none() {
+            return Err(A2aError::TaskNotFound(req.id));
+        }
+        if let Some(state) = refused.filter(|s| *s != TaskState::Canceled) {
+            return Err(A2aError::TaskNotCancelable {
+                task_id: req.id,
+                state,
+            });
+        }
+        self.load_visible(&req.id, call).await
+    }
+
+    /// `CreateTaskPushNotificationConfig`.
+    pub async fn create_push_config(
+        &self,
+        mut config: TaskPushNotificationConfig,
+        call: &CallContext,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.push_supported()?;
+        let task_id = config
+            .task_id
+            .clone()
+            .ok_or_else(|| A2aError::InvalidParams("taskId is required".to_owned()))?;
+        self.load_visible(&task_id, call).await?;
+        if config.url.is_empty() {
+            return Err(A2aError::InvalidParams("url is required".to_owned()));
+        }
+        if config.id.is_none() {
+            config.id = Some(uuid_string());
+        }
+        self.inner.store.put_push_config(config.clone()).await?;
+        Ok(config)
+    }
+
+    /// `GetTaskPushNotificationConfig`.
+    pub async fn get_push_config(
+        &self,
+        req: GetTaskPushNotificationConfigRequest,
+        call: &CallContext,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.push_supported()?;
+        self.load_visible(&req.task_id, call).await?;
+        self.inner
+            .store
+            .get_push_config(&req.task_id, &req.id)
+            .await?
+            .ok_or_else(|| {
+                A2aError::InvalidParams(format!(
+                    "task {} has no push config `{}`",
+                    req.task_id, req.id
+                ))
+            })
+    }
+
+    /// `ListTaskPushNotificationConfigs`.
+    pub async fn list_push_configs(
+        &self,
+        req: ListTaskPushNotificationConfigsRequest,
+        call: &CallContext,
+    ) -> Result<ListTaskPushNotificationConfigsResponse, A2aError> {
+        self.push_supported()?;
+        self.load_visible(&req.task_id, call).await?;
+        let configs = self.inner.store.list_push_configs(&req.task_id).await?;
+        Ok(ListTaskPushNotificationConfigsResponse::new(configs, None))
+    }
+
+    /// `DeleteTaskPushNotificationConfig`.
+    pub async fn delete_push_config(
+        &self,
+        req: DeleteTaskPushNotificationConfigRequest,
+        call: &CallContext,
+    ) -> Result<(), A2aError> {
+        self.push_supported()?;
+        self.load_visible(&req.task_id, call).await?;
+        if self
+            .inner
+            .store
+            .delete_push_config(&req.task_id, &req.id)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(A2aError::InvalidParams(format!(
+                "task {} has no push config `{}`",
+                req.task_id, req.id
+            )))
+        }
+    }
+
+    /// `GetExtendedAgentCard`.
+    pub async fn get_extended_agent_card(
+        &self,
+        _req: GetExtendedAgentCardRequest,
+        _call: &CallContext,
+    ) -> Result<AgentCard, A2aError> {
+        if self.inner.card.capabilities.extended_agent_card != Some(true) {
+            return Err(A2aError::UnsupportedOperation(
+                "this agent has no extended agent card (capabilities.extendedAgentCard is not true)".to_owned(),
+            ));
+        }
+        self.inner
+            .extended_card
+            .clone()
+            .ok_or(A2aError::ExtendedAgentCardNotConfigured)
+    }
+}
+
+/// The execution of each task's running agent, shared with the task writers.
+type Running = Arc<Mutex<HashMap<TaskId, Execution>>>;
+
+/// One run of the agent for a task.
+struct Execution {
+    id: u64,
+    cancel: CancellationToken,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The guarded maps are consistent between statements, so a poisoned lock is still usable.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn check_history_length(n: Option<i32>, field: &str) -> Result<(), A2aError> {
+    match n {
+        Some(n) if n < 0 => Err(A2aError::InvalidParams(format!(
+            "{field} must not be negative, got {n}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn uuid_string() -> String {
+    TaskId::random().into_string()
+}
+
+/// `type/subtype` matching with `*` wildcards, ignoring case and parameters.
+fn media_type_matches(accepted: &str, given: &str) -> bool {
+    let essence = |s: &str| {
+        s.split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase()
+    };
+    let (a, g) = (essence(accepted), essence(given));
+    if a == "*/*" || a == g {
+        return true;
+    }
+    match (a.split_once('/'), g.split_once('/')) {
+        (Some((at, "*")), Some((gt, _))) => at == gt,
+        _ => false,
+    }
+}

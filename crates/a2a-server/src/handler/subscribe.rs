@@ -1,0 +1,133 @@
+//! Following a task: `SubscribeToTask` and the log stream every event stream reads.
+
+use std::sync::Arc;
+
+use a2a_types::v1::{StreamResponse, TaskId};
+
+use super::{CallContext, EventStream, RequestHandler, StreamEvent};
+use crate::error::A2aError;
+use crate::store::TaskStore;
+
+impl RequestHandler {
+    /// `SubscribeToTask`: the current task first, then its events. With `last_event_id`
+    /// (the SSE `Last-Event-ID`), resumes right after that event instead, without the task.
+    pub async fn subscribe_to_task(
+        &self,
+        id: &TaskId,
+        last_event_id: Option<u64>,
+        call: &CallContext,
+    ) -> Result<EventStream, A2aError> {
+        self.streaming_supported()?;
+        let stored = match self.inner.store.load(id).await? {
+            Some(stored) if stored.owner == call.principal => stored,
+            _ => return Err(A2aError::TaskNotFound(id.clone())),
+        };
+        if let Some(last) = last_event_id.filter(|last| *last > stored.last_seq) {
+            return Err(A2aError::InvalidParams(format!(
+                "Last-Event-ID {last} is beyond the last event ({}) of task {id}",
+                stored.last_seq
+            )));
+        }
+        if let Some(last) = last_event_id
+            && (last < stored.last_seq || !stored.task.status.state.is_terminal())
+        {
+            return Ok(log_stream(self.inner.store.clone(), id.clone(), last, None));
+        }
+        if stored.task.status.state.is_terminal() {
+            return Err(A2aError::UnsupportedOperation(format!(
+                "task {id} is {} (a terminal state); there is nothing to subscribe to",
+                stored.task.status.state
+            )));
+        }
+        let first = StreamEvent {
+            seq: Some(stored.last_seq),
+            event: StreamResponse::Task(stored.task),
+        };
+        Ok(log_stream(
+            self.inner.store.clone(),
+            id.clone(),
+            stored.last_seq,
+            Some(first),
+        ))
+    }
+}
+
+/// Reads a task's log from `after` on, yielding events until a final one.
+pub(super) fn log_stream(
+    store: Arc<dyn TaskStore>,
+    task_id: TaskId,
+    after: u64,
+    first: Option<StreamEvent>,
+) -> EventStream {
+    struct State {
+        store: Arc<dyn TaskStore>,
+        task_id: TaskId,
+        after: u64,
+        buffer: std::collections::VecDeque<StreamEvent>,
+        done: bool,
+        /// The last read found nothing new after a `wait` returned: only then is the task
+        /// loaded to tell whether it is gone. Loading it on every empty read cloned the whole
+        /// task (all its artifact chunks so far) for every event a fast reader waited for.
+        waited: bool,
+    }
+    let done = first.as_ref().is_some_and(|f| f.event.is_final());
+    let state = State {
+        store,
+        task_id,
+        after,
+        buffer: first.into_iter().collect(),
+        done: false,
+        waited: false,
+    };
+    let stream = futures_util::stream::unfold(state, move |mut st| async move {
+        loop {
+            if let Some(item) = st.buffer.pop_front() {
+                if item.event.is_final() {
+                    st.done = true;
+                    st.buffer.clear();
+                }
+                return Some((Ok(item), st));
+            }
+            if st.done || done {
+                return None;
+            }
+            let entries = match st.store.read_log(&st.task_id, st.after, 64).await {
+                Ok(entries) => entries,
+                Err(err) => {
+                    st.done = true;
+                    return Some((Err(A2aError::from(err)), st));
+                }
+            };
+            if entries.is_empty() {
+                // `wait` returns at once when the task is gone or has logged more; the load
+                // tells which, and is needed only when the read after a wait found nothing.
+                if st.waited {
+                    match st.store.load(&st.task_id).await {
+                        Ok(Some(stored)) if stored.last_seq > st.after => continue,
+                        Ok(Some(_)) => {}
+                        Ok(None) => return None,
+                        Err(err) => {
+                            st.done = true;
+                            return Some((Err(A2aError::from(err)), st));
+                        }
+                    }
+                }
+                if let Err(err) = st.store.wait(&st.task_id, st.after).await {
+                    st.done = true;
+                    return Some((Err(A2aError::from(err)), st));
+                }
+                st.waited = true;
+                continue;
+            }
+            st.waited = false;
+            for entry in entries {
+                st.after = entry.seq;
+                st.buffer.push_back(StreamEvent {
+                    seq: Some(entry.seq),
+                    event: entry.event,
+                });
+            }
+        }
+    });
+    Box::pin(stream)
+}
