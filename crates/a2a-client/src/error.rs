@@ -17,11 +17,11 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 ///
 /// ```
 /// use a2a_client::{Error, RpcErrorKind};
-/// use a2a_jsonrpc::ErrorObject;
+/// use a2a_jsonrpc::{A2aError, ErrorObject};
 ///
-/// let error = Error::from(ErrorObject::task_not_found("t-1"));
+/// let error = Error::from(ErrorObject::from(A2aError::task_not_found("t-1")));
 /// assert_eq!(error.rpc_kind(), Some(RpcErrorKind::TaskNotFound));
-/// assert_eq!(error.to_string(), "the agent answered TaskNotFoundError (-32001): Task not found: t-1");
+/// assert_eq!(error.to_string(), "the agent answered TaskNotFoundError (-32001): task t-1 not found");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

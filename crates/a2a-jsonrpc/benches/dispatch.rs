@@ -48,7 +48,9 @@ struct TaskStatus {
 fn methods() -> Methods<()> {
     Methods::new().register("GetTask", |params: GetTaskRequest, _ctx: ()| async move {
         if params.id.is_empty() || !params.tenant.is_empty() || params.history_length > Some(100) {
-            return Err(ErrorObject::task_not_found(&params.id));
+            return Err(ErrorObject::from(a2a_jsonrpc::A2aError::task_not_found(
+                &params.id,
+            )));
         }
         Ok(Task {
             id: params.id,

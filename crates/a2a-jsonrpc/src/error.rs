@@ -46,14 +46,14 @@ const UNKNOWN_REASON: &str = "UNKNOWN";
 ///   `data` that is not an array.
 ///
 /// ```
-/// use a2a_jsonrpc::{ErrorCode, ErrorObject};
+/// use a2a_jsonrpc::{A2aError, ErrorCode, ErrorObject};
 ///
-/// let error = ErrorObject::task_not_found("task-123");
+/// let error = ErrorObject::from(A2aError::task_not_found("task-123"));
 /// assert_eq!(
 ///     serde_json::to_value(&error).unwrap(),
 ///     serde_json::json!({
 ///         "code": -32001,
-///         "message": "Task not found: task-123",
+///         "message": "task task-123 not found",
 ///         "data": [{
 ///             "@type": "type.googleapis.com/google.rpc.ErrorInfo",
 ///             "reason": "TASK_NOT_FOUND",
@@ -117,17 +117,6 @@ impl ErrorObject {
         match code.reason() {
             Some(_) => error.with_error_info(ErrorInfo::for_code(code)),
             None => error,
-        }
-    }
-
-    /// [`a2a`](Self::a2a) with the code's default message followed by `": "` and `detail`, or the
-    /// default message alone when `detail` is empty.
-    fn a2a_detail(code: ErrorCode, detail: &str) -> Self {
-        let default = code.default_message().unwrap_or("Unknown error");
-        if detail.is_empty() {
-            Self::a2a(code, default)
-        } else {
-            Self::a2a(code, format!("{default}: {detail}"))
         }
     }
 
@@ -204,65 +193,6 @@ impl ErrorObject {
             ErrorCode::INTERNAL_ERROR,
             format!("internal error: {detail}"),
         )
-    }
-
-    // ----- A2A errors ------------------------------------------------------------------------
-
-    /// -32001 `TaskNotFoundError`, with metadata `taskId`.
-    #[must_use]
-    pub fn task_not_found(task_id: &str) -> Self {
-        Self::a2a_detail(ErrorCode::TASK_NOT_FOUND, task_id).with_metadata("taskId", task_id)
-    }
-
-    /// -32002 `TaskNotCancelableError`, with metadata `taskId`.
-    #[must_use]
-    pub fn task_not_cancelable(task_id: &str) -> Self {
-        Self::a2a_detail(ErrorCode::TASK_NOT_CANCELABLE, task_id).with_metadata("taskId", task_id)
-    }
-
-    /// -32003 `PushNotificationNotSupportedError`.
-    #[must_use]
-    pub fn push_notification_not_supported() -> Self {
-        Self::a2a_detail(ErrorCode::PUSH_NOTIFICATION_NOT_SUPPORTED, "")
-    }
-
-    /// -32004 `UnsupportedOperationError`, with `detail` (may be empty) after the default message.
-    #[must_use]
-    pub fn unsupported_operation(detail: &str) -> Self {
-        Self::a2a_detail(ErrorCode::UNSUPPORTED_OPERATION, detail)
-    }
-
-    /// -32005 `ContentTypeNotSupportedError`, with metadata `contentType`.
-    #[must_use]
-    pub fn content_type_not_supported(content_type: &str) -> Self {
-        Self::a2a_detail(ErrorCode::CONTENT_TYPE_NOT_SUPPORTED, content_type)
-            .with_metadata("contentType", content_type)
-    }
-
-    /// -32006 `InvalidAgentResponseError`, with `detail` (may be empty) after the default message.
-    #[must_use]
-    pub fn invalid_agent_response(detail: &str) -> Self {
-        Self::a2a_detail(ErrorCode::INVALID_AGENT_RESPONSE, detail)
-    }
-
-    /// -32007 `ExtendedAgentCardNotConfiguredError`.
-    #[must_use]
-    pub fn extended_agent_card_not_configured() -> Self {
-        Self::a2a_detail(ErrorCode::EXTENDED_AGENT_CARD_NOT_CONFIGURED, "")
-    }
-
-    /// -32008 `ExtensionSupportRequiredError`, with metadata `extension` (the extension's URI).
-    #[must_use]
-    pub fn extension_support_required(extension_uri: &str) -> Self {
-        Self::a2a_detail(ErrorCode::EXTENSION_SUPPORT_REQUIRED, extension_uri)
-            .with_metadata("extension", extension_uri)
-    }
-
-    /// -32009 `VersionNotSupportedError`, with metadata `version` (the version asked for).
-    #[must_use]
-    pub fn version_not_supported(version: &str) -> Self {
-        Self::a2a_detail(ErrorCode::VERSION_NOT_SUPPORTED, version)
-            .with_metadata("version", version)
     }
 
     // ----- builders --------------------------------------------------------------------------
@@ -431,7 +361,7 @@ fn has_type(value: &Value, type_url: &str) -> bool {
     value.get("@type").and_then(Value::as_str) == Some(type_url)
 }
 
-fn is_error_info(value: &Value) -> bool {
+pub(crate) fn is_error_info(value: &Value) -> bool {
     has_type(value, ERROR_INFO_TYPE)
 }
 
@@ -692,6 +622,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::A2aError;
 
     fn to_string(error: &ErrorObject) -> String {
         serde_json::to_string(error).unwrap()
@@ -715,104 +646,18 @@ mod tests {
     }
 
     #[test]
-    fn every_a2a_constructor() {
-        let cases = [
-            (
-                ErrorObject::task_not_found("t-1"),
-                -32001,
-                "Task not found: t-1",
-                "TASK_NOT_FOUND",
-                json!({"taskId": "t-1"}),
-            ),
-            (
-                ErrorObject::task_not_cancelable("t-1"),
-                -32002,
-                "Task cannot be canceled: t-1",
-                "TASK_NOT_CANCELABLE",
-                json!({"taskId": "t-1"}),
-            ),
-            (
-                ErrorObject::push_notification_not_supported(),
-                -32003,
-                "Push Notification is not supported",
-                "PUSH_NOTIFICATION_NOT_SUPPORTED",
-                json!(null),
-            ),
-            (
-                ErrorObject::unsupported_operation("task is terminal"),
-                -32004,
-                "This operation is not supported: task is terminal",
-                "UNSUPPORTED_OPERATION",
-                json!(null),
-            ),
-            (
-                ErrorObject::content_type_not_supported("image/gif"),
-                -32005,
-                "Incompatible content types: image/gif",
-                "CONTENT_TYPE_NOT_SUPPORTED",
-                json!({"contentType": "image/gif"}),
-            ),
-            (
-                ErrorObject::invalid_agent_response(""),
-                -32006,
-                "Invalid agent response",
-                "INVALID_AGENT_RESPONSE",
-                json!(null),
-            ),
-            (
-                ErrorObject::extended_agent_card_not_configured(),
-                -32007,
-                "Extended agent card is not configured",
-                "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-                json!(null),
-            ),
-            (
-                ErrorObject::extension_support_required("urn:x"),
-                -32008,
-                "Extension support is required: urn:x",
-                "EXTENSION_SUPPORT_REQUIRED",
-                json!({"extension": "urn:x"}),
-            ),
-            (
-                ErrorObject::version_not_supported("2.0"),
-                -32009,
-                "Protocol version is not supported: 2.0",
-                "VERSION_NOT_SUPPORTED",
-                json!({"version": "2.0"}),
-            ),
-        ];
-        for (error, code, message, reason, metadata) in cases {
-            let mut info = json!({
-                "@type": ERROR_INFO_TYPE,
-                "reason": reason,
-                "domain": "a2a-protocol.org",
-            });
-            if !metadata.is_null() {
-                info["metadata"] = metadata;
-            }
-            assert_eq!(
-                serde_json::to_value(&error).unwrap(),
-                json!({"code": code, "message": message, "data": [info]}),
-                "{reason}"
-            );
-            assert_eq!(error.reason(), Some(reason));
-            assert_eq!(error.reason_code(), Some(ErrorCode(code)));
-        }
-    }
-
-    #[test]
     fn literal_bytes_of_task_not_found() {
-        let text = to_string(&ErrorObject::task_not_found("task-123"));
+        let text = to_string(&ErrorObject::from(A2aError::task_not_found("task-123")));
         // code, message, data in that order; inside data, serde_json's map order.
         assert!(
             text.starts_with(
-                r#"{"code":-32001,"message":"Task not found: task-123","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","#
+                r#"{"code":-32001,"message":"task task-123 not found","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","#
             ),
             "{text}"
         );
         assert_eq!(
             serde_json::from_str::<Value>(&text).unwrap(),
-            json!({"code": -32001, "message": "Task not found: task-123", "data": [{
+            json!({"code": -32001, "message": "task task-123 not found", "data": [{
                 "@type": ERROR_INFO_TYPE,
                 "reason": "TASK_NOT_FOUND",
                 "domain": "a2a-protocol.org",
@@ -921,10 +766,10 @@ mod tests {
 
     #[test]
     fn display_and_error_trait() {
-        let error = ErrorObject::task_not_found("t-1");
+        let error = ErrorObject::from(A2aError::task_not_found("t-1"));
         assert_eq!(
             error.to_string(),
-            "TaskNotFoundError (-32001): Task not found: t-1"
+            "TaskNotFoundError (-32001): task t-1 not found"
         );
         let boxed: Box<dyn std::error::Error> = Box::new(error);
         assert!(boxed.to_string().contains("t-1"));

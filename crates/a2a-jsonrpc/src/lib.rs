@@ -20,7 +20,7 @@
 //! # Serving: bytes in, bytes out
 //!
 //! ```
-//! use a2a_jsonrpc::{ErrorObject, Methods};
+//! use a2a_jsonrpc::{A2aError, ErrorObject, Methods};
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Deserialize)]
@@ -38,7 +38,7 @@
 //! let methods = Methods::new().register("GetTask", |p: GetTaskRequest, _ctx: ()| async move {
 //!     match p.id.as_str() {
 //!         "task-123" => Ok(Task { id: p.id }),
-//!         other => Err(ErrorObject::task_not_found(other)),
+//!         other => Err(ErrorObject::from(A2aError::task_not_found(other))),
 //!     }
 //! });
 //!
@@ -56,7 +56,7 @@
 //! // A handler's error, with A2A 1.0 ErrorInfo data.
 //! let reply = run(r#"{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"t-9"}}"#).unwrap();
 //! assert!(reply.starts_with(
-//!     r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"Task not found: t-9","data":["#
+//!     r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"task t-9 not found","data":["#
 //! ));
 //! assert_eq!(
 //!     serde_json::from_str::<serde_json::Value>(&reply).unwrap()["error"]["data"],
@@ -164,6 +164,7 @@
 //! [`Methods::handle_bytes`] and checks that the answer is a well-formed response, a non-empty
 //! array of them, or nothing.
 
+mod a2a_error;
 mod code;
 mod error;
 mod id;
@@ -173,6 +174,7 @@ mod params;
 mod payload;
 mod version;
 
+pub use a2a_error::A2aError;
 pub use code::ErrorCode;
 pub use error::{
     A2A_ERROR_DOMAIN, BAD_REQUEST_TYPE, BadRequest, ERROR_INFO_TYPE, ErrorInfo, ErrorObject,

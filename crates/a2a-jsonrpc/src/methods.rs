@@ -122,7 +122,7 @@ where
 ///     if params.id == "task-123" && ctx.user == "alice" {
 ///         Ok(Task { id: params.id })
 ///     } else {
-///         Err(ErrorObject::task_not_found(&params.id))
+///         Err(ErrorObject::from(a2a_jsonrpc::A2aError::task_not_found(&params.id)))
 ///     }
 /// });
 ///
@@ -206,7 +206,7 @@ impl<C: 'static> Methods<C> {
     /// let methods: Methods<()> = Methods::new()
     ///     .register("Add", |(a, b): (i64, i64), _ctx: ()| async move { Ok(a + b) })
     ///     .register("Fail", |_: serde_json::Value, _ctx: ()| async move {
-    ///         Err::<(), _>(ErrorObject::unsupported_operation("not today"))
+    ///         Err::<(), _>(ErrorObject::from(a2a_jsonrpc::A2aError::unsupported_operation("not today")))
     ///     });
     /// assert!(methods.contains("Add"));
     /// ```
@@ -575,7 +575,7 @@ mod tests {
                         "historyLength": p.history_length,
                         "user": ctx.user,
                     })),
-                    other => Err(ErrorObject::task_not_found(other)),
+                    other => Err(ErrorObject::from(crate::A2aError::task_not_found(other))),
                 }
             })
             .register(
@@ -733,7 +733,7 @@ mod tests {
                 {"jsonrpc": "2.0", "id": "1", "result": {"id": "task-123", "historyLength": null, "user": ""}},
                 {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "method not found: Nope"}},
                 {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "invalid request: missing member \"jsonrpc\""}},
-                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32001, "message": "Task not found: t-9", "data": [{
+                {"jsonrpc": "2.0", "id": 3, "error": {"code": -32001, "message": "task t-9 not found", "data": [{
                     "@type": "type.googleapis.com/google.rpc.ErrorInfo",
                     "reason": "TASK_NOT_FOUND",
                     "domain": "a2a-protocol.org",

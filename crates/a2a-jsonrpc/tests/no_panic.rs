@@ -27,7 +27,9 @@ fn methods() -> Methods<()> {
             if p.id == "task-123" {
                 Ok(json!({"id": p.id, "historyLength": p.history_length}))
             } else {
-                Err(ErrorObject::task_not_found(&p.id))
+                Err(ErrorObject::from(a2a_jsonrpc::A2aError::task_not_found(
+                    &p.id,
+                )))
             }
         })
         .register("Echo", |v: Value, (): ()| async move { Ok(v) })
@@ -36,7 +38,9 @@ fn methods() -> Methods<()> {
         })
         .register("Card", |t: Tenant, (): ()| async move { Ok(t.tenant) })
         .register("Fail", |_: Option<Value>, (): ()| async move {
-            Err::<(), _>(ErrorObject::unsupported_operation("never").with_metadata("k", "v"))
+            Err::<(), _>(ErrorObject::from(
+                a2a_jsonrpc::A2aError::unsupported_operation("never").with_metadata("k", "v"),
+            ))
         })
         .register("Unit", |(): (), (): ()| async move { Ok(()) })
 }

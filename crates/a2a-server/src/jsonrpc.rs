@@ -59,18 +59,9 @@ pub mod methods {
     ];
 }
 
-/// An [`A2aError`] as a JSON-RPC error object, with `ErrorInfo` data for the A2A codes.
+/// An [`A2aError`] as a JSON-RPC error object.
 pub(crate) fn to_error_object(err: &A2aError) -> ErrorObject {
-    match err {
-        // With ErrorInfo data, as for the A2A codes (the Python and JS SDKs do the same).
-        A2aError::InvalidParams(_) | A2aError::Internal(_) => {
-            ErrorObject::a2a(ErrorCode(err.code()), err.to_string())
-        }
-        other => other.metadata().into_iter().fold(
-            ErrorObject::a2a(ErrorCode(other.code()), other.to_string()),
-            |e, (k, v)| e.with_metadata(k, v),
-        ),
-    }
+    err.to_error_object()
 }
 
 fn rpc<T>(result: Result<T, A2aError>) -> Result<T, ErrorObject> {
@@ -277,7 +268,7 @@ fn parse_last_event_id(value: Option<&str>) -> Result<Option<u64>, A2aError> {
     match value.map(str::trim) {
         None | Some("") => Ok(None),
         Some(v) => v.parse().map(Some).map_err(|_| {
-            A2aError::InvalidParams(format!(
+            A2aError::invalid_params(format!(
                 "Last-Event-ID `{v}` is not an event id this server sent"
             ))
         }),
@@ -311,7 +302,7 @@ mod tests {
 
     #[test]
     fn errors_carry_error_info() {
-        let obj = to_error_object(&A2aError::TaskNotFound("t-1".into()));
+        let obj = to_error_object(&A2aError::task_not_found("t-1"));
         assert_eq!(
             serde_json::to_value(&obj).unwrap(),
             serde_json::json!({

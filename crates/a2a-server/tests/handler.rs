@@ -179,14 +179,14 @@ async fn multi_turn_follow_up() {
     let mut late = send("again");
     late.message.task_id = Some(task.id.clone());
     assert_eq!(
-        h.send_message(late, &call).await.unwrap_err().code(),
+        h.send_message(late, &call).await.unwrap_err().code().code(),
         -32004
     );
     let mut unknown = send("x");
     unknown.message.task_id = Some("nope".into());
     assert_eq!(
         h.send_message(unknown, &call).await.unwrap_err(),
-        A2aError::TaskNotFound("nope".into())
+        A2aError::task_not_found("nope")
     );
 }
 
@@ -268,7 +268,7 @@ async fn mismatched_context_is_rejected() {
     follow.message.task_id = Some(task.id.clone());
     follow.message.context_id = Some("other".into());
     let err = h.send_message(follow, &call).await.unwrap_err();
-    assert_eq!(err.code(), -32602);
+    assert_eq!(err.code().code(), -32602);
 }
 
 #[tokio::test]
@@ -315,10 +315,7 @@ async fn completed_tasks_are_not_cancelable() {
         h.cancel_task(CancelTaskRequest::new(task.id.clone()), &call)
             .await
             .unwrap_err(),
-        A2aError::TaskNotCancelable {
-            task_id: task.id,
-            state: TaskState::Completed
-        }
+        A2aError::task_not_cancelable(task.id, TaskState::Completed)
     );
 }
 
@@ -388,7 +385,7 @@ async fn subscribe_resumes_after_last_event_id() {
     let Err(err) = h.subscribe_to_task(&task.id, None, &call).await else {
         panic!("subscribing to a terminal task must fail")
     };
-    assert_eq!(err.code(), -32004);
+    assert_eq!(err.code().code(), -32004);
     // ...but a resume that missed events gets exactly those.
     let events = collect(h.subscribe_to_task(&task.id, Some(2), &call).await.unwrap()).await;
     assert_eq!(
@@ -407,7 +404,7 @@ async fn tasks_belong_to_their_principal() {
         h.get_task(GetTaskRequest::new(task.id.clone()), &bob)
             .await
             .unwrap_err(),
-        A2aError::TaskNotFound(task.id.clone())
+        A2aError::task_not_found(task.id.clone())
     );
     assert_eq!(
         h.list_tasks(ListTasksRequest::new(), &bob)
@@ -478,7 +475,7 @@ async fn list_pages_newest_first_and_stays_correct_during_inserts() {
         .list_tasks(ListTasksRequest::new().with_page_token("garbage"), &call)
         .await
         .unwrap_err();
-    assert_eq!(err.code(), -32602);
+    assert_eq!(err.code().code(), -32602);
     let err = h
         .list_tasks(ListTasksRequest::new().with_page_size(0), &call)
         .await
@@ -497,7 +494,7 @@ async fn content_types_outside_the_input_modes_are_refused() {
         .parts
         .push(Part::raw(vec![1, 2]).with_media_type("image/png"));
     let err = h.send_message(req, &CallContext::new()).await.unwrap_err();
-    assert_eq!(err.code(), -32005);
+    assert_eq!(err.code().code(), -32005);
     assert_eq!(
         err.to_string(),
         "media type `image/png` is not supported; the agent accepts text/plain"
@@ -515,10 +512,10 @@ async fn push_and_extended_card_are_off() {
         )
         .await
         .unwrap_err();
-    assert_eq!(err, A2aError::PushNotificationNotSupported);
+    assert_eq!(err, A2aError::push_notification_not_supported());
     let err = h
         .get_extended_agent_card(GetExtendedAgentCardRequest::new(), &call)
         .await
         .unwrap_err();
-    assert_eq!(err.code(), -32004);
+    assert_eq!(err.code().code(), -32004);
 }

@@ -34,6 +34,7 @@
 
 pub mod card;
 pub mod json;
+pub mod protocol;
 #[cfg(feature = "schemars")]
 mod schema;
 mod serde_util;

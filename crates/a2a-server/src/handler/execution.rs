@@ -63,7 +63,7 @@ impl RequestHandler {
                 .store
                 .progress(&task_id)
                 .await?
-                .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
             if progress.last_seq > after && progress.state.is_final() {
                 let task = self.load_visible(&task_id, call).await?;
                 return Ok(SendMessageResponse::Task(lifecycle::present(
@@ -100,7 +100,7 @@ impl RequestHandler {
                     .store
                     .load(&task_id)
                     .await?
-                    .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
                 // The first event is the task as it stood when this message was accepted;
                 // what happened since then follows from the log.
                 let snapshot_seq = if after == 0 { 1 } else { after };
@@ -148,17 +148,17 @@ impl RequestHandler {
             ..
         } = req;
         if message.message_id.is_empty() {
-            return Err(A2aError::InvalidParams(
+            return Err(A2aError::invalid_params(
                 "message.messageId is required".to_owned(),
             ));
         }
         if message.parts.is_empty() {
-            return Err(A2aError::InvalidParams(
+            return Err(A2aError::invalid_params(
                 "message.parts must hold at least one part".to_owned(),
             ));
         }
         if message.role == Role::Agent {
-            return Err(A2aError::InvalidParams(
+            return Err(A2aError::invalid_params(
                 "message.role must be ROLE_USER".to_owned(),
             ));
         }
@@ -192,7 +192,7 @@ impl RequestHandler {
                 if let Some(given) = &message.context_id
                     && *given != context_id
                 {
-                    return Err(A2aError::InvalidParams(format!(
+                    return Err(A2aError::invalid_params(format!(
                         "message.contextId `{given}` does not match the contextId `{context_id}` of task {task_id}"
                     )));
                 }
@@ -219,7 +219,7 @@ impl RequestHandler {
                                 return None;
                             }
                             if !state.is_interrupted() && running.contains_key(&task.id) {
-                                refused = Some(A2aError::UnsupportedOperation(format!(
+                                refused = Some(A2aError::unsupported_operation(format!(
                                     "task {} is still being worked on; wait until it asks for input, or cancel it",
                                     task.id
                                 )));
@@ -231,7 +231,7 @@ impl RequestHandler {
                         }),
                     )
                     .await?
-                    .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
+                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
                 if let Some(err) = refused {
                     return Err(err);
                 }
@@ -324,7 +324,7 @@ impl RequestHandler {
         match first_rx.await {
             Ok(First::Reply(message)) => Ok(Started::Replied(message)),
             Ok(First::Task) => Ok(Started::Task { task_id, after: 0 }),
-            Err(_) => Err(A2aError::Internal(
+            Err(_) => Err(A2aError::internal(
                 "the agent ended without a result".to_owned(),
             )),
         }
@@ -337,7 +337,7 @@ enum Started {
 }
 
 fn terminal_task(task_id: &TaskId, state: TaskState) -> A2aError {
-    A2aError::UnsupportedOperation(format!(
+    A2aError::unsupported_operation(format!(
         "task {task_id} is {state} (a terminal state) and accepts no more messages; \
          send a new message without taskId to start a new task"
     ))

@@ -242,7 +242,7 @@ impl RequestHandler {
     async fn load_visible(&self, id: &TaskId, call: &CallContext) -> Result<Task, A2aError> {
         match self.inner.store.load(id).await? {
             Some(stored) if stored.owner == call.principal => Ok(stored.task),
-            _ => Err(A2aError::TaskNotFound(id.clone())),
+            _ => Err(A2aError::task_not_found(id.clone())),
         }
     }
 
@@ -251,7 +251,7 @@ impl RequestHandler {
             if let Some(uri) = ext.uri.as_deref().filter(|_| ext.required)
                 && !call.extensions.iter().any(|e| e == uri)
             {
-                return Err(A2aError::ExtensionSupportRequired(uri.to_owned()));
+                return Err(A2aError::extension_support_required(uri.to_owned()));
             }
         }
         Ok(())
@@ -274,10 +274,10 @@ impl RequestHandler {
             if let Some(media_type) = part.media_type.as_deref()
                 && !accepted.iter().any(|a| media_type_matches(a, media_type))
             {
-                return Err(A2aError::ContentTypeNotSupported {
-                    media_type: media_type.to_owned(),
-                    accepted: accepted.join(", "),
-                });
+                return Err(A2aError::content_type_not_supported(
+                    media_type,
+                    &accepted.join(", "),
+                ));
             }
         }
         Ok(())
@@ -287,7 +287,7 @@ impl RequestHandler {
         if self.inner.card.capabilities.streaming == Some(true) {
             Ok(())
         } else {
-            Err(A2aError::UnsupportedOperation(
+            Err(A2aError::unsupported_operation(
                 "streaming is not supported by this agent (capabilities.streaming is not true)"
                     .to_owned(),
             ))
@@ -298,7 +298,7 @@ impl RequestHandler {
         if self.inner.card.capabilities.push_notifications == Some(true) {
             Ok(())
         } else {
-            Err(A2aError::PushNotificationNotSupported)
+            Err(A2aError::push_notification_not_supported())
         }
     }
 
@@ -323,7 +323,7 @@ impl RequestHandler {
         let page_size = match req.page_size {
             None => self.inner.config.default_page_size,
             Some(n) if n < 1 => {
-                return Err(A2aError::InvalidParams(format!(
+                return Err(A2aError::invalid_params(format!(
                     "pageSize must be between 1 and {}, got {n}",
                     self.inner.config.max_page_size
                 )));
@@ -344,7 +344,7 @@ impl RequestHandler {
             Ok(page) => page,
             Err(StoreError::Backend(msg)) if msg == crate::store::INVALID_PAGE_TOKEN => {
                 let token = query.page_token.take().unwrap_or_default();
-                return Err(A2aError::InvalidParams(format!(
+                return Err(A2aError::invalid_params(format!(
                     "pageToken `{token}` is not a token this server returned"
                 )));
             }
@@ -374,10 +374,7 @@ impl RequestHandler {
         match task.status.state {
             TaskState::Canceled => return Ok(task),
             state if state.is_terminal() => {
-                return Err(A2aError::TaskNotCancelable {
-                    task_id: req.id,
-                    state,
-                });
+                return Err(A2aError::task_not_cancelable(req.id, state));
             }
             _ => {}
         }
@@ -424,13 +421,10 @@ impl RequestHandler {
             )
             .await?;
         if outcome.is_none() {
-            return Err(A2aError::TaskNotFound(req.id));
+            return Err(A2aError::task_not_found(req.id));
         }
         if let Some(state) = refused.filter(|s| *s != TaskState::Canceled) {
-            return Err(A2aError::TaskNotCancelable {
-                task_id: req.id,
-                state,
-            });
+            return Err(A2aError::task_not_cancelable(req.id, state));
         }
         self.load_visible(&req.id, call).await
     }
@@ -445,10 +439,10 @@ impl RequestHandler {
         let task_id = config
             .task_id
             .clone()
-            .ok_or_else(|| A2aError::InvalidParams("taskId is required".to_owned()))?;
+            .ok_or_else(|| A2aError::invalid_params("taskId is required".to_owned()))?;
         self.load_visible(&task_id, call).await?;
         if config.url.is_empty() {
-            return Err(A2aError::InvalidParams("url is required".to_owned()));
+            return Err(A2aError::invalid_params("url is required".to_owned()));
         }
         if config.id.is_none() {
             config.id = Some(uuid_string());
@@ -470,7 +464,7 @@ impl RequestHandler {
             .get_push_config(&req.task_id, &req.id)
             .await?
             .ok_or_else(|| {
-                A2aError::InvalidParams(format!(
+                A2aError::invalid_params(format!(
                     "task {} has no push config `{}`",
                     req.task_id, req.id
                 ))
@@ -505,7 +499,7 @@ impl RequestHandler {
         {
             Ok(())
         } else {
-            Err(A2aError::InvalidParams(format!(
+            Err(A2aError::invalid_params(format!(
                 "task {} has no push config `{}`",
                 req.task_id, req.id
             )))
@@ -519,14 +513,14 @@ impl RequestHandler {
         _call: &CallContext,
     ) -> Result<AgentCard, A2aError> {
         if self.inner.card.capabilities.extended_agent_card != Some(true) {
-            return Err(A2aError::UnsupportedOperation(
+            return Err(A2aError::unsupported_operation(
                 "this agent has no extended agent card (capabilities.extendedAgentCard is not true)".to_owned(),
             ));
         }
         self.inner
             .extended_card
             .clone()
-            .ok_or(A2aError::ExtendedAgentCardNotConfigured)
+            .ok_or(A2aError::extended_agent_card_not_configured())
     }
 }
 
@@ -548,7 +542,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 fn check_history_length(n: Option<i32>, field: &str) -> Result<(), A2aError> {
     match n {
-        Some(n) if n < 0 => Err(A2aError::InvalidParams(format!(
+        Some(n) if n < 0 => Err(A2aError::invalid_params(format!(
             "{field} must not be negative, got {n}"
         ))),
         _ => Ok(()),

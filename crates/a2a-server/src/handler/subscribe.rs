@@ -20,10 +20,10 @@ impl RequestHandler {
         self.streaming_supported()?;
         let stored = match self.inner.store.load(id).await? {
             Some(stored) if stored.owner == call.principal => stored,
-            _ => return Err(A2aError::TaskNotFound(id.clone())),
+            _ => return Err(A2aError::task_not_found(id.clone())),
         };
         if let Some(last) = last_event_id.filter(|last| *last > stored.last_seq) {
-            return Err(A2aError::InvalidParams(format!(
+            return Err(A2aError::invalid_params(format!(
                 "Last-Event-ID {last} is beyond the last event ({}) of task {id}",
                 stored.last_seq
             )));
@@ -34,7 +34,7 @@ impl RequestHandler {
             return Ok(log_stream(self.inner.store.clone(), id.clone(), last, None));
         }
         if stored.task.status.state.is_terminal() {
-            return Err(A2aError::UnsupportedOperation(format!(
+            return Err(A2aError::unsupported_operation(format!(
                 "task {id} is {} (a terminal state); there is nothing to subscribe to",
                 stored.task.status.state
             )));
