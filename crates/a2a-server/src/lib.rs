@@ -32,7 +32,8 @@
 //!
 //! ```text
 //! HTTP request
-//!   -> A2aService            card, limits, authentication, A2A-Version, JSON-RPC envelope
+//!   -> A2aService            routes by path: the card, or a binding (docs/architecture.md)
+//!   -> binding               its wire: JSON-RPC (method name, then A2A-Version), limits, SSE
 //!   -> RequestHandler        the eleven operations, capability checks, the task state machine
 //!        -> TaskStore        tasks, one event log per task, push configurations
 //!        -> Agent            your code, reporting through an EventSink
@@ -65,10 +66,10 @@
 
 pub mod agent;
 mod auth;
-mod body;
+mod binding;
 mod error;
 mod handler;
-pub mod jsonrpc;
+mod http;
 
 #[cfg(feature = "serve")]
 mod serve;
@@ -77,11 +78,11 @@ pub mod store;
 
 pub use agent::{Agent, AgentError, AgentEvent, EventSink, RequestContext, SinkError};
 pub use auth::{AuthError, Authenticator, Principal};
-pub use body::A2aBody;
 pub use error::A2aError;
 pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
 };
+pub use http::body::A2aBody;
 #[cfg(feature = "serve")]
 pub use serve::{ShutdownConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder};

@@ -93,7 +93,7 @@ async fn send_message_returns_the_completed_task() {
 async fn version_header_is_required_and_checked() {
     let server = start(service()).await;
     let refused_03 = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32009,
-        "message":"a request without an A2A-Version header is taken as A2A 0.3, which this endpoint does not serve yet; send the header `A2A-Version: 1.0`",
+        "message":"a request without an A2A-Version header is taken as A2A 0.3, and this method is one of A2A 1.0; send the header `A2A-Version: 1.0`",
         "data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"VERSION_NOT_SUPPORTED","domain":"a2a-protocol.org"}]}});
     let (_, _, body) = rpc_with(server.addr, SEND_PING, &[]).await;
     assert_eq!(normalized(&body), refused_03);

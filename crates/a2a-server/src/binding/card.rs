@@ -1,0 +1,340 @@
+//! The agent card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
+//! `/.well-known/agent.json`), with `Cache-Control`, `ETag` and `Last-Modified`, answering
+//! conditional requests with 304 (spec 1.0 §8.6).
+
+use std::time::SystemTime;
+
+use a2a_jsonrpc::A2aError;
+use a2a_types::protocol::content_type;
+use a2a_types::v1::{AgentCard, AgentInterface};
+use bytes::Bytes;
+use http::{HeaderValue, Method, StatusCode, header};
+
+use crate::http::body::A2aBody;
+use crate::http::response;
+
+/// The card endpoint.
+#[derive(Debug)]
+pub(crate) struct CardEndpoint {
+    /// The card as configured, without the interfaces this service serves.
+    card: AgentCard,
+    /// The interfaces this service serves: (binding, protocol version, path below the base URL).
+    ours: Vec<(&'static str, &'static str, String)>,
+    /// The card as served, when the public URL is known.
+    fixed: Option<Rendered>,
+    last_modified: HeaderValue,
+    modified_at: SystemTime,
+    cache_control: HeaderValue,
+}
+
+#[derive(Debug)]
+struct Rendered {
+    card: AgentCard,
+    json: Bytes,
+    etag: HeaderValue,
+}
+
+impl CardEndpoint {
+    /// `ours` lists what this service serves, in preference order; `public_url` is where
+    /// clients reach the service, if known (else each request's `Host` decides).
+    pub(crate) fn new(
+        card: AgentCard,
+        ours: Vec<(&'static str, &'static str, String)>,
+        public_url: Option<&str>,
+        max_age: u32,
+    ) -> Self {
+        let modified_at = SystemTime::now();
+        let mut endpoint = Self {
+            card,
+            ours,
+            fixed: None,
+            last_modified: HeaderValue::from_str(&httpdate::fmt_http_date(modified_at))
+                .expect("an HTTP date is a valid header"),
+            modified_at,
+            cache_control: HeaderValue::from_str(&format!("public, max-age={max_age}"))
+                .expect("a valid header"),
+        };
+        endpoint.fixed = public_url.map(|base| endpoint.render(base));
+        endpoint
+    }
+
+    /// The card as served, when the public URL was configured.
+    pub(crate) fn public_card(&self) -> Option<&AgentCard> {
+        self.fixed.as_ref().map(|r| &r.card)
+    }
+
+    /// The configured card with this service's interfaces first, at `base`.
+    pub(crate) fn card_at(&self, base: &str) -> AgentCard {
+        let mut card = self.card.clone();
+        let base = base.trim_end_matches('/');
+        let ours: Vec<AgentInterface> = self
+            .ours
+            .iter()
+            .map(|(binding, version, path)| {
+                AgentInterface::new(format!("{base}{path}"), *binding, *version)
+            })
+            .collect();
+        card.supported_interfaces.retain(|i| !ours.contains(i));
+        card.supported_interfaces.splice(0..0, ours);
+        card
+    }
+
+    fn render(&self, base: &str) -> Rendered {
+        let card = self.card_at(base);
+        let json = Bytes::from(serde_json::to_vec(&card).expect("an agent card serializes"));
+        let etag = {
+            use std::hash::{Hash as _, Hasher as _};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            json.hash(&mut hasher);
+            HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish()))
+                .expect("hex is a valid header")
+        };
+        Rendered { card, json, etag }
+    }
+
+    /// Answers a request for the card.
+    pub(crate) fn respond(&self, head: &http::request::Parts) -> http::Response<A2aBody> {
+        if head.method != Method::GET && head.method != Method::HEAD {
+            let error = A2aError::invalid_request(format!(
+                "the agent card is read with GET, not {}",
+                head.method
+            ))
+            .with_http_status(405);
+            let mut response = error_response(&error);
+            response
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return response;
+        }
+        let derived;
+        let rendered = match &self.fixed {
+            Some(rendered) => rendered,
+            None => match request_base(head) {
+                Some(base) => {
+                    derived = self.render(&base);
+                    &derived
+                }
+                None => {
+                    return error_response(&A2aError::invalid_request(
+                        "the request names no host (no Host header), so the card cannot say \
+                         where this agent is served; send a Host header, or configure the \
+                         service's public URL",
+                    ));
+                }
+            },
+        };
+        let builder = http::Response::builder()
+            .header(header::ETAG, rendered.etag.clone())
+            .header(header::LAST_MODIFIED, self.last_modified.clone())
+            .header(header::CACHE_CONTROL, self.cache_control.clone());
+        let response = if self.not_modified(head, &rendered.etag) {
+            builder
+                .status(StatusCode::NOT_MODIFIED)
+                .body(A2aBody::empty())
+        } else {
+            let body = if head.method == Method::HEAD {
+                A2aBody::empty()
+            } else {
+                A2aBody::full(rendered.json.clone())
+            };
+            builder
+                .status(StatusCode::OK)
+                .header(header::CONTENT_TYPE, content_type::JSON)
+                .body(body)
+        };
+        response.expect("a valid response")
+    }
+
+    /// RFC 9110 §13.1: `If-None-Match` decides when present; else `If-Modified-Since`.
+    fn not_modified(&self, head: &http::request::Parts, etag: &HeaderValue) -> bool {
+        let mut none_match = head
+            .headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .peekable();
+        if none_match.peek().is_some() {
+            let ours = etag.to_str().unwrap_or_default();
+            return none_match.any(|tag| tag == "*" || tag.trim_start_matches("W/") == ours);
+        }
+        head.headers
+            .get(header::IF_MODIFIED_SINCE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| httpdate::parse_http_date(v).ok())
+            .is_some_and(|since| {
+                // HTTP dates have whole seconds.
+                let modified = self
+                    .modified_at
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                let since = since
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                modified <= since
+            })
+    }
+}
+
+/// `scheme://host` of the request, as the client addressed it: the URI's scheme (HTTP/2) or
+/// `X-Forwarded-Proto` or `http`; `X-Forwarded-Host`, `Host` or the URI's authority. `None`
+/// when no host is named or it is not a plain host[:port].
+fn request_base(head: &http::request::Parts) -> Option<String> {
+    let header = |name: &str| {
+        head.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
+    let scheme = head
+        .uri
+        .scheme_str()
+        .or_else(|| header("x-forwarded-proto"))
+        .unwrap_or("http");
+    let host = header("x-forwarded-host")
+        .or_else(|| header("host"))
+        .or_else(|| head.uri.authority().map(http::uri::Authority::as_str))?;
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']' | b'_')
+            })
+    };
+    if !plain(host) || !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    Some(format!("{scheme}://{host}"))
+}
+
+/// A card endpoint's error: a `google.rpc.Status` document.
+fn error_response(error: &A2aError) -> http::Response<A2aBody> {
+    response::full(
+        response::status(error.http_status()),
+        content_type::JSON,
+        serde_json::to_vec(&error.to_status_json()).expect("JSON serializes"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(method: &str, headers: &[(&str, &str)]) -> http::request::Parts {
+        let mut request = http::Request::builder()
+            .method(method)
+            .uri("/.well-known/agent-card.json");
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    fn endpoint(public_url: Option<&str>) -> CardEndpoint {
+        CardEndpoint::new(
+            AgentCard::new("A", "An agent", "1.0.0"),
+            vec![
+                ("JSONRPC", "1.0", "/".to_owned()),
+                ("HTTP+JSON", "1.0", String::new()),
+            ],
+            public_url,
+            300,
+        )
+    }
+
+    fn json(response: http::Response<A2aBody>) -> serde_json::Value {
+        use http_body_util::BodyExt as _;
+        let bytes = futures_executor_block_on(response.into_body().collect())
+            .unwrap()
+            .to_bytes();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    fn futures_executor_block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn the_card_names_where_it_is_served() {
+        let fixed = endpoint(Some("https://agent.example.com/"));
+        let card = json(fixed.respond(&head("GET", &[("host", "ignored:1")])));
+        assert_eq!(
+            card["supportedInterfaces"],
+            serde_json::json!([
+                {"url": "https://agent.example.com/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": "https://agent.example.com", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            ])
+        );
+        // Without a configured URL: the request's host.
+        let derived = endpoint(None);
+        let card = json(derived.respond(&head("GET", &[("host", "127.0.0.1:7420")])));
+        assert_eq!(
+            card["supportedInterfaces"][0]["url"],
+            "http://127.0.0.1:7420/"
+        );
+        let card = json(derived.respond(&head(
+            "GET",
+            &[
+                ("host", "10.0.0.1"),
+                ("x-forwarded-proto", "https"),
+                ("x-forwarded-host", "a.example"),
+            ],
+        )));
+        assert_eq!(card["supportedInterfaces"][1]["url"], "https://a.example");
+        let refused = derived.respond(&head("GET", &[("host", "evil\"/x")]));
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    }
+
+    #[test]
+    fn conditional_requests() {
+        let e = endpoint(Some("http://a"));
+        let ok = e.respond(&head("GET", &[]));
+        assert_eq!(ok.status(), StatusCode::OK);
+        let etag = ok.headers()["etag"].to_str().unwrap().to_owned();
+        let modified = ok.headers()["last-modified"].to_str().unwrap().to_owned();
+        assert_eq!(ok.headers()["cache-control"], "public, max-age=300");
+        assert_eq!(
+            e.respond(&head("GET", &[("if-none-match", &etag)]))
+                .status(),
+            StatusCode::NOT_MODIFIED
+        );
+        assert_eq!(
+            e.respond(&head("GET", &[("if-none-match", "\"other\", *")]))
+                .status(),
+            StatusCode::NOT_MODIFIED
+        );
+        assert_eq!(
+            e.respond(&head("GET", &[("if-modified-since", &modified)]))
+                .status(),
+            StatusCode::NOT_MODIFIED
+        );
+        assert_eq!(
+            e.respond(&head(
+                "GET",
+                &[("if-modified-since", "Sat, 01 Jan 2000 00:00:00 GMT")]
+            ))
+            .status(),
+            StatusCode::OK
+        );
+        // If-None-Match wins over If-Modified-Since.
+        assert_eq!(
+            e.respond(&head(
+                "GET",
+                &[
+                    ("if-none-match", "\"other\""),
+                    ("if-modified-since", &modified)
+                ]
+            ))
+            .status(),
+            StatusCode::OK
+        );
+        let wrong = e.respond(&head("POST", &[]));
+        assert_eq!(wrong.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(wrong.headers()["allow"], "GET, HEAD");
+    }
+}

@@ -1,0 +1,6 @@
+//! The bindings: each turns HTTP requests into [`RequestHandler`](crate::RequestHandler) calls
+//! and their results back into HTTP, in its own wire shape. Nothing outside a binding knows its
+//! wire.
+
+pub(crate) mod card;
+pub(crate) mod jsonrpc;

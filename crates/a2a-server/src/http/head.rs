@@ -1,0 +1,187 @@
+//! What a request head says about the call: the A2A service parameters (`A2A-Version`,
+//! `A2A-Extensions`, `Last-Event-ID`) and the caller (through the [`Authenticator`]).
+
+use a2a_jsonrpc::A2aError;
+use a2a_types::protocol::headers;
+use http::HeaderValue;
+
+use crate::auth::{AuthError, Authenticator, Principal};
+
+/// The protocol version a request asks for (spec 1.0 §3.6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RequestedVersion {
+    /// No `A2A-Version` (or an empty one): the request speaks 0.3.
+    Missing,
+    /// `1`, `1.0`, `1.0.1`, `1.9`: any 1.x (patch versions are ignored).
+    V1,
+    /// Anything else, as sent.
+    Other(String),
+}
+
+impl RequestedVersion {
+    /// Reads the `A2A-Version` header, or the query parameter of that name (spec §3.6.1).
+    pub(crate) fn of(head: &http::request::Parts) -> Self {
+        let Some(value) = service_parameter(head, headers::A2A_VERSION) else {
+            return RequestedVersion::Missing;
+        };
+        let value = value.trim();
+        if value.is_empty() {
+            return RequestedVersion::Missing;
+        }
+        let well_formed = value
+            .split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if well_formed && value.split('.').next() == Some("1") {
+            RequestedVersion::V1
+        } else {
+            RequestedVersion::Other(value.to_owned())
+        }
+    }
+
+    /// Checks that the request speaks 1.x, the generation of the 1.0 methods and routes.
+    pub(crate) fn require_v1(&self) -> Result<(), A2aError> {
+        match self {
+            RequestedVersion::V1 => Ok(()),
+            RequestedVersion::Missing => Err(A2aError::version_not_supported(
+                "a request without an A2A-Version header is taken as A2A 0.3, and this method \
+                 is one of A2A 1.0; send the header `A2A-Version: 1.0`",
+            )),
+            RequestedVersion::Other(v) => Err(A2aError::version_not_supported(format!(
+                "A2A version `{v}` is not supported; this endpoint serves 1.0 (send `A2A-Version: 1.0`)"
+            ))),
+        }
+    }
+}
+
+/// A service parameter: the header, or the query parameter of the same name (spec §3.6.1).
+pub(crate) fn service_parameter(head: &http::request::Parts, name: &str) -> Option<String> {
+    if let Some(value) = head.headers.get(name).and_then(|v| v.to_str().ok()) {
+        return Some(value.to_owned());
+    }
+    head.uri.query()?.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        k.eq_ignore_ascii_case(name).then(|| v.to_owned())
+    })
+}
+
+/// `A2A-Extensions` (and the 0.3 `X-A2A-Extensions`), comma-separated, possibly repeated.
+pub(crate) fn requested_extensions(head: &http::request::Parts) -> Vec<String> {
+    [headers::A2A_EXTENSIONS, headers::X_A2A_EXTENSIONS]
+        .iter()
+        .flat_map(|name| head.headers.get_all(*name).iter())
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `Last-Event-ID`: the log sequence number of the last event the client saw.
+pub(crate) fn last_event_id(head: &http::request::Parts) -> Result<Option<u64>, A2aError> {
+    let value = head
+        .headers
+        .get(headers::LAST_EVENT_ID)
+        .map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    match value.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => v.parse().map(Some).map_err(|_| {
+            A2aError::invalid_params(format!(
+                "Last-Event-ID `{v}` is not an event id this server sent"
+            ))
+        }),
+    }
+}
+
+/// A refused request: the error, and the `WWW-Authenticate` challenge to send with it.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) error: A2aError,
+    pub(crate) challenge: Option<HeaderValue>,
+}
+
+/// Names the caller, or refuses the request (401 or 403, rendered by the binding).
+pub(crate) fn authenticate(
+    authenticator: Option<&dyn Authenticator>,
+    head: &http::request::Parts,
+) -> Result<Option<Principal>, Refused> {
+    let Some(auth) = authenticator else {
+        return Ok(None);
+    };
+    auth.authenticate(head).map_err(|err: AuthError| Refused {
+        error: A2aError::invalid_request(&err.message).with_http_status(err.status.as_u16()),
+        challenge: err
+            .challenge
+            .as_deref()
+            .and_then(|c| HeaderValue::from_str(c).ok()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn head(headers: &[(&str, &str)], uri: &str) -> http::request::Parts {
+        let mut request = http::Request::post(uri);
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn versions() {
+        for v1 in ["1.0", "1.0.1", " 1.3 ", "1"] {
+            assert_eq!(
+                RequestedVersion::of(&head(&[("A2A-Version", v1)], "/")),
+                RequestedVersion::V1
+            );
+        }
+        assert_eq!(
+            RequestedVersion::of(&head(&[], "/")),
+            RequestedVersion::Missing
+        );
+        assert_eq!(
+            RequestedVersion::of(&head(&[("a2a-version", "")], "/")),
+            RequestedVersion::Missing
+        );
+        assert_eq!(
+            RequestedVersion::of(&head(&[], "/?A2A-Version=1.0")),
+            RequestedVersion::V1
+        );
+        for other in ["0.3", "2.0", "1.x", "v1.0"] {
+            assert_eq!(
+                RequestedVersion::of(&head(&[("A2A-Version", other)], "/")),
+                RequestedVersion::Other(other.to_owned())
+            );
+        }
+    }
+
+    #[test]
+    fn extensions_from_both_spellings() {
+        let h = head(
+            &[
+                ("A2A-Extensions", "urn:a, urn:b"),
+                ("X-A2A-Extensions", "urn:c"),
+                ("a2a-extensions", ","),
+            ],
+            "/",
+        );
+        assert_eq!(requested_extensions(&h), ["urn:a", "urn:b", "urn:c"]);
+    }
+
+    #[test]
+    fn last_event_ids() {
+        assert_eq!(last_event_id(&head(&[], "/")).unwrap(), None);
+        assert_eq!(
+            last_event_id(&head(&[("Last-Event-ID", " 7 ")], "/")).unwrap(),
+            Some(7)
+        );
+        assert_eq!(
+            last_event_id(&head(&[("Last-Event-ID", "x")], "/"))
+                .unwrap_err()
+                .message(),
+            "invalid params: Last-Event-ID `x` is not an event id this server sent"
+        );
+    }
+}
