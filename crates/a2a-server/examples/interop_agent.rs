@@ -45,7 +45,7 @@ impl Agent for Interop {
         }
         let (command, arg) = text.split_once(' ').unwrap_or((text.as_str(), ""));
         match command {
-            "hello" => sink.reply(sink.message(vec![Part::text("hi!")])).await?,
+            "hello" => sink.reply("hi!").await?,
             "ask" => sink.input_required("Which city?").await?,
             "wait" => {
                 sink.working(None).await?;

@@ -1,4 +1,5 @@
-//! A streaming agent: sends its answer as artifact chunks, one word at a time.
+//! A streaming agent: sends the message's text back as artifact chunks, one word at a time
+//! (the `from_stream` style: a function from the request to a `Stream` of events).
 //!
 //! ```sh
 //! cargo run -p a2a-server --example streaming -- 127.0.0.1:7421
@@ -25,7 +26,8 @@ async fn main() -> std::io::Result<()> {
     let url = format!("http://{}", listener.local_addr()?);
     // The stream style: a function from the request to a stream of events.
     let agent = from_stream(|ctx| {
-        let words: Vec<String> = ctx.text().split_whitespace().map(str::to_owned).collect();
+        // Each word with the space after it, so that the chunks concatenate to the text sent.
+        let words: Vec<String> = ctx.text().split_inclusive(' ').map(str::to_owned).collect();
         let count = words.len();
         let chunks = words.into_iter().enumerate().map(move |(i, word)| {
             Ok(AgentEvent::Artifact {

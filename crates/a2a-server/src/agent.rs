@@ -3,12 +3,20 @@
 //! An agent is one trait method, [`Agent::execute`]: it receives a [`RequestContext`] (the
 //! incoming message, the task and context ids, the existing task on follow-ups, the caller, the
 //! requested extensions and a cancellation token) and an [`EventSink`] on which it reports
-//! progress. Two styles are first class:
+//! progress. Three styles are first class:
 //!
-//! * call helpers on the sink: [`working`](EventSink::working),
-//!   [`artifact`](EventSink::artifact), [`input_required`](EventSink::input_required),
-//!   [`complete`](EventSink::complete), [`reply`](EventSink::reply) ...;
+//! * implement [`Agent`] and call helpers on the sink: [`working`](EventSink::working),
+//!   [`artifact`](EventSink::artifact), [`artifact_chunk`](EventSink::artifact_chunk),
+//!   [`input_required`](EventSink::input_required), [`complete`](EventSink::complete),
+//!   [`reply`](EventSink::reply) ...;
+//! * write a closure with [`agent_fn`];
 //! * or return a `Stream` of [`AgentEvent`]s with [`from_stream`].
+//!
+//! Every status helper (`working`, `complete`, `fail`, `reject`, `input_required`,
+//! `auth_required`, `status`) takes the same kind of argument, a [`StatusMessage`]: text
+//! (`&str`, `String`), a whole [`Message`], or nothing (`None` or `()`). Text becomes an agent
+//! message with one text part; the sink fills in the role, the task and context ids and a message
+//! id.
 //!
 //! Every event is checked against the task state machine before anyone sees it; a helper returns
 //! a [`SinkError`] when the event is not allowed (a status after the task ended, say). When
@@ -24,14 +32,50 @@
 //!
 //! impl Agent for Upper {
 //!     async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
+//!         let text = ctx.text();
+//!         if text.is_empty() {
+//!             sink.reject("send some text to upper-case").await?;
+//!             return Ok(());
+//!         }
 //!         sink.working(None).await?;
-//!         let text = ctx.text().to_uppercase();
-//!         sink.artifact(Artifact::new("result", vec![Part::text(text)])).await?;
+//!         sink.artifact(Artifact::new("result", vec![Part::text(text.to_uppercase())])).await?;
 //!         sink.complete(None).await?;
 //!         Ok(())
 //!     }
 //! }
 //! ```
+//!
+//! # Choosing an agent at run time
+//!
+//! [`Agent`] uses `async fn` and is not object-safe, so `dyn Agent` does not exist. Its boxed
+//! form is [`DynAgent`] (implemented for every agent), and [`BoxAgent`] wraps an
+//! `Arc<dyn DynAgent>` into an [`Agent`] again, so that one variable can hold whichever agent a
+//! command-line flag names (`examples/pick_agent.rs`):
+//!
+//! ```
+//! use a2a_server::agent::{BoxAgent, agent_fn};
+//! use a2a_server::{RequestHandler, store::InMemoryTaskStore};
+//! use a2a_types::v1::AgentCard;
+//!
+//! fn pick(name: &str) -> BoxAgent {
+//!     match name {
+//!         "upper" => BoxAgent::new(agent_fn(|ctx, sink| async move {
+//!             sink.complete(ctx.text().to_uppercase()).await?;
+//!             Ok(())
+//!         })),
+//!         _ => BoxAgent::new(agent_fn(|ctx, sink| async move {
+//!             sink.complete(ctx.text()).await?;
+//!             Ok(())
+//!         })),
+//!     }
+//! }
+//!
+//! let card = AgentCard::new("Picked", "Whichever agent the flag names", "1.0.0");
+//! let handler = RequestHandler::new(pick("upper"), InMemoryTaskStore::new(), card);
+//! # let _ = handler;
+//! ```
+//!
+//! A boxed agent costs one more allocation per execution than a concrete one.
 
 use std::fmt;
 use std::future::Future;
@@ -144,9 +188,12 @@ pub enum AgentEvent {
 }
 
 impl AgentEvent {
-    /// A status event.
-    pub fn status(state: TaskState, message: Option<Message>) -> Self {
-        AgentEvent::Status { state, message }
+    /// A status event, with text, a message or nothing (see [`StatusMessage`]).
+    pub fn status(state: TaskState, message: impl Into<StatusMessage>) -> Self {
+        AgentEvent::Status {
+            state,
+            message: message.into().0,
+        }
     }
 
     /// A whole artifact.
@@ -187,6 +234,9 @@ pub enum SinkError {
     /// A task event after the request was already answered with a direct reply.
     #[error("the request was answered with a direct reply; it has no task to update")]
     AfterReply,
+    /// `reply` without a message (`None` or `()`): a direct reply must carry one.
+    #[error("a direct reply needs a message: text or a Message, not nothing")]
+    EmptyReply,
     /// An artifact chunk with `append` for an artifact id the task does not have.
     #[error("cannot append to artifact `{artifact_id}`: the task has no artifact with that id")]
     UnknownArtifact {
@@ -200,8 +250,21 @@ pub enum SinkError {
 
 /// Where an agent reports what it does. Cheap to clone; every clone writes to the same task.
 ///
+/// The status helpers take a [`StatusMessage`]: text, a [`Message`] or nothing.
+///
+/// ```
+/// # use a2a_server::agent::{EventSink, SinkError};
+/// # async fn run(sink: EventSink) -> Result<(), SinkError> {
+/// sink.working(None).await?; // no status message
+/// sink.working("reading the file").await?; // an agent message with one text part
+/// sink.complete(sink.message(vec![a2a_types::v1::Part::text("done")])).await?; // a message
+/// # Ok(())
+/// # }
+/// ```
+///
 /// Messages passed to the helpers are completed by the sink: role `ROLE_AGENT`, the task id
-/// and the context id are filled in, and a message id is generated when empty.
+/// and the context id are filled in, and a message id is generated when empty. Fields the
+/// message already has are kept.
 #[derive(Clone)]
 pub struct EventSink {
     pub(crate) target: Arc<dyn EventTarget>,
@@ -251,22 +314,25 @@ impl EventSink {
     }
 
     /// Answers with a message and no task. Only as the first and only event of a new request.
-    pub async fn reply(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.send(AgentEvent::Reply(message.into().0)).await
+    ///
+    /// Takes text or a [`Message`]; nothing (`None`, `()`) is [`SinkError::EmptyReply`].
+    pub async fn reply(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
+        let message = message.into().0.ok_or(SinkError::EmptyReply)?;
+        self.send(AgentEvent::Reply(message)).await
     }
 
-    /// The agent is working on the task.
-    pub async fn working(&self, message: Option<Message>) -> Result<(), SinkError> {
+    /// The agent is working on the task: `TASK_STATE_WORKING`.
+    pub async fn working(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
         self.status(TaskState::Working, message).await
     }
 
-    /// Any state change.
+    /// Any state change, with text, a message or nothing.
     pub async fn status(
         &self,
         state: TaskState,
-        message: Option<Message>,
+        message: impl Into<StatusMessage>,
     ) -> Result<(), SinkError> {
-        self.send(AgentEvent::Status { state, message }).await
+        self.send(AgentEvent::status(state, message)).await
     }
 
     /// A whole artifact (replacing any earlier artifact with the same id).
@@ -274,8 +340,8 @@ impl EventSink {
         self.send(AgentEvent::artifact(artifact)).await
     }
 
-    /// One chunk of an artifact: `append` extends an artifact of the same id sent before,
-    /// `last_chunk` marks the end.
+    /// One chunk of an artifact: `append` extends an artifact of the same id sent before (its
+    /// parts are added after the ones already there), `last_chunk` marks the end.
     pub async fn artifact_chunk(
         &self,
         artifact: Artifact,
@@ -291,31 +357,28 @@ impl EventSink {
     }
 
     /// The agent needs more input: the task pauses in `TASK_STATE_INPUT_REQUIRED`.
-    pub async fn input_required(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::InputRequired, Some(message.into().0))
-            .await
+    pub async fn input_required(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
+        self.status(TaskState::InputRequired, message).await
     }
 
     /// The agent needs the client to authenticate: `TASK_STATE_AUTH_REQUIRED`.
-    pub async fn auth_required(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::AuthRequired, Some(message.into().0))
-            .await
+    pub async fn auth_required(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
+        self.status(TaskState::AuthRequired, message).await
     }
 
     /// The task is done: `TASK_STATE_COMPLETED`.
-    pub async fn complete(&self, message: Option<Message>) -> Result<(), SinkError> {
+    pub async fn complete(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
         self.status(TaskState::Completed, message).await
     }
 
     /// The task failed: `TASK_STATE_FAILED`.
-    pub async fn fail(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::Failed, Some(message.into().0)).await
+    pub async fn fail(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
+        self.status(TaskState::Failed, message).await
     }
 
     /// The agent will not do the task: `TASK_STATE_REJECTED`.
-    pub async fn reject(&self, message: impl Into<Reply>) -> Result<(), SinkError> {
-        self.status(TaskState::Rejected, Some(message.into().0))
-            .await
+    pub async fn reject(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
+        self.status(TaskState::Rejected, message).await
     }
 
     /// An agent message for this task: role agent, this task and context, a new message id.
@@ -340,25 +403,85 @@ impl EventSink {
     }
 }
 
-/// A message argument: a [`Message`], or text (`&str`, `String`) that becomes an agent text message.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reply(Message);
+/// The message that goes with a status: text, a whole [`Message`], or nothing.
+///
+/// Every status helper of [`EventSink`] and [`AgentEvent::status`] takes `impl Into<StatusMessage>`:
+///
+/// | argument | status message |
+/// |---|---|
+/// | `"text"`, `String`, `&String` | an agent message with one text part |
+/// | a [`Message`], `Some(message)` | that message |
+/// | `None`, `()` | none |
+///
+/// The sink completes the message before it is recorded (role, task and context ids, message id;
+/// see [`EventSink`]).
+///
+/// ```
+/// use a2a_server::agent::StatusMessage;
+/// use a2a_types::v1::Part;
+///
+/// let text = StatusMessage::from("Which city?").into_message().unwrap();
+/// assert_eq!(text.parts, vec![Part::text("Which city?")]);
+/// assert_eq!(StatusMessage::from(()), StatusMessage::none());
+/// assert_eq!(StatusMessage::from(None).into_message(), None);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StatusMessage(Option<Message>);
 
-impl From<Message> for Reply {
+impl StatusMessage {
+    /// No message.
+    pub fn none() -> Self {
+        Self(None)
+    }
+
+    /// The message, if there is one (not yet completed by a sink: text gives an empty id).
+    pub fn into_message(self) -> Option<Message> {
+        self.0
+    }
+
+    /// Borrows the message, if there is one.
+    pub fn message(&self) -> Option<&Message> {
+        self.0.as_ref()
+    }
+
+    fn text(text: String) -> Self {
+        Self(Some(Message::new("", Role::Agent, vec![Part::text(text)])))
+    }
+}
+
+impl From<()> for StatusMessage {
+    fn from((): ()) -> Self {
+        Self(None)
+    }
+}
+
+impl From<Option<Message>> for StatusMessage {
+    fn from(message: Option<Message>) -> Self {
+        Self(message)
+    }
+}
+
+impl From<Message> for StatusMessage {
     fn from(message: Message) -> Self {
-        Reply(message)
+        Self(Some(message))
     }
 }
 
-impl From<&str> for Reply {
+impl From<&str> for StatusMessage {
     fn from(text: &str) -> Self {
-        Reply(Message::new("", Role::Agent, vec![Part::text(text)]))
+        Self::text(text.to_owned())
     }
 }
 
-impl From<String> for Reply {
+impl From<String> for StatusMessage {
     fn from(text: String) -> Self {
-        Reply(Message::new("", Role::Agent, vec![Part::text(text)]))
+        Self::text(text)
+    }
+}
+
+impl From<&String> for StatusMessage {
+    fn from(text: &String) -> Self {
+        Self::text(text.clone())
     }
 }
 
@@ -436,16 +559,23 @@ pub trait Agent: Send + Sync + 'static {
     }
 }
 
-/// A boxed future, as the object-safe agent interface returns them.
-pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A boxed future, as the object-safe agent interface [`DynAgent`] returns them.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// The object-safe form of [`Agent`], so that the server can hold `Arc<dyn DynAgent>`.
-pub(crate) trait DynAgent: Send + Sync + 'static {
+/// The object-safe form of [`Agent`]: the same two methods, returning boxed futures.
+///
+/// Every [`Agent`] is a `DynAgent`; there is no need to implement it. Hold agents of different
+/// types as `Arc<dyn DynAgent>` (or `Box<dyn DynAgent>`), and turn one back into an [`Agent`]
+/// with [`BoxAgent`] to serve it.
+pub trait DynAgent: Send + Sync + 'static {
+    /// [`Agent::execute`], boxed.
     fn execute_boxed(
         &self,
         ctx: RequestContext,
         sink: EventSink,
     ) -> BoxFuture<'_, Result<(), AgentError>>;
+
+    /// [`Agent::cancel`], boxed.
     fn cancel_boxed<'a>(&'a self, task: &'a Task) -> BoxFuture<'a, ()>;
 }
 
@@ -463,13 +593,64 @@ impl<A: Agent> DynAgent for A {
     }
 }
 
+/// An agent of a type chosen at run time: an `Arc<dyn DynAgent>` that is an [`Agent`] again.
+///
+/// Cheap to clone. Build one with [`BoxAgent::new`], or from an `Arc<dyn DynAgent>` or a
+/// `Box<dyn DynAgent>` with `From`; see the [module docs](self#choosing-an-agent-at-run-time).
+#[derive(Clone)]
+pub struct BoxAgent(Arc<dyn DynAgent>);
+
+impl BoxAgent {
+    /// Boxes an agent.
+    pub fn new(agent: impl Agent) -> Self {
+        Self(Arc::new(agent))
+    }
+
+    /// The shared agent inside.
+    pub fn into_inner(self) -> Arc<dyn DynAgent> {
+        self.0
+    }
+}
+
+impl fmt::Debug for BoxAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoxAgent").finish_non_exhaustive()
+    }
+}
+
+impl From<Arc<dyn DynAgent>> for BoxAgent {
+    fn from(agent: Arc<dyn DynAgent>) -> Self {
+        Self(agent)
+    }
+}
+
+impl From<Box<dyn DynAgent>> for BoxAgent {
+    fn from(agent: Box<dyn DynAgent>) -> Self {
+        Self(Arc::from(agent))
+    }
+}
+
+impl Agent for BoxAgent {
+    fn execute(
+        &self,
+        ctx: RequestContext,
+        sink: EventSink,
+    ) -> impl Future<Output = Result<(), AgentError>> + Send {
+        self.0.execute_boxed(ctx, sink)
+    }
+
+    async fn cancel(&self, task: &Task) {
+        self.0.cancel_boxed(task).await;
+    }
+}
+
 /// An agent written as a closure: `agent_fn(|ctx, sink| async move { ... })`.
 ///
 /// ```
 /// use a2a_server::agent::agent_fn;
 ///
 /// let echo = agent_fn(|ctx, sink| async move {
-///     sink.complete(Some(sink.message(vec![a2a_types::v1::Part::text(ctx.text())]))).await?;
+///     sink.complete(ctx.text()).await?;
 ///     Ok(())
 /// });
 /// # let _ = echo;
@@ -510,7 +691,7 @@ where
 /// use a2a_types::v1::{Artifact, Part, TaskState};
 ///
 /// let agent = from_stream(|ctx| {
-///     let words: Vec<String> = ctx.text().split_whitespace().map(str::to_owned).collect();
+///     let words: Vec<String> = ctx.text().split_inclusive(' ').map(str::to_owned).collect();
 ///     futures_util::stream::iter(words.into_iter().enumerate().map(|(i, word)| {
 ///         Ok(AgentEvent::Artifact {
 ///             artifact: Artifact::new("words", vec![Part::text(word)]),
@@ -555,5 +736,330 @@ where
                 None => return Ok(()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use a2a_types::v1::{
+        AgentCapabilities, AgentCard, CancelTaskRequest, MessageId, SendMessageRequest,
+        SendMessageResponse, StreamResponse,
+    };
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+    use crate::store::InMemoryTaskStore;
+    use crate::{CallContext, HandlerConfig, RequestHandler};
+
+    /// Records every event, accepting all of them (no state machine).
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<AgentEvent>>);
+
+    impl EventTarget for Recorder {
+        fn emit(
+            &self,
+            event: AgentEvent,
+        ) -> Pin<Box<dyn Future<Output = Result<(), SinkError>> + Send + '_>> {
+            self.0.lock().unwrap().push(event);
+            Box::pin(async { Ok(()) })
+        }
+    }
+
+    fn recording_sink() -> (Arc<Recorder>, EventSink) {
+        let recorder = Arc::new(Recorder::default());
+        let sink = EventSink {
+            target: recorder.clone(),
+            task_id: "t-1".into(),
+            context_id: "c-1".into(),
+        };
+        (recorder, sink)
+    }
+
+    /// The message as JSON, with a generated message id (checked non-empty) shown as `<generated>`.
+    fn message_json(message: &Message, generated: bool) -> String {
+        let mut message = message.clone();
+        if generated {
+            assert!(!message.message_id.is_empty());
+            message.message_id = MessageId::new("<generated>");
+        }
+        serde_json::to_string(&message).unwrap()
+    }
+
+    /// Each recorded status as `STATE message-json-or-none`.
+    fn statuses(recorder: &Recorder, generated: bool) -> Vec<String> {
+        recorder
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|event| match event {
+                AgentEvent::Status { state, message } => format!(
+                    "{state} {}",
+                    message
+                        .as_ref()
+                        .map_or("none".to_owned(), |m| message_json(m, generated))
+                ),
+                other => panic!("expected a status, got {other:?}"),
+            })
+            .collect()
+    }
+
+    /// Calls every status helper once with a clone of `arg`.
+    async fn every_helper<M>(sink: &EventSink, arg: M)
+    where
+        M: Into<StatusMessage> + Clone,
+    {
+        sink.working(arg.clone()).await.unwrap();
+        sink.input_required(arg.clone()).await.unwrap();
+        sink.auth_required(arg.clone()).await.unwrap();
+        sink.complete(arg.clone()).await.unwrap();
+        sink.fail(arg.clone()).await.unwrap();
+        sink.reject(arg.clone()).await.unwrap();
+        sink.status(TaskState::Canceled, arg).await.unwrap();
+    }
+
+    const STATES: [&str; 7] = [
+        "TASK_STATE_WORKING",
+        "TASK_STATE_INPUT_REQUIRED",
+        "TASK_STATE_AUTH_REQUIRED",
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_FAILED",
+        "TASK_STATE_REJECTED",
+        "TASK_STATE_CANCELED",
+    ];
+
+    #[tokio::test]
+    async fn helpers_turn_text_into_an_agent_text_message() {
+        let expected = r#"{"messageId":"<generated>","contextId":"c-1","taskId":"t-1","role":"ROLE_AGENT","parts":[{"text":"Which city?"}]}"#;
+        let want: Vec<String> = STATES.iter().map(|s| format!("{s} {expected}")).collect();
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, "Which city?").await;
+        assert_eq!(statuses(&recorder, true), want);
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, String::from("Which city?")).await;
+        assert_eq!(statuses(&recorder, true), want);
+
+        let (recorder, sink) = recording_sink();
+        let owned = String::from("Which city?");
+        every_helper(&sink, &owned).await;
+        assert_eq!(statuses(&recorder, true), want);
+    }
+
+    #[tokio::test]
+    async fn helpers_complete_a_message_and_keep_what_it_has() {
+        // No role and no task id: filled in. Its own id and context id: kept.
+        let message = Message::new("m-7", Role::Unspecified, vec![Part::text("done")])
+            .with_context_id("c-other");
+        let expected = r#"{"messageId":"m-7","contextId":"c-other","taskId":"t-1","role":"ROLE_AGENT","parts":[{"text":"done"}]}"#;
+        let want: Vec<String> = STATES.iter().map(|s| format!("{s} {expected}")).collect();
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, message.clone()).await;
+        assert_eq!(statuses(&recorder, false), want);
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, Some(message)).await;
+        assert_eq!(statuses(&recorder, false), want);
+    }
+
+    #[tokio::test]
+    async fn helpers_with_nothing_send_no_message() {
+        let want: Vec<String> = STATES.iter().map(|s| format!("{s} none")).collect();
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, ()).await;
+        assert_eq!(statuses(&recorder, false), want);
+
+        let (recorder, sink) = recording_sink();
+        every_helper(&sink, None::<Message>).await;
+        assert_eq!(statuses(&recorder, false), want);
+
+        // A bare `None` infers `Option<Message>`.
+        let (recorder, sink) = recording_sink();
+        sink.working(None).await.unwrap();
+        sink.complete(None).await.unwrap();
+        assert_eq!(
+            statuses(&recorder, false),
+            ["TASK_STATE_WORKING none", "TASK_STATE_COMPLETED none"]
+        );
+    }
+
+    #[tokio::test]
+    async fn reply_takes_text_or_a_message_but_not_nothing() {
+        let (recorder, sink) = recording_sink();
+        sink.reply("hi!").await.unwrap();
+        sink.reply(Message::new("m-2", Role::Agent, vec![Part::text("again")]))
+            .await
+            .unwrap();
+        assert_eq!(sink.reply(()).await, Err(SinkError::EmptyReply));
+        assert_eq!(sink.reply(None).await, Err(SinkError::EmptyReply));
+        assert_eq!(
+            SinkError::EmptyReply.to_string(),
+            "a direct reply needs a message: text or a Message, not nothing"
+        );
+        let replies: Vec<String> = recorder
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|event| match event {
+                AgentEvent::Reply(m) => message_json(m, m.message_id != "m-2"),
+                other => panic!("expected a reply, got {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            replies,
+            [
+                r#"{"messageId":"<generated>","contextId":"c-1","taskId":"t-1","role":"ROLE_AGENT","parts":[{"text":"hi!"}]}"#,
+                r#"{"messageId":"m-2","contextId":"c-1","taskId":"t-1","role":"ROLE_AGENT","parts":[{"text":"again"}]}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn agent_event_status_takes_the_same_arguments() {
+        assert_eq!(
+            AgentEvent::status(TaskState::Working, ()),
+            AgentEvent::Status {
+                state: TaskState::Working,
+                message: None
+            }
+        );
+        assert_eq!(
+            AgentEvent::status(TaskState::Failed, "disk full"),
+            AgentEvent::Status {
+                state: TaskState::Failed,
+                message: Some(Message::new("", Role::Agent, vec![Part::text("disk full")]))
+            }
+        );
+    }
+
+    /// Waits for cancel; its cancel hook records that it ran.
+    struct Waiter(Arc<AtomicBool>);
+
+    impl Agent for Waiter {
+        async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
+            sink.working("waiting").await?;
+            ctx.cancelled().await;
+            Ok(())
+        }
+
+        async fn cancel(&self, _task: &Task) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Picks an agent by name at run time, as a command-line flag would.
+    fn pick(name: &str, cancelled: &Arc<AtomicBool>) -> Result<BoxAgent, String> {
+        match name {
+            "upper" => Ok(BoxAgent::new(agent_fn(|ctx, sink| async move {
+                sink.artifact(Artifact::new(
+                    "out",
+                    vec![Part::text(ctx.text().to_uppercase())],
+                ))
+                .await?;
+                sink.complete("upper-cased").await?;
+                Ok(())
+            }))),
+            "wait" => {
+                let agent: Arc<dyn DynAgent> = Arc::new(Waiter(cancelled.clone()));
+                Ok(BoxAgent::from(agent))
+            }
+            other => Err(format!("unknown agent `{other}`")),
+        }
+    }
+
+    fn handler(agent: BoxAgent) -> RequestHandler {
+        let card = AgentCard::new("picked", "picked at run time", "1.0.0")
+            .with_capabilities(AgentCapabilities::default().with_streaming(true));
+        RequestHandler::builder(agent, card)
+            .store(InMemoryTaskStore::new())
+            .config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)))
+            .build()
+    }
+
+    fn send(text: &str) -> SendMessageRequest {
+        SendMessageRequest::new(Message::new("m-1", Role::User, vec![Part::text(text)]))
+    }
+
+    #[tokio::test]
+    async fn a_boxed_agent_picked_at_run_time_serves_a_request() {
+        let unused = Arc::new(AtomicBool::new(false));
+        assert_eq!(
+            pick("nope", &unused).unwrap_err(),
+            "unknown agent `nope`".to_owned()
+        );
+        let h = handler(pick("upper", &unused).unwrap());
+        let SendMessageResponse::Task(task) = h
+            .send_message(send("hello"), &CallContext::new())
+            .await
+            .unwrap()
+        else {
+            panic!("expected a task");
+        };
+        assert_eq!(task.status.state, TaskState::Completed);
+        assert_eq!(task.artifacts.len(), 1);
+        assert_eq!(
+            serde_json::to_string(&task.artifacts[0]).unwrap(),
+            r#"{"artifactId":"out","parts":[{"text":"HELLO"}]}"#
+        );
+        assert_eq!(task.status.message.unwrap().text(), "upper-cased");
+    }
+
+    #[tokio::test]
+    async fn a_boxed_agent_forwards_cancel_to_the_agent_inside() {
+        use futures_util::StreamExt as _;
+
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let h = handler(pick("wait", &cancelled).unwrap());
+        let mut events = h
+            .send_streaming_message(send("wait"), &CallContext::new())
+            .await
+            .unwrap();
+        let mut seen = Vec::new();
+        let mut task_id = None;
+        // Read until the agent reports working, then cancel, then read to the end.
+        while let Some(event) = events.next().await {
+            let line = match event.unwrap().event {
+                StreamResponse::Task(t) => {
+                    task_id = Some(t.id);
+                    format!("task {}", t.status.state)
+                }
+                StreamResponse::StatusUpdate(u) => format!(
+                    "status {} {}",
+                    u.status.state,
+                    u.status.message.map(|m| m.text()).unwrap_or_default()
+                ),
+                other => format!("other {other:?}"),
+            };
+            let working = line.starts_with("status TASK_STATE_WORKING");
+            seen.push(line);
+            if working {
+                let id = task_id.clone().expect("the task came first");
+                let canceled = h
+                    .cancel_task(CancelTaskRequest::new(id), &CallContext::new())
+                    .await
+                    .unwrap();
+                assert_eq!(canceled.status.state, TaskState::Canceled);
+            }
+        }
+        assert_eq!(
+            seen,
+            [
+                "task TASK_STATE_SUBMITTED",
+                "status TASK_STATE_WORKING waiting",
+                "status TASK_STATE_CANCELED ",
+            ]
+        );
+        assert!(
+            cancelled.load(Ordering::SeqCst),
+            "the inner cancel hook ran"
+        );
     }
 }

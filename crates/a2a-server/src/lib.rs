@@ -51,11 +51,38 @@
 //!   `TASK_STATE_CANCELED` after [`HandlerConfig::cancel_grace`] at the latest.
 //! * An agent that returns an error or panics fails its task; the server keeps serving.
 //!
+//! # Writing the agent
+//!
+//! The [`agent`] module: implement [`Agent`] (or write a closure with
+//! [`agent_fn`](agent::agent_fn), or a stream of events with
+//! [`from_stream`](agent::from_stream)) and report through the [`EventSink`]. Its status helpers
+//! (`working`, `complete`, `fail`, `reject`, `input_required`, `auth_required`, `status`) all
+//! take text, a `Message` or nothing ([`StatusMessage`](agent::StatusMessage)). To choose the
+//! agent at run time, box it: [`BoxAgent`](agent::BoxAgent).
+//!
 //! # Mounting
 //!
 //! [`A2aService`] is a `tower_service::Service<http::Request<B>>` with `Error = Infallible`:
-//! mount it in axum with `nest_service` (see `examples/axum.rs`), serve it with hyper through
-//! `hyper_util::service::TowerToHyperService`, or call [`serve`] / [`serve_with_shutdown`].
+//! serve it with [`serve`] / [`serve_with_shutdown`], with hyper through
+//! `hyper_util::service::TowerToHyperService`, or mount it in axum. The service answers its card
+//! at [`AGENT_CARD_PATH`] (and [`LEGACY_AGENT_CARD_PATH`]) relative to where it is mounted, so
+//! under `nest_service("/a2a", service)` the card is at `/a2a/.well-known/agent-card.json`,
+//! where clients do not look; route [`AGENT_CARD_PATH`] at the root to a clone of the service
+//! as well (`examples/axum.rs`, `docs/mount-in-axum.md`).
+//!
+//! # Examples
+//!
+//! Each runs with `cargo run -p a2a-server --example NAME`:
+//!
+//! | example | what it shows |
+//! |---|---|
+//! | `quickstart` | the README's program: an artifact streamed in two chunks, then completed |
+//! | `echo` | the smallest [`Agent`] impl: an artifact with the message's text; graceful shutdown on Ctrl-C |
+//! | `streaming` | [`from_stream`](agent::from_stream): a `Stream` of events, one artifact chunk per word |
+//! | `multi_turn` | `input_required`, then a follow-up message on the same task |
+//! | `pick_agent` | [`BoxAgent`](agent::BoxAgent): the agent named on the command line |
+//! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
+//! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
 //!
 //! # Features
 //!
@@ -76,7 +103,10 @@ mod serve;
 mod service;
 pub mod store;
 
-pub use agent::{Agent, AgentError, AgentEvent, EventSink, RequestContext, SinkError};
+pub use agent::{
+    Agent, AgentError, AgentEvent, BoxAgent, DynAgent, EventSink, RequestContext, SinkError,
+    StatusMessage,
+};
 pub use auth::{AuthError, Authenticator, Principal};
 pub use error::A2aError;
 pub use handler::{

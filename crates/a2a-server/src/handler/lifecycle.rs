@@ -200,7 +200,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.artifacts.len(), 1);
-        assert_eq!(t.artifacts[0].text(), "one \ntwo");
+        assert_eq!(t.artifacts[0].text(), "one two");
         assert_eq!(
             apply_artifact(&mut t, Artifact::new("b", vec![]), true, false).unwrap_err(),
             SinkError::UnknownArtifact {

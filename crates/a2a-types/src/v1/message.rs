@@ -107,9 +107,28 @@ impl Message {
         Self::agent(vec![Part::text(text)])
     }
 
-    /// The text of all text parts, joined with newlines.
+    /// The text of the message's text parts, one line each: joined with `"\n"` between parts.
+    ///
+    /// Non-text parts are skipped. The parts of a message are separate pieces of one utterance
+    /// (an instruction, then a quote), so they are kept apart, as the Python SDK's
+    /// `get_message_text` does by default. [`Artifact::text`] differs: an artifact's parts are
+    /// often the chunks of one streamed text, and are concatenated.
+    ///
+    /// ```
+    /// use a2a_types::v1::{Message, Part, Role};
+    ///
+    /// let msg = Message::new("m-1", Role::User, vec![Part::text("Translate:"), Part::text("bonjour")]);
+    /// assert_eq!(msg.text(), "Translate:\nbonjour");
+    /// ```
     pub fn text(&self) -> String {
-        join_text(&self.parts)
+        let mut out = String::new();
+        for text in self.parts.iter().filter_map(Part::as_text) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(text);
+        }
+        out
     }
 
     super::setters! {
@@ -124,17 +143,6 @@ impl Message {
         /// Sets the referenced task ids.
         with_reference_task_ids(reference_task_ids): list TaskId;
     }
-}
-
-pub(crate) fn join_text(parts: &[Part]) -> String {
-    let mut out = String::new();
-    for text in parts.iter().filter_map(Part::as_text) {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(text);
-    }
-    out
 }
 
 /// An output of a task: a document, an image, a structured result.
@@ -186,9 +194,22 @@ impl Artifact {
         }
     }
 
-    /// The text of all text parts, joined with newlines.
+    /// The text of the artifact: its text parts concatenated as they are, with nothing between.
+    ///
+    /// Non-text parts are skipped. A streamed artifact grows by appending each chunk's parts
+    /// (`append: true`), so after the chunks `"Hel"`, `"lo, "` and `"world"` this is
+    /// `"Hello, world"`, the text the agent produced; an empty closing chunk adds nothing. An agent
+    /// that wants lines puts the `"\n"` in its text. (The Python SDK's `get_artifact_text` joins
+    /// with `"\n"` by default, which splits streamed words apart.)
+    ///
+    /// ```
+    /// use a2a_types::v1::{Artifact, Part};
+    ///
+    /// let streamed = Artifact::new("a-1", vec![Part::text("Hel"), Part::text("lo, "), Part::text("world")]);
+    /// assert_eq!(streamed.text(), "Hello, world");
+    /// ```
     pub fn text(&self) -> String {
-        join_text(&self.parts)
+        self.parts.iter().filter_map(Part::as_text).collect()
     }
 
     super::setters! {
@@ -200,5 +221,59 @@ impl Artifact {
         with_metadata(metadata): opt Struct;
         /// Sets the extension URIs.
         with_extensions(extensions): list String;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artifact_text_concatenates_streamed_chunks() {
+        // Three chunks as a store appends them, then the empty closing chunk some SDKs send.
+        let artifact = Artifact::new(
+            "a-1",
+            vec![
+                Part::text("The quick "),
+                Part::text("brown"),
+                Part::text(" fox\njumps"),
+                Part::text(""),
+            ],
+        );
+        assert_eq!(artifact.text(), "The quick brown fox\njumps");
+    }
+
+    #[test]
+    fn artifact_text_skips_non_text_parts() {
+        let artifact = Artifact::new(
+            "a-1",
+            vec![
+                Part::text("a"),
+                Part::data(serde_json::json!({"k": 1})),
+                Part::url("https://example.com/f.png"),
+                Part::text("b"),
+            ],
+        );
+        assert_eq!(artifact.text(), "ab");
+        assert_eq!(Artifact::new("a-2", vec![Part::raw(*b"x")]).text(), "");
+    }
+
+    #[test]
+    fn message_text_puts_each_text_part_on_its_own_line() {
+        let message = Message::new(
+            "m-1",
+            Role::User,
+            vec![
+                Part::text("Translate:"),
+                Part::data(serde_json::json!(null)),
+                Part::text("bonjour"),
+            ],
+        );
+        assert_eq!(message.text(), "Translate:\nbonjour");
+        assert_eq!(
+            Message::new("m-2", Role::User, vec![Part::text("one")]).text(),
+            "one"
+        );
+        assert_eq!(Message::new("m-3", Role::User, vec![]).text(), "");
     }
 }
