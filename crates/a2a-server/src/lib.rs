@@ -57,8 +57,8 @@
 //! [`agent_fn`](agent::agent_fn), or a stream of events with
 //! [`from_stream`](agent::from_stream)) and report through the [`EventSink`]. Its status helpers
 //! (`working`, `complete`, `fail`, `reject`, `input_required`, `auth_required`, `status`) all
-//! take text, a `Message` or nothing ([`StatusMessage`](agent::StatusMessage)). To choose the
-//! agent at run time, box it: [`BoxAgent`](agent::BoxAgent).
+//! take text, a `Message` or nothing ([`StatusMessage`]). To choose the
+//! agent at run time, box it: [`BoxAgent`].
 //!
 //! # Mounting
 //!
@@ -80,7 +80,7 @@
 //! | `echo` | the smallest [`Agent`] impl: an artifact with the message's text; graceful shutdown on Ctrl-C |
 //! | `streaming` | [`from_stream`](agent::from_stream): a `Stream` of events, one artifact chunk per word |
 //! | `multi_turn` | `input_required`, then a follow-up message on the same task |
-//! | `pick_agent` | [`BoxAgent`](agent::BoxAgent): the agent named on the command line |
+//! | `pick_agent` | [`BoxAgent`]: the agent named on the command line |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
 //! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
 //!

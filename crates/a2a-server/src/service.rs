@@ -240,7 +240,8 @@ impl ServiceBuilder {
 /// The whole A2A server: the JSON-RPC endpoint and the agent card, as one
 /// `tower_service::Service<http::Request<B>>` with `Error = Infallible`.
 ///
-/// Mount it in axum with `Router::new().fallback_service(service)` (at the root) or `nest_service("/a2a", service)`, serve it with hyper
+/// Mount it in axum with `Router::new().fallback_service(service)` (at the root) or
+/// `nest_service("/a2a", service)`, serve it with hyper
 /// through `hyper_util::service::TowerToHyperService`, or use [`serve`](crate::serve).
 ///
 /// ```
