@@ -3,8 +3,8 @@
 //!
 //! Server, client, command line and tests all take these names from here, so that a name is
 //! written once in the workspace. The method names of the older generations are the literal tags
-//! of their wire types: [`v0_3::jsonrpc::A2ARequest::METHODS`](crate::v0_3::jsonrpc::A2ARequest::METHODS)
-//! and [`v0_1::jsonrpc::A2aRequest::METHODS`](crate::v0_1::jsonrpc::A2aRequest::METHODS).
+//! of their wire types: [`v0_3::A2ARequest::METHODS`](crate::v0_3::A2ARequest::METHODS)
+//! and [`v0_1::A2aRequest::METHODS`](crate::v0_1::A2aRequest::METHODS).
 //!
 //! ```
 //! use a2a_types::protocol::{Operation, rest};
@@ -210,7 +210,7 @@ impl fmt::Display for Operation {
 /// operation.
 ///
 /// Paths are matched segment by segment; a task id or config id is one path segment (a `/` in
-/// it must be percent-encoded by the client and is decoded by [`match_route`]'s caller). A first
+/// it must be percent-encoded by the client and is decoded by [`match_route`](rest::match_route)'s caller). A first
 /// segment that does not start a route is a tenant (`/{tenant}/tasks/...`).
 /// `SubscribeToTask` answers `GET` (the proto) and `POST` (the spec text), as both official
 /// SDKs do.
