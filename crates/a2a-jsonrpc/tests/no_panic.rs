@@ -394,3 +394,100 @@ fn hand_picked_oddities() {
         check(body);
     }
 }
+
+/// A client reads responses with `Response<T>`'s own deserializer, and tools read requests with
+/// `Request<T>`'s: neither panics, a refusal has a message, and what reads back serializes to
+/// the same text when read again.
+fn check_envelope_decoders(bytes: &[u8]) {
+    fn stable<T: serde::de::DeserializeOwned + serde::Serialize>(bytes: &[u8]) {
+        match serde_json::from_slice::<T>(bytes) {
+            Ok(value) => {
+                let sent = serde_json::to_string(&value).expect("serializes");
+                let back: T = serde_json::from_str(&sent).expect("our own output reads back");
+                assert_eq!(serde_json::to_string(&back).unwrap(), sent);
+            }
+            Err(error) => assert!(!error.to_string().is_empty()),
+        }
+    }
+    stable::<a2a_jsonrpc::Response<Box<RawValue>>>(bytes);
+    stable::<a2a_jsonrpc::Response<Value>>(bytes);
+    stable::<Vec<a2a_jsonrpc::Response<Box<RawValue>>>>(bytes);
+    stable::<a2a_jsonrpc::Request<Box<RawValue>>>(bytes);
+    stable::<a2a_jsonrpc::Notification<Value>>(bytes);
+    stable::<Id>(bytes);
+}
+
+fn response_like() -> impl Strategy<Value = Value> {
+    let id = prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        "[a-z0-9]{0,4}".prop_map(Value::from),
+        Just(Value::Null),
+        json_value(),
+    ];
+    let error = prop_oneof![
+        Just(json!({"code": -32001, "message": "gone"})),
+        Just(json!({"code": -32001, "message": "gone", "data": [{"@type": "x"}]})),
+        Just(json!({"code": 1.5, "message": "x"})),
+        Just(json!({"message": "no code"})),
+        Just(Value::Null),
+        json_value(),
+    ];
+    (
+        prop::option::weighted(0.9, prop_oneof![4 => Just(json!("2.0")), 1 => json_value()]),
+        prop::option::of(id),
+        prop::option::of(json_value()),
+        prop::option::of(error),
+    )
+        .prop_map(|(jsonrpc, id, result, error)| {
+            let mut object = Map::new();
+            for (key, value) in [
+                ("jsonrpc", jsonrpc),
+                ("id", id),
+                ("result", result),
+                ("error", error),
+            ] {
+                if let Some(value) = value {
+                    object.insert(key.to_owned(), value);
+                }
+            }
+            Value::Object(object)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn envelope_decoders_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..160)) {
+        check_envelope_decoders(&bytes);
+    }
+
+    #[test]
+    fn envelope_decoders_on_envelopes(value in prop_oneof![response_like(), body()]) {
+        check_envelope_decoders(&serde_json::to_vec(&value).unwrap());
+    }
+}
+
+#[test]
+fn envelope_decoders_on_odd_ids() {
+    for id in [
+        "1e400",
+        "-0",
+        "18446744073709551616",
+        "1.0",
+        r#""\ud800""#,
+        "true",
+        "{}",
+    ] {
+        for body in [
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":1}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#),
+            id.to_owned(),
+        ] {
+            check_envelope_decoders(body.as_bytes());
+        }
+    }
+    let response: a2a_jsonrpc::Response<Value> =
+        serde_json::from_str(r#"{"jsonrpc":"2.0","id":1e400,"result":1}"#).unwrap();
+    assert_eq!(response.id.to_string(), "1e400");
+}
