@@ -321,6 +321,11 @@ impl<C, S> Methods<C, S> {
         self.routes.remove(method).is_some()
     }
 
+    /// Adds a route, replacing any of that name; returns whether one was replaced.
+    fn add(&mut self, method: String, route: Route<C, S>) -> bool {
+        self.routes.insert(method.into_boxed_str(), route).is_some()
+    }
+
     /// Where a call goes: its unary handler, or an answer given at once (an unknown method, or
     /// a streaming method where it cannot stream).
     fn target(&self, id: Option<Id>, method: &str, place: Place) -> Target<'_, C> {
@@ -495,12 +500,7 @@ impl<C: 'static, S: Send + 'static> Methods<C, S> {
             f: handler,
             types: PhantomData,
         };
-        self.routes
-            .insert(
-                method.into().into_boxed_str(),
-                Route::Unary(Arc::new(handler)),
-            )
-            .is_some()
+        self.add(method.into(), Route::Unary(Arc::new(handler)))
     }
 
     /// Registers a streaming method: `handler` gets the decoded params and the context and
@@ -583,12 +583,7 @@ impl<C: 'static, S: Send + 'static> Methods<C, S> {
             f: handler,
             types: PhantomData,
         };
-        self.routes
-            .insert(
-                method.into().into_boxed_str(),
-                Route::Stream(Arc::new(handler)),
-            )
-            .is_some()
+        self.add(method.into(), Route::Stream(Arc::new(handler)))
     }
 
     /// Calls one request: the response to send, with the request's id.
