@@ -9,12 +9,13 @@
 //! | item | what |
 //! |---|---|
 //! | [`Request`], [`Notification`], [`Response`] | the envelopes; they serialize with members in the usual order (`{"jsonrpc":"2.0","id":1,"result":…}`) |
-//! | [`Id`] | a request id: string, number (integers kept exactly, `u64` and `i64` alike) or `null` |
+//! | [`Id`], [`IdNumber`] | a request id: string, number (kept as the JSON text the client wrote) or `null` |
 //! | [`JsonRpcVersion`] | the `"jsonrpc": "2.0"` tag, which accepts nothing else |
 //! | [`ErrorCode`] | an open set of codes: the five JSON-RPC ones and A2A's -32001 … -32009, with names, default messages, `ErrorInfo` reasons and HTTP / gRPC mappings |
 //! | [`ErrorObject`] | `{code, message, data}`, with builders and readers for A2A 1.0's `google.rpc.ErrorInfo` / `BadRequest` details ([`ErrorInfo`], [`BadRequest`]) |
 //! | [`Payload`], [`Incoming`], [`Reply`] | a parsed request body (one call or a batch), each element a request, a notification or an invalid object; and what goes back |
-//! | [`Methods`] | the method table: typed handlers that get a caller-chosen context |
+//! | [`Methods`], [`Answer`] | the method table: typed handlers that get a caller-chosen context, unary or streaming |
+//! | [`Limits`] | the cap on a batch's length and on how many of its calls run at once |
 //! | [`decode_params`] | params into a type, with -32602 naming the bad field's path |
 //!
 //! # Serving: bytes in, bytes out
@@ -89,8 +90,9 @@
 //! # Serving: streaming methods and other calls a server answers itself
 //!
 //! A2A's `SendStreamingMessage` and `SubscribeToTask` answer with an SSE stream whose events are
-//! JSON-RPC responses, which the table cannot produce. A server parses the body first, answers
-//! those methods itself, and gives the rest to the table:
+//! JSON-RPC responses. The table can hold them ([`Methods::register_stream`], and
+//! [`Methods::dispatch`] hands their stream to the server); a server can also parse the body
+//! first, answer some methods itself, and give the rest to the table:
 //!
 //! ```
 //! use a2a_jsonrpc::{Id, Incoming, Methods, Payload, Response};
@@ -145,15 +147,19 @@
 //!
 //! # Choices this crate makes
 //!
-//! * **Ids** are echoed exactly for strings and for integers in the `i64`/`u64` range; ids with
-//!   fractions are accepted and echoed as their `f64` (see [`Id`]).
+//! * **Ids** are echoed exactly: strings, and numbers byte for byte as written (`1e3`, `-0`,
+//!   `18446744073709551616`; see [`Id`]).
 //! * **Absent params** decode as `null`, then as `{}` ([`decode_params`]); `"params": null` is an
 //!   invalid request, since JSON-RPC 2.0 requires an object or an array when the member is there.
 //! * **Invalid objects without an `id`** are answered (with id `null`), as JSON-RPC 2.0's examples
 //!   do; only *valid* notifications go unanswered.
 //! * **Unknown members** of a request are ignored; **duplicate members** make it invalid.
-//! * **Batches** run their calls concurrently in one future and answer in request order. There is
-//!   no limit on their length here: bound the body size in the server.
+//! * **Batches** hold at most [`Limits::max_batch_len`] calls (100 by default; a longer one gets
+//!   one -32600 and runs nothing) and run at most [`Limits::batch_concurrency`] of them at once
+//!   (8 by default) in one future, answering in request order. Bound the body size in the server.
+//! * **Streaming methods** ([`Methods::register_stream`]) answer a single request with the
+//!   server's stream through [`Methods::dispatch`]; in a batch or as a notification they get a
+//!   -32600 naming the method.
 //! * **Error messages** of the dispatcher are lowercase and name the problem
 //!   (`method not found: X`, `invalid params: message.role: unknown variant …`); the A2A
 //!   constructors use the catalogue's default messages ([`ErrorCode::default_message`]).
@@ -180,11 +186,11 @@ pub use error::{
     A2A_ERROR_DOMAIN, BAD_REQUEST_TYPE, BadRequest, ERROR_INFO_TYPE, ErrorInfo, ErrorObject,
     FieldViolation,
 };
-pub use id::Id;
+pub use id::{Id, IdNumber};
 pub use message::{Notification, Request, Response};
-pub use methods::Methods;
+pub use methods::{Answer, Methods};
 pub use params::decode_params;
-pub use payload::{Incoming, Payload, Reply};
+pub use payload::{Incoming, Limits, Payload, Reply};
 pub use version::JsonRpcVersion;
 
 /// Re-exported so that users can name the raw JSON type of params and results

@@ -1,6 +1,7 @@
 //! The method table: from a parsed call to a typed handler and back.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -16,13 +17,14 @@ use serde_json::value::RawValue;
 use crate::message::to_raw;
 use crate::payload::{self, Entry, Parsed};
 use crate::{
-    ErrorObject, Id, Incoming, Notification, Payload, Reply, Request, Response, decode_params,
+    ErrorObject, Id, Incoming, Limits, Notification, Payload, Reply, Request, Response,
+    decode_params,
 };
 
 /// A boxed, sendable future, as handlers return them once erased.
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
-/// What a handler produces: the serialized result, or the error.
+/// What a unary handler produces: the serialized result, or the error.
 type Outcome = Result<Box<RawValue>, ErrorObject>;
 
 /// FNV-1a, for the method table.
@@ -52,21 +54,27 @@ impl Hasher for Fnv {
     }
 }
 
-type Table<C> = HashMap<Box<str>, Arc<dyn Handler<C>>, BuildHasherDefault<Fnv>>;
-
-/// A handler with its types erased.
-trait Handler<C>: Send + Sync {
+/// A handler with its types erased: params and a context in, a future of `T` out.
+trait Handler<C, T>: Send + Sync {
     /// Decodes the params (synchronously) and starts the handler.
-    fn start(&self, params: Option<&RawValue>, ctx: C) -> Result<BoxFuture<Outcome>, ErrorObject>;
+    fn start(
+        &self,
+        params: Option<&RawValue>,
+        ctx: C,
+    ) -> Result<BoxFuture<Result<T, ErrorObject>>, ErrorObject>;
 }
 
-/// A typed handler: a function from params `P` and context `C` to a future of `Result<R, _>`.
-struct Typed<F, P, R, Fut> {
+/// A unary handler's erased form.
+type UnaryHandler<C> = Arc<dyn Handler<C, Box<RawValue>>>;
+
+/// A typed unary handler: a function from params `P` and context `C` to a future of
+/// `Result<R, _>`, whose result is serialized.
+struct Unary<F, P, R, Fut> {
     f: F,
     types: PhantomData<fn(P) -> (R, Fut)>,
 }
 
-impl<C, F, P, R, Fut> Handler<C> for Typed<F, P, R, Fut>
+impl<C, F, P, R, Fut> Handler<C, Box<RawValue>> for Unary<F, P, R, Fut>
 where
     F: Fn(P, C) -> Fut + Send + Sync,
     P: DeserializeOwned,
@@ -78,6 +86,66 @@ where
         let future = (self.f)(params, ctx);
         Ok(Box::pin(async move { to_raw(&future.await?) }))
     }
+}
+
+/// A typed streaming handler: a function from params `P` and context `C` to a future of the
+/// stream `S`, which is handed to the caller as it is.
+struct Streaming<F, P, Fut> {
+    f: F,
+    types: PhantomData<fn(P) -> Fut>,
+}
+
+impl<C, S, F, P, Fut> Handler<C, S> for Streaming<F, P, Fut>
+where
+    F: Fn(P, C) -> Fut + Send + Sync,
+    P: DeserializeOwned,
+    Fut: Future<Output = Result<S, ErrorObject>> + Send + 'static,
+{
+    fn start(
+        &self,
+        params: Option<&RawValue>,
+        ctx: C,
+    ) -> Result<BoxFuture<Result<S, ErrorObject>>, ErrorObject> {
+        let params = decode_params::<P>(params)?;
+        Ok(Box::pin((self.f)(params, ctx)))
+    }
+}
+
+/// What a method name leads to.
+enum Route<C, S> {
+    /// A method answered with one JSON response.
+    Unary(UnaryHandler<C>),
+    /// A method answered with a stream `S`.
+    Stream(Arc<dyn Handler<C, S>>),
+}
+
+impl<C, S> Clone for Route<C, S> {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Unary(handler) => Self::Unary(Arc::clone(handler)),
+            Self::Stream(handler) => Self::Stream(Arc::clone(handler)),
+        }
+    }
+}
+
+type Table<C, S> = HashMap<Box<str>, Route<C, S>, BuildHasherDefault<Fnv>>;
+
+/// What [`Methods::dispatch`] decided for one request body: a JSON reply, or the stream of a
+/// single streaming request.
+///
+/// The server answers `Reply(Some(reply))` with the reply's bytes ([`Reply::to_vec`]),
+/// `Reply(None)` with nothing (HTTP `204 No Content`, say), and `Stream(id, stream)` with the
+/// stream, each of its events being a response that carries `id`.
+#[derive(Debug)]
+#[expect(
+    clippy::exhaustive_enums,
+    reason = "a JSON-RPC body is answered with JSON or, for one streaming call, with a stream"
+)]
+pub enum Answer<S> {
+    /// The JSON reply; `None` when there is nothing to send (only notifications).
+    Reply(Option<Reply>),
+    /// A single streaming request, and the stream its handler returned.
+    Stream(Id, S),
 }
 
 /// A table of methods keyed by name, each a typed async handler; the dispatcher of this crate.
@@ -92,9 +160,17 @@ where
 /// then `{}`), and the result is serialized once the future completes (a value that will not
 /// serialize is a -32603).
 ///
+/// `S` is the type of the streams that *streaming methods* answer with (A2A's
+/// `SendStreamingMessage` and `SubscribeToTask`, answered with SSE). It is opaque to this crate:
+/// a streaming handler returns one, [`Methods::dispatch`] hands it back to the server, which
+/// sends its events. A table without streaming methods leaves it at the default,
+/// [`Infallible`]; a table with them starts from [`Methods::streaming`] and registers them with
+/// [`register_stream`](Methods::register_stream).
+///
 /// The table is built once and shared (`Arc<Methods<C>>`, or a clone: handlers are reference
-/// counted). Every entry point decodes params and *starts* the handler synchronously, then returns a
-/// `'static` future that neither borrows the table nor the body, so it can be spawned.
+/// counted). Every entry point decodes params and *starts* the handler synchronously (in a batch,
+/// the first [`Limits::batch_concurrency`] calls; the others start as those finish), then returns
+/// a `'static` future that neither borrows the table nor the body, so it can be spawned.
 ///
 /// ```
 /// use a2a_jsonrpc::{ErrorObject, Methods};
@@ -133,72 +209,261 @@ where
 ///     Some(&br#"{"jsonrpc":"2.0","id":1,"result":{"id":"task-123"}}"#[..])
 /// );
 /// ```
-pub struct Methods<C> {
-    handlers: Table<C>,
+pub struct Methods<C, S = Infallible> {
+    routes: Table<C, S>,
+    limits: Limits,
 }
 
-impl<C> Default for Methods<C> {
+impl<C, S> Default for Methods<C, S> {
     fn default() -> Self {
         Self {
-            handlers: Table::default(),
+            routes: Table::default(),
+            limits: Limits::default(),
         }
     }
 }
 
-impl<C> Clone for Methods<C> {
+impl<C, S> Clone for Methods<C, S> {
     fn clone(&self) -> Self {
         Self {
-            handlers: self.handlers.clone(),
+            routes: self.routes.clone(),
+            limits: self.limits,
         }
     }
 }
 
-impl<C> fmt::Debug for Methods<C> {
+impl<C, S> fmt::Debug for Methods<C, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut names: Vec<&str> = self.names().collect();
-        names.sort_unstable();
-        f.debug_struct("Methods").field("methods", &names).finish()
+        let sorted = |streams: bool| {
+            let mut names: Vec<&str> = self
+                .routes
+                .iter()
+                .filter(|(_, route)| matches!(route, Route::Stream(_)) == streams)
+                .map(|(name, _)| name.as_ref())
+                .collect();
+            names.sort_unstable();
+            names
+        };
+        f.debug_struct("Methods")
+            .field("methods", &sorted(false))
+            .field("streams", &sorted(true))
+            .field("limits", &self.limits)
+            .finish()
     }
 }
 
 impl<C> Methods<C> {
-    /// An empty table.
+    /// An empty table without streaming methods.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
+}
 
-    /// Whether a method of this name is registered.
+impl<C, S> Methods<C, S> {
+    /// An empty table whose streaming methods answer with streams of type `S`.
+    ///
+    /// `S` is usually inferred from the first [`register_stream`](Self::register_stream).
+    #[must_use]
+    pub fn streaming() -> Self {
+        Self::default()
+    }
+
+    /// Sets the limits on batches; builder style. Without it a table uses [`Limits::default`].
+    ///
+    /// [`handle_bytes`](Self::handle_bytes) and [`dispatch_bytes`](Self::dispatch_bytes) parse
+    /// with [`Limits::max_batch_len`]; every entry point runs at most
+    /// [`Limits::batch_concurrency`] calls of a batch at once. A server that parses bodies itself
+    /// passes [`limits`](Self::limits) to [`Payload::parse_with`].
+    #[must_use]
+    pub const fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits on batches.
+    #[must_use]
+    pub const fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Whether a method of this name is registered, unary or streaming.
     #[must_use]
     pub fn contains(&self, method: &str) -> bool {
-        self.handlers.contains_key(method)
+        self.routes.contains_key(method)
     }
 
-    /// The registered method names, in no particular order.
+    /// Whether `method` is registered as a streaming method.
+    #[must_use]
+    pub fn is_streaming(&self, method: &str) -> bool {
+        matches!(self.routes.get(method), Some(Route::Stream(_)))
+    }
+
+    /// The registered method names, unary and streaming, in no particular order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.handlers.keys().map(AsRef::as_ref)
+        self.routes.keys().map(AsRef::as_ref)
     }
 
-    /// The number of registered methods.
+    /// The number of registered methods, unary and streaming.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.handlers.len()
+        self.routes.len()
     }
 
     /// Whether no method is registered.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.handlers.is_empty()
+        self.routes.is_empty()
     }
 
-    /// Removes a method; returns whether it was registered.
+    /// Removes a method, unary or streaming; returns whether it was registered.
     pub fn remove(&mut self, method: &str) -> bool {
-        self.handlers.remove(method).is_some()
+        self.routes.remove(method).is_some()
+    }
+
+    /// Adds a route, replacing any of that name; returns whether one was replaced.
+    fn add(&mut self, method: String, route: Route<C, S>) -> bool {
+        self.routes.insert(method.into_boxed_str(), route).is_some()
+    }
+
+    /// Where a call goes: its unary handler, or an answer given at once (an unknown method, or
+    /// a streaming method where it cannot stream).
+    fn target(&self, id: Option<Id>, method: &str, place: Place) -> Target<'_, C> {
+        match self.routes.get(method) {
+            Some(Route::Unary(handler)) => Target::Unary(id, handler),
+            None => Target::Answer(
+                id.map(|id| Response::error(id, ErrorObject::method_not_found(method))),
+            ),
+            // Answered even as a notification: the caller is told why nothing streams.
+            Some(Route::Stream(_)) => {
+                let error = cannot_stream(method, place, id.is_none());
+                Target::Answer(Some(Response::error(id.unwrap_or_default(), error)))
+            }
+        }
+    }
+
+    /// Starts a call that is not part of a batch.
+    fn slot(
+        &self,
+        id: Option<Id>,
+        method: &str,
+        params: Option<&RawValue>,
+        ctx: C,
+        place: Place,
+    ) -> Slot {
+        match self.target(id, method, place) {
+            Target::Answer(response) => Slot::Done(response),
+            Target::Unary(id, handler) => Slot::start(id, handler.start(params, ctx)),
+        }
+    }
+
+    fn slot_of_incoming(&self, incoming: Incoming, ctx: C, place: Place) -> Slot {
+        match incoming {
+            Incoming::Request(r) => {
+                self.slot(Some(r.id), &r.method, r.params.as_deref(), ctx, place)
+            }
+            Incoming::Notification(n) => {
+                self.slot(None, &n.method, n.params.as_deref(), ctx, place)
+            }
+            Incoming::Invalid { id, error } => Slot::Done(Some(Response::error(id, error))),
+        }
+    }
+
+    fn slot_of_entry(&self, entry: Entry<'_>, ctx: C, place: Place) -> Slot {
+        match entry {
+            Entry::Call { id, method, params } => self.slot(id, &method, params, ctx, place),
+            Entry::Invalid { id, error } => Slot::Done(Some(Response::error(id, error))),
+        }
     }
 }
 
-impl<C: 'static> Methods<C> {
-    /// Registers `handler` under `method`, replacing any handler of that name; builder style.
+impl<C: Clone, S> Methods<C, S> {
+    /// A call of a batch: started while `batch` has room, else left waiting.
+    fn batch_slot(
+        &self,
+        id: Option<Id>,
+        method: &str,
+        params: Option<&RawValue>,
+        batch: &mut JoinBatch<C>,
+    ) -> BatchSlot<C> {
+        match self.target(id, method, Place::Batch) {
+            Target::Answer(response) => BatchSlot::Started(Slot::Done(response)),
+            Target::Unary(id, handler) if batch.running < batch.limit => {
+                let slot = Slot::start(id, handler.start(params, batch.ctx.clone()));
+                if matches!(slot, Slot::Running { .. }) {
+                    batch.running += 1;
+                }
+                BatchSlot::Started(slot)
+            }
+            Target::Unary(id, handler) => BatchSlot::Waiting {
+                id,
+                handler: Arc::clone(handler),
+                params: params.map(RawValue::to_owned),
+            },
+        }
+    }
+
+    /// Starts a batch of already parsed calls.
+    fn batch_of_incoming(&self, entries: Vec<Incoming>, ctx: C) -> JoinBatch<C> {
+        let mut batch = JoinBatch::new(ctx, entries.len(), &self.limits);
+        for incoming in entries {
+            let slot = match incoming {
+                Incoming::Request(r) => {
+                    self.batch_slot(Some(r.id), &r.method, r.params.as_deref(), &mut batch)
+                }
+                Incoming::Notification(n) => {
+                    self.batch_slot(None, &n.method, n.params.as_deref(), &mut batch)
+                }
+                Incoming::Invalid { id, error } => {
+                    BatchSlot::Started(Slot::Done(Some(Response::error(id, error))))
+                }
+            };
+            batch.slots.push(slot);
+        }
+        batch
+    }
+
+    /// Starts a batch of calls that borrow from the body.
+    fn batch_of_entries(&self, entries: Vec<Entry<'_>>, ctx: C) -> JoinBatch<C> {
+        let mut batch = JoinBatch::new(ctx, entries.len(), &self.limits);
+        for entry in entries {
+            let slot = match entry {
+                Entry::Call { id, method, params } => {
+                    self.batch_slot(id, &method, params, &mut batch)
+                }
+                Entry::Invalid { id, error } => {
+                    BatchSlot::Started(Slot::Done(Some(Response::error(id, error))))
+                }
+            };
+            batch.slots.push(slot);
+        }
+        batch
+    }
+
+    /// Starts a payload for a JSON reply.
+    fn pending_of_payload(&self, payload: Payload, ctx: C) -> Pending<C> {
+        match payload {
+            Payload::Single(incoming) => {
+                Pending::Single(self.slot_of_incoming(incoming, ctx, Place::Single))
+            }
+            Payload::Batch(entries) => Pending::Batch(self.batch_of_incoming(entries, ctx)),
+        }
+    }
+
+    /// Starts a parsed body for a JSON reply.
+    fn pending_of_parsed(&self, parsed: Result<Parsed<'_>, ErrorObject>, ctx: C) -> Pending<C> {
+        match parsed {
+            Err(error) => Pending::Ready(Some(Reply::Single(Response::error(Id::Null, error)))),
+            Ok(Parsed::Single(entry)) => {
+                Pending::Single(self.slot_of_entry(entry, ctx, Place::Single))
+            }
+            Ok(Parsed::Batch(entries)) => Pending::Batch(self.batch_of_entries(entries, ctx)),
+        }
+    }
+}
+
+impl<C: 'static, S: Send + 'static> Methods<C, S> {
+    /// Registers `handler` under `method`, replacing any method of that name; builder style.
     ///
     /// ```
     /// use a2a_jsonrpc::{ErrorObject, Methods};
@@ -222,8 +487,8 @@ impl<C: 'static> Methods<C> {
         self
     }
 
-    /// Registers `handler` under `method`, replacing any handler of that name. Returns whether a
-    /// handler was replaced.
+    /// Registers `handler` under `method`, replacing any method of that name. Returns whether a
+    /// method was replaced.
     pub fn insert<P, R, F, Fut>(&mut self, method: impl Into<String>, handler: F) -> bool
     where
         F: Fn(P, C) -> Fut + Send + Sync + 'static,
@@ -231,66 +496,102 @@ impl<C: 'static> Methods<C> {
         R: Serialize + 'static,
         Fut: Future<Output = Result<R, ErrorObject>> + Send + 'static,
     {
-        let handler = Typed {
+        let handler = Unary {
             f: handler,
             types: PhantomData,
         };
-        self.handlers
-            .insert(method.into().into_boxed_str(), Arc::new(handler))
-            .is_some()
+        self.add(method.into(), Route::Unary(Arc::new(handler)))
     }
 
-    /// Looks up the method, decodes its params and starts it.
-    fn start(
-        &self,
-        method: &str,
-        params: Option<&RawValue>,
-        ctx: C,
-    ) -> Result<BoxFuture<Outcome>, ErrorObject> {
-        match self.handlers.get(method) {
-            Some(handler) => handler.start(params, ctx),
-            None => Err(ErrorObject::method_not_found(method)),
-        }
+    /// Registers a streaming method: `handler` gets the decoded params and the context and
+    /// returns the stream (or an error, answered as a JSON response); builder style. Replaces any
+    /// method of that name.
+    ///
+    /// Params are decoded exactly as for [`register`](Self::register) (-32602 naming the bad
+    /// field). Only [`dispatch`](Self::dispatch) and [`dispatch_bytes`](Self::dispatch_bytes) hand
+    /// the stream out, and only for a single request: a streaming method called in a batch or as
+    /// a notification, or through an entry point that answers with JSON only, is answered with a
+    /// -32600 naming the method
+    /// (`invalid request: SendStreamingMessage streams its answer and cannot be part of a
+    /// batch`).
+    ///
+    /// ```
+    /// use a2a_jsonrpc::{Answer, ErrorObject, Methods, Reply};
+    /// use serde::Deserialize;
+    ///
+    /// #[derive(Deserialize)]
+    /// struct SubscribeToTaskRequest {
+    ///     id: String,
+    /// }
+    ///
+    /// /// The server's stream type; here, the event payloads.
+    /// type Events = Vec<String>;
+    ///
+    /// let methods = Methods::streaming()
+    ///     .register("GetTask", |_: serde_json::Value, _ctx: ()| async move { Ok("a task") })
+    ///     .register_stream("SubscribeToTask", |p: SubscribeToTaskRequest, _ctx: ()| async move {
+    ///         if p.id == "t-1" {
+    ///             Ok::<Events, _>(vec!["working".to_owned(), "completed".to_owned()])
+    ///         } else {
+    ///             Err(ErrorObject::task_not_found(&p.id))
+    ///         }
+    ///     });
+    /// assert!(methods.is_streaming("SubscribeToTask"));
+    /// assert!(!methods.is_streaming("GetTask"));
+    ///
+    /// let run = |body: &str| futures_executor::block_on(methods.dispatch_bytes(body.as_bytes(), ()));
+    ///
+    /// // A single streaming request: the stream and the id its events answer to.
+    /// let body = r#"{"jsonrpc":"2.0","id":"s","method":"SubscribeToTask","params":{"id":"t-1"}}"#;
+    /// let Answer::Stream(id, events) = run(body) else { panic!("a stream") };
+    /// assert_eq!(id.to_string(), r#""s""#);
+    /// assert_eq!(events, ["working", "completed"]);
+    ///
+    /// // Errors before the stream starts are JSON responses.
+    /// let body = r#"{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t-9"}}"#;
+    /// let Answer::Reply(Some(Reply::Single(response))) = run(body) else { panic!("a reply") };
+    /// assert_eq!(response.error_object().unwrap().message, "Task not found: t-9");
+    ///
+    /// // In a batch it cannot stream.
+    /// let body = r#"[{"jsonrpc":"2.0","id":3,"method":"SubscribeToTask","params":{"id":"t-1"}}]"#;
+    /// let Answer::Reply(Some(reply)) = run(body) else { panic!("a reply") };
+    /// assert_eq!(
+    ///     String::from_utf8(reply.to_vec()).unwrap(),
+    ///     r#"[{"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"invalid request: SubscribeToTask streams its answer and cannot be part of a batch"}}]"#
+    /// );
+    /// ```
+    #[must_use]
+    pub fn register_stream<P, F, Fut>(mut self, method: impl Into<String>, handler: F) -> Self
+    where
+        F: Fn(P, C) -> Fut + Send + Sync + 'static,
+        P: DeserializeOwned + 'static,
+        Fut: Future<Output = Result<S, ErrorObject>> + Send + 'static,
+    {
+        self.insert_stream(method, handler);
+        self
     }
 
-    /// Starts one call; `id` is `None` for notifications.
-    fn slot(&self, id: Option<Id>, method: &str, params: Option<&RawValue>, ctx: C) -> Slot {
-        match self.start(method, params, ctx) {
-            Ok(future) => Slot::Running { id, future },
-            Err(error) => Slot::Done(id.map(|id| Response::error(id, error))),
-        }
-    }
-
-    fn slot_of_incoming(&self, incoming: Incoming, ctx: C) -> Slot {
-        match incoming {
-            Incoming::Request(request) => self.slot(
-                Some(request.id),
-                &request.method,
-                request.params.as_deref(),
-                ctx,
-            ),
-            Incoming::Notification(notification) => self.slot(
-                None,
-                &notification.method,
-                notification.params.as_deref(),
-                ctx,
-            ),
-            Incoming::Invalid { id, error } => Slot::Done(Some(Response::error(id, error))),
-        }
-    }
-
-    fn slot_of_entry(&self, entry: Entry<'_>, ctx: C) -> Slot {
-        match entry {
-            Entry::Call { id, method, params } => self.slot(id, &method, params, ctx),
-            Entry::Invalid { id, error } => Slot::Done(Some(Response::error(id, error))),
-        }
+    /// Registers a streaming method like [`register_stream`](Self::register_stream), replacing any
+    /// method of that name. Returns whether a method was replaced.
+    pub fn insert_stream<P, F, Fut>(&mut self, method: impl Into<String>, handler: F) -> bool
+    where
+        F: Fn(P, C) -> Fut + Send + Sync + 'static,
+        P: DeserializeOwned + 'static,
+        Fut: Future<Output = Result<S, ErrorObject>> + Send + 'static,
+    {
+        let handler = Streaming {
+            f: handler,
+            types: PhantomData,
+        };
+        self.add(method.into(), Route::Stream(Arc::new(handler)))
     }
 
     /// Calls one request: the response to send, with the request's id.
     ///
     /// An unknown method is -32601 naming the method, bad params are -32602 with the path of the
-    /// bad field, and a handler's `Err` is sent as it is. This is the entry point for a server
-    /// that parsed the body itself with [`Payload::parse`] and picks calls out of it.
+    /// bad field, and a handler's `Err` is sent as it is. A streaming method cannot answer here:
+    /// it is a -32600 naming the method. This is the entry point for a server that parsed the
+    /// body itself with [`Payload::parse`] and picks calls out of it.
     ///
     /// ```
     /// use a2a_jsonrpc::{Methods, Request, Response};
@@ -305,8 +606,16 @@ impl<C: 'static> Methods<C> {
     /// let response = futures_executor::block_on(methods.call(Request::without_params(10, "Nope"), ()));
     /// assert_eq!(response.error_object().unwrap().message, "method not found: Nope");
     /// ```
-    pub fn call(&self, request: Request, ctx: C) -> impl Future<Output = Response> + Send + use<C> {
-        let started = self.start(&request.method, request.params.as_deref(), ctx);
+    pub fn call(
+        &self,
+        request: Request,
+        ctx: C,
+    ) -> impl Future<Output = Response> + Send + use<C, S> {
+        let started = match self.routes.get(&*request.method) {
+            Some(Route::Unary(handler)) => handler.start(request.params.as_deref(), ctx),
+            Some(Route::Stream(_)) => Err(cannot_stream(&request.method, Place::Single, false)),
+            None => Err(ErrorObject::method_not_found(&request.method)),
+        };
         let id = request.id;
         async move {
             let outcome = match started {
@@ -322,13 +631,17 @@ impl<C: 'static> Methods<C> {
         &self,
         notification: Notification,
         ctx: C,
-    ) -> impl Future<Output = ()> + Send + use<C> {
-        let started = self.start(&notification.method, notification.params.as_deref(), ctx);
+    ) -> impl Future<Output = ()> + Send + use<C, S> {
+        let slot = self.slot(
+            None,
+            &notification.method,
+            notification.params.as_deref(),
+            ctx,
+            Place::Single,
+        );
         async move {
-            if let Ok(future) = started {
-                // A notification's outcome has nowhere to go.
-                drop(future.await);
-            }
+            // A notification's outcome has nowhere to go.
+            drop(slot.finish().await);
         }
     }
 
@@ -337,41 +650,35 @@ impl<C: 'static> Methods<C> {
         &self,
         incoming: Incoming,
         ctx: C,
-    ) -> impl Future<Output = Option<Response>> + Send + use<C> {
-        self.slot_of_incoming(incoming, ctx).finish()
+    ) -> impl Future<Output = Option<Response>> + Send + use<C, S> {
+        self.slot_of_incoming(incoming, ctx, Place::Single).finish()
     }
 
     /// Handles a parsed payload: the reply to send, or `None` when there is nothing to send (a
     /// notification, or a batch of notifications).
     ///
     /// The calls of a batch run concurrently (polled together in the returned future; none is
-    /// spawned), each with a clone of `ctx`, and their responses keep the batch's order.
+    /// spawned), at most [`Limits::batch_concurrency`] at a time, each with a clone of `ctx`, and
+    /// their responses keep the batch's order. Streaming methods are answered with -32600 (see
+    /// [`dispatch`](Self::dispatch) for the entry point that streams).
     pub fn handle_payload(
         &self,
         payload: Payload,
         ctx: C,
-    ) -> impl Future<Output = Option<Reply>> + Send + use<C>
+    ) -> impl Future<Output = Option<Reply>> + Send + use<C, S>
     where
-        C: Clone,
+        C: Clone + Send,
     {
-        let pending = match payload {
-            Payload::Single(incoming) => Pending::Single(self.slot_of_incoming(incoming, ctx)),
-            Payload::Batch(entries) => Pending::Batch(JoinBatch {
-                slots: entries
-                    .into_iter()
-                    .map(|incoming| self.slot_of_incoming(incoming, ctx.clone()))
-                    .collect(),
-            }),
-        };
-        pending.finish()
+        self.pending_of_payload(payload, ctx).finish()
     }
 
     /// Handles a request body from bytes to bytes: the serialized reply, or `None` when nothing
     /// is to be sent back (with HTTP, answer `204 No Content` or an empty `200`).
     ///
-    /// Invalid JSON is answered with -32700 and id `null`, an empty batch with a single -32600,
-    /// each invalid element with its own -32600; a batch is answered with an array. This path
-    /// does not copy params: they are decoded straight from `bytes`.
+    /// Invalid JSON is answered with -32700 and id `null`, an empty batch or one longer than
+    /// [`Limits::max_batch_len`] with a single -32600, each invalid element with its own -32600;
+    /// a batch is answered with an array. This path does not copy params: they are decoded
+    /// straight from `bytes`.
     ///
     /// ```
     /// use a2a_jsonrpc::Methods;
@@ -390,23 +697,132 @@ impl<C: 'static> Methods<C> {
         &self,
         bytes: &[u8],
         ctx: C,
-    ) -> impl Future<Output = Option<Vec<u8>>> + Send + use<C>
+    ) -> impl Future<Output = Option<Vec<u8>>> + Send + use<C, S>
     where
-        C: Clone,
+        C: Clone + Send,
     {
-        let pending = match payload::parse(bytes) {
-            Err(error) => Pending::Ready(Some(Reply::Single(Response::error(Id::Null, error)))),
-            Ok(Parsed::Single(entry)) => Pending::Single(self.slot_of_entry(entry, ctx)),
-            Ok(Parsed::Batch(entries)) => Pending::Batch(JoinBatch {
-                slots: entries
-                    .into_iter()
-                    .map(|entry| self.slot_of_entry(entry, ctx.clone()))
-                    .collect(),
-            }),
-        };
-        let reply = pending.finish();
+        let parsed = payload::parse(bytes, self.limits.max_batch_len);
+        let reply = self.pending_of_parsed(parsed, ctx).finish();
         async move { reply.await.map(|reply| reply.to_vec()) }
     }
+
+    /// Handles a parsed payload, streaming methods included: the stream of a single streaming
+    /// request, or the JSON reply to anything else.
+    ///
+    /// A single request to a streaming method gets its params decoded and its handler awaited:
+    /// [`Answer::Stream`] with the request's id and the handler's stream, or, when decoding or the
+    /// handler fails, [`Answer::Reply`] with the error response. Everything else is answered as
+    /// by [`handle_payload`](Self::handle_payload): unary calls run, and a streaming method in a
+    /// batch or called as a notification gets a -32600 naming the method.
+    ///
+    /// ```
+    /// use a2a_jsonrpc::{Answer, Methods, Payload};
+    ///
+    /// let methods = Methods::streaming()
+    ///     .register_stream("Count", |n: (u32,), _ctx: ()| async move { Ok(0..n.0) });
+    /// let body = br#"{"jsonrpc":"2.0","id":7,"method":"Count","params":[3]}"#;
+    /// let payload = Payload::parse_with(body, methods.limits()).unwrap();
+    /// let Answer::Stream(id, stream) = futures_executor::block_on(methods.dispatch(payload, ())) else {
+    ///     panic!("a stream");
+    /// };
+    /// assert_eq!((id.as_u64(), stream.collect::<Vec<_>>()), (Some(7), vec![0, 1, 2]));
+    ///
+    /// // As a notification it cannot stream, and the caller is told so.
+    /// let payload = Payload::parse(br#"{"jsonrpc":"2.0","method":"Count","params":[3]}"#).unwrap();
+    /// let Answer::Reply(Some(reply)) = futures_executor::block_on(methods.dispatch(payload, ())) else {
+    ///     panic!("a reply");
+    /// };
+    /// assert_eq!(
+    ///     String::from_utf8(reply.to_vec()).unwrap(),
+    ///     r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: Count streams its answer and cannot be called as a notification"}}"#
+    /// );
+    /// ```
+    pub fn dispatch(
+        &self,
+        payload: Payload,
+        ctx: C,
+    ) -> impl Future<Output = Answer<S>> + Send + use<C, S>
+    where
+        C: Clone + Send,
+    {
+        let started = match payload {
+            Payload::Single(Incoming::Request(request)) => {
+                match self.routes.get(&*request.method) {
+                    Some(Route::Stream(handler)) => {
+                        Started::stream(request.id, handler.start(request.params.as_deref(), ctx))
+                    }
+                    _ => Started::Json(Pending::Single(self.slot(
+                        Some(request.id),
+                        &request.method,
+                        request.params.as_deref(),
+                        ctx,
+                        Place::Single,
+                    ))),
+                }
+            }
+            other => Started::Json(self.pending_of_payload(other, ctx)),
+        };
+        started.finish()
+    }
+
+    /// Handles a request body like [`dispatch`](Self::dispatch), parsing it with the table's
+    /// [`limits`](Self::limits) (a parse error, an empty batch or one that is too long is
+    /// answered with one error response, id `null`). Params are decoded straight from `bytes`.
+    pub fn dispatch_bytes(
+        &self,
+        bytes: &[u8],
+        ctx: C,
+    ) -> impl Future<Output = Answer<S>> + Send + use<C, S>
+    where
+        C: Clone + Send,
+    {
+        let parsed = payload::parse(bytes, self.limits.max_batch_len);
+        let started = match parsed {
+            Ok(Parsed::Single(Entry::Call {
+                id: Some(id),
+                method,
+                params,
+            })) => match self.routes.get(&*method) {
+                Some(Route::Stream(handler)) => Started::stream(id, handler.start(params, ctx)),
+                _ => Started::Json(Pending::Single(self.slot(
+                    Some(id),
+                    &method,
+                    params,
+                    ctx,
+                    Place::Single,
+                ))),
+            },
+            other => Started::Json(self.pending_of_parsed(other, ctx)),
+        };
+        started.finish()
+    }
+}
+
+/// Where a call stands, for the error of a streaming method called where it cannot stream.
+#[derive(Clone, Copy)]
+enum Place {
+    /// An element of a batch.
+    Batch,
+    /// A call on its own.
+    Single,
+}
+
+/// The -32600 of a streaming method called where it cannot stream.
+fn cannot_stream(method: &str, place: Place, notification: bool) -> ErrorObject {
+    let why = match (place, notification) {
+        (Place::Batch, _) => "cannot be part of a batch",
+        (Place::Single, true) => "cannot be called as a notification",
+        (Place::Single, false) => "cannot be answered with a single JSON response here",
+    };
+    ErrorObject::invalid_request(format_args!("{method} streams its answer and {why}"))
+}
+
+/// Where [`Methods::target`] sends a call.
+enum Target<'a, C> {
+    /// Answered at once (`None`: a notification, answered with nothing).
+    Answer(Option<Response>),
+    /// To this unary handler.
+    Unary(Option<Id>, &'a UnaryHandler<C>),
 }
 
 /// One started call.
@@ -421,6 +837,14 @@ enum Slot {
 }
 
 impl Slot {
+    /// The slot of a handler that was started (or failed to start, with bad params).
+    fn start(id: Option<Id>, started: Result<BoxFuture<Outcome>, ErrorObject>) -> Self {
+        match started {
+            Ok(future) => Self::Running { id, future },
+            Err(error) => Self::Done(id.map(|id| Response::error(id, error))),
+        }
+    }
+
     async fn finish(self) -> Option<Response> {
         match self {
             Self::Done(response) => response,
@@ -432,14 +856,27 @@ impl Slot {
     }
 }
 
-/// A started payload.
-enum Pending {
-    Ready(Option<Reply>),
-    Single(Slot),
-    Batch(JoinBatch),
+/// A call of a batch.
+enum BatchSlot<C> {
+    /// Started (or answered at once).
+    Started(Slot),
+    /// Waiting for a place among the batch's running calls; its params are decoded when it
+    /// starts.
+    Waiting {
+        id: Option<Id>,
+        handler: UnaryHandler<C>,
+        params: Option<Box<RawValue>>,
+    },
 }
 
-impl Pending {
+/// A started payload, answered with JSON.
+enum Pending<C> {
+    Ready(Option<Reply>),
+    Single(Slot),
+    Batch(JoinBatch<C>),
+}
+
+impl<C: Clone> Pending<C> {
     async fn finish(self) -> Option<Reply> {
         match self {
             Self::Ready(reply) => reply,
@@ -452,42 +889,108 @@ impl Pending {
     }
 }
 
-/// Polls the calls of a batch together; resolves to their responses in batch order.
-///
-/// Each wake-up polls every unfinished call, which is fine for the small batches JSON-RPC sees.
-struct JoinBatch {
-    slots: Vec<Slot>,
+/// A started payload that may stream.
+enum Started<C, S> {
+    Json(Pending<C>),
+    /// A streaming request whose handler started.
+    Stream(Id, BoxFuture<Result<S, ErrorObject>>),
 }
 
-impl Future for JoinBatch {
+impl<C: Clone, S> Started<C, S> {
+    /// A streaming request: its handler, or the error response when its params did not decode.
+    fn stream(id: Id, started: Result<BoxFuture<Result<S, ErrorObject>>, ErrorObject>) -> Self {
+        match started {
+            Ok(future) => Self::Stream(id, future),
+            Err(error) => Self::Json(Pending::Ready(Some(Reply::Single(Response::error(
+                id, error,
+            ))))),
+        }
+    }
+
+    async fn finish(self) -> Answer<S> {
+        match self {
+            Self::Json(pending) => Answer::Reply(pending.finish().await),
+            Self::Stream(id, future) => match future.await {
+                Ok(stream) => Answer::Stream(id, stream),
+                Err(error) => Answer::Reply(Some(Reply::Single(Response::error(id, error)))),
+            },
+        }
+    }
+}
+
+/// Polls the calls of a batch together, at most `limit` at a time, starting waiting calls in
+/// batch order as running ones finish; resolves to their responses in batch order.
+///
+/// Each wake-up goes over every slot, which is fine for batches capped at
+/// [`Limits::max_batch_len`].
+struct JoinBatch<C> {
+    slots: Vec<BatchSlot<C>>,
+    /// The context waiting calls get a clone of.
+    ctx: C,
+    /// How many slots are `Running`.
+    running: usize,
+    limit: usize,
+}
+
+// No field is ever pinned: the futures are boxed, and `ctx` is only cloned.
+impl<C> Unpin for JoinBatch<C> {}
+
+impl<C> JoinBatch<C> {
+    fn new(ctx: C, len: usize, limits: &Limits) -> Self {
+        Self {
+            slots: Vec::with_capacity(len),
+            ctx,
+            running: 0,
+            limit: limits.batch_concurrency.max(1),
+        }
+    }
+}
+
+impl<C: Clone> Future for JoinBatch<C> {
     type Output = Vec<Response>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<Response>> {
         let this = self.get_mut();
-        let mut running = false;
+        let mut unfinished = false;
+        // Waiting slots all come after the started ones, since they start in order; so one pass
+        // can start a waiting call in the room a finished one left earlier in the same pass.
         for slot in &mut this.slots {
-            let finished = match slot {
-                Slot::Running { id, future } => match future.as_mut().poll(cx) {
-                    Poll::Ready(outcome) => Some(id.take().map(|id| Response::new(id, outcome))),
-                    Poll::Pending => {
-                        running = true;
-                        None
+            if let BatchSlot::Waiting {
+                id,
+                handler,
+                params,
+            } = slot
+            {
+                if this.running >= this.limit {
+                    unfinished = true;
+                    continue;
+                }
+                let started = handler.start(params.as_deref(), this.ctx.clone());
+                let started = Slot::start(id.take(), started);
+                if matches!(started, Slot::Running { .. }) {
+                    this.running += 1;
+                }
+                *slot = BatchSlot::Started(started);
+            }
+            if let BatchSlot::Started(Slot::Running { id, future }) = slot {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(outcome) => {
+                        let response = id.take().map(|id| Response::new(id, outcome));
+                        *slot = BatchSlot::Started(Slot::Done(response));
+                        this.running -= 1;
                     }
-                },
-                Slot::Done(_) => None,
-            };
-            if let Some(response) = finished {
-                *slot = Slot::Done(response);
+                    Poll::Pending => unfinished = true,
+                }
             }
         }
-        if running {
+        if unfinished {
             return Poll::Pending;
         }
         let responses = std::mem::take(&mut this.slots)
             .into_iter()
             .filter_map(|slot| match slot {
-                Slot::Done(response) => response,
-                Slot::Running { .. } => None,
+                BatchSlot::Started(Slot::Done(response)) => response,
+                BatchSlot::Started(Slot::Running { .. }) | BatchSlot::Waiting { .. } => None,
             })
             .collect();
         Poll::Ready(responses)
@@ -863,6 +1366,14 @@ mod tests {
             "9007199254740993",
             "1.5",
             "null",
+            "18446744073709551616",
+            "12345678901234567890123",
+            "1.0",
+            "1e3",
+            "-0",
+            "-0.0",
+            "1E+2",
+            "1e400",
         ] {
             let body = format!(
                 r#"{{"jsonrpc":"2.0","id":{id},"method":"GetTask","params":{{"id":"task-123"}}}}"#
@@ -971,12 +1482,373 @@ mod tests {
         assert_eq!(methods.len(), 1);
         assert!(methods.contains("A"));
         assert_eq!(methods.names().collect::<Vec<_>>(), vec!["A"]);
-        assert_eq!(format!("{methods:?}"), r#"Methods { methods: ["A"] }"#);
+        assert_eq!(
+            format!("{methods:?}"),
+            r#"Methods { methods: ["A"], streams: [], limits: Limits { max_batch_len: 100, batch_concurrency: 8 } }"#
+        );
         let clone = methods.clone();
         assert!(methods.remove("A"));
         assert!(!methods.remove("A"));
         let reply = block_on(clone.handle_bytes(br#"{"jsonrpc":"2.0","id":1,"method":"A"}"#, ()));
         assert_eq!(reply.unwrap(), br#"{"jsonrpc":"2.0","id":1,"result":2}"#);
         assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn big_and_odd_ids_come_back_byte_for_byte() {
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"Nope"}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":18446744073709551616,"error":{"code":-32601,"message":"method not found: Nope"}}"#
+        );
+        assert_eq!(
+            run(r#"[{"jsonrpc":"2.0","id":12345678901234567890123,"method":"Log","params":["x"]},{"jsonrpc":"2.0","id":1.0,"method":"Log","params":["y"]},{"jsonrpc":"2.0","id":1e3,"method":"Nope"},{"jsonrpc":"2.0","id":-0,"method":"Log","params":["z"]}]"#).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":12345678901234567890123,"result":null},{"jsonrpc":"2.0","id":1.0,"result":null},{"jsonrpc":"2.0","id":1e3,"error":{"code":-32601,"message":"method not found: Nope"}},{"jsonrpc":"2.0","id":-0,"result":null}]"#
+        );
+    }
+
+    /// A handler that counts how many of its calls are in flight, and the most at once.
+    #[derive(Clone, Default)]
+    struct Gauge {
+        now: Arc<AtomicUsize>,
+        max: Arc<AtomicUsize>,
+        started: Arc<AtomicUsize>,
+    }
+
+    fn gauged(gauge: &Gauge, limits: Limits) -> Methods<()> {
+        let gauge = gauge.clone();
+        Methods::new()
+            .with_limits(limits)
+            .register("Gauged", move |(n,): (u32,), (): ()| {
+                let gauge = gauge.clone();
+                gauge.started.fetch_add(1, Ordering::SeqCst);
+                async move {
+                    let now = gauge.now.fetch_add(1, Ordering::SeqCst) + 1;
+                    gauge.max.fetch_max(now, Ordering::SeqCst);
+                    // Later calls finish first when they may run together.
+                    for _ in 0..(20 - n) {
+                        YieldOnce(false).await;
+                    }
+                    gauge.now.fetch_sub(1, Ordering::SeqCst);
+                    Ok(n)
+                }
+            })
+    }
+
+    fn gauged_batch(len: u32) -> String {
+        let calls: Vec<String> = (0..len)
+            .map(|n| format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"Gauged","params":[{n}]}}"#))
+            .collect();
+        format!("[{}]", calls.join(","))
+    }
+
+    fn gauged_reply(len: u32) -> String {
+        let responses: Vec<String> = (0..len)
+            .map(|n| format!(r#"{{"jsonrpc":"2.0","id":{n},"result":{n}}}"#))
+            .collect();
+        format!("[{}]", responses.join(","))
+    }
+
+    #[test]
+    fn batch_concurrency_is_bounded_and_order_kept() {
+        for (limit, expected_max) in [(3, 3), (1, 1), (0, 1), (8, 8), (100, 12)] {
+            let gauge = Gauge::default();
+            let methods = gauged(&gauge, Limits::default().with_batch_concurrency(limit));
+            let body = gauged_batch(12);
+            let reply = block_on(methods.handle_bytes(body.as_bytes(), ())).unwrap();
+            assert_eq!(
+                String::from_utf8(reply).unwrap(),
+                gauged_reply(12),
+                "{limit}"
+            );
+            assert_eq!(gauge.max.load(Ordering::SeqCst), expected_max, "{limit}");
+            assert_eq!(gauge.now.load(Ordering::SeqCst), 0);
+
+            // The same through a parsed payload.
+            let gauge = Gauge::default();
+            let methods = gauged(&gauge, Limits::default().with_batch_concurrency(limit));
+            let payload = Payload::parse(body.as_bytes()).unwrap();
+            let reply = block_on(methods.handle_payload(payload, ())).unwrap();
+            assert_eq!(String::from_utf8(reply.to_vec()).unwrap(), gauged_reply(12));
+            assert_eq!(gauge.max.load(Ordering::SeqCst), expected_max, "{limit}");
+        }
+    }
+
+    #[test]
+    fn waiting_calls_start_only_when_polled() {
+        let gauge = Gauge::default();
+        let methods = gauged(&gauge, Limits::default().with_batch_concurrency(2));
+        let body = gauged_batch(5);
+        let future = methods.handle_bytes(body.as_bytes(), ());
+        // Two calls started with the batch; the other three wait for room.
+        assert_eq!(gauge.started.load(Ordering::SeqCst), 2);
+        drop(future);
+        assert_eq!(gauge.started.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn waiting_calls_with_bad_params_are_answered_in_order() {
+        let methods = gauged(
+            &Gauge::default(),
+            Limits::default().with_batch_concurrency(1),
+        );
+        let body = r#"[
+            {"jsonrpc":"2.0","id":1,"method":"Gauged","params":[1]},
+            {"jsonrpc":"2.0","id":2,"method":"Gauged","params":["x"]},
+            {"jsonrpc":"2.0","method":"Gauged","params":[3]},
+            {"jsonrpc":"2.0","id":4,"method":"Gauged","params":[4]}
+        ]"#;
+        let reply = block_on(methods.handle_bytes(body.as_bytes(), ())).unwrap();
+        assert_eq!(
+            String::from_utf8(reply).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: [0]: invalid type: string \"x\", expected u32","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"description":"invalid type: string \"x\", expected u32","field":"[0]"}]}]}},{"jsonrpc":"2.0","id":4,"result":4}]"#
+        );
+    }
+
+    #[test]
+    fn a_batch_over_the_cap_runs_nothing() {
+        let gauge = Gauge::default();
+        let methods = gauged(&gauge, Limits::default());
+        let reply = block_on(methods.handle_bytes(gauged_batch(27_000).as_bytes(), ())).unwrap();
+        assert_eq!(
+            String::from_utf8(reply).unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a batch may hold at most 100 calls; this one holds 27000"}}"#
+        );
+        assert_eq!(gauge.started.load(Ordering::SeqCst), 0);
+
+        let methods = gauged(&gauge, Limits::default().with_max_batch_len(2));
+        let Answer::Reply(Some(Reply::Single(response))) =
+            block_on(methods.dispatch_bytes(gauged_batch(3).as_bytes(), ()))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            response.error_object().unwrap().message,
+            "invalid request: a batch may hold at most 2 calls; this one holds 3"
+        );
+        assert_eq!(gauge.started.load(Ordering::SeqCst), 0);
+        assert_eq!(methods.limits().max_batch_len, 2);
+    }
+
+    /// The stream type of the streaming tests: the events, and the context's user.
+    #[derive(Debug, PartialEq)]
+    struct Events(Vec<String>, &'static str);
+
+    #[derive(Deserialize)]
+    struct SubscribeToTaskRequest {
+        id: String,
+    }
+
+    fn streaming() -> Methods<Ctx, Events> {
+        Methods::streaming()
+            .register("GetTask", |p: GetTaskRequest, _ctx: Ctx| async move {
+                Ok(json!({"id": p.id}))
+            })
+            .register_stream(
+                "SendStreamingMessage",
+                |p: SendMessageRequest, ctx: Ctx| async move {
+                    let role = match p.message._role {
+                        Role::User => "user",
+                        Role::Agent => "agent",
+                    };
+                    Ok(Events(vec![role.to_owned()], ctx.user))
+                },
+            )
+            .register_stream(
+                "SubscribeToTask",
+                |p: SubscribeToTaskRequest, ctx: Ctx| async move {
+                    YieldOnce(false).await;
+                    match p.id.as_str() {
+                        "t-1" => Ok(Events(vec!["working".to_owned()], ctx.user)),
+                        other => Err(ErrorObject::task_not_found(other)),
+                    }
+                },
+            )
+    }
+
+    /// Runs `body` through both dispatch entry points, which must agree.
+    fn dispatched(body: &str) -> Answer<Events> {
+        let ctx = Ctx {
+            user: "alice",
+            ..Ctx::default()
+        };
+        let methods = streaming();
+        let from_bytes = block_on(methods.dispatch_bytes(body.as_bytes(), ctx.clone()));
+        let from_payload = match Payload::parse(body.as_bytes()) {
+            Ok(payload) => block_on(methods.dispatch(payload, ctx)),
+            Err(error) => Answer::Reply(Some(Reply::Single(Response::error(Id::Null, error)))),
+        };
+        match (&from_bytes, &from_payload) {
+            (Answer::Stream(a, s), Answer::Stream(b, t)) => assert_eq!((a, s), (b, t)),
+            (Answer::Reply(a), Answer::Reply(b)) => assert_eq!(
+                a.as_ref().map(Reply::to_vec),
+                b.as_ref().map(Reply::to_vec),
+                "{body}"
+            ),
+            _ => panic!("the entry points disagree on {body}"),
+        }
+        from_bytes
+    }
+
+    fn dispatched_reply(body: &str) -> Option<String> {
+        match dispatched(body) {
+            Answer::Reply(reply) => reply.map(|r| String::from_utf8(r.to_vec()).unwrap()),
+            Answer::Stream(id, _) => panic!("a stream for {id}"),
+        }
+    }
+
+    #[test]
+    fn a_single_streaming_request_gets_its_stream() {
+        let Answer::Stream(id, events) = dispatched(
+            r#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"SubscribeToTask","params":{"id":"t-1"}}"#,
+        ) else {
+            panic!("a stream")
+        };
+        assert_eq!(id.to_string(), "18446744073709551616");
+        assert_eq!(events, Events(vec!["working".to_owned()], "alice"));
+
+        let Answer::Stream(id, events) = dispatched(
+            r#"{"jsonrpc":"2.0","id":"m","method":"SendStreamingMessage","params":{"message":{"messageId":"x","role":"ROLE_AGENT"}}}"#,
+        ) else {
+            panic!("a stream")
+        };
+        assert_eq!(id, Id::from("m"));
+        assert_eq!(events.0, ["agent"]);
+    }
+
+    #[test]
+    fn streaming_errors_before_the_stream_are_json() {
+        // The handler's error.
+        assert_eq!(
+            dispatched_reply(
+                r#"{"jsonrpc":"2.0","id":1,"method":"SubscribeToTask","params":{"id":"t-9"}}"#
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found: t-9","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","domain":"a2a-protocol.org","metadata":{"taskId":"t-9"},"reason":"TASK_NOT_FOUND"}]}}"#
+        );
+        // Params decode like a unary method's: -32602 with the path.
+        assert_eq!(
+            dispatched_reply(
+                r#"{"jsonrpc":"2.0","id":2,"method":"SendStreamingMessage","params":{"message":{"messageId":"x","role":"user"}}}"#
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params: message.role: unknown variant `user`, expected `ROLE_USER` or `ROLE_AGENT`","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"description":"unknown variant `user`, expected `ROLE_USER` or `ROLE_AGENT`","field":"message.role"}]}]}}"#
+        );
+        assert_eq!(
+            dispatched_reply(r#"{"jsonrpc":"2.0","id":3,"method":"SubscribeToTask"}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"invalid params: missing field `id`","data":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"description":"missing field `id`","field":"id"}]}]}}"#
+        );
+    }
+
+    #[test]
+    fn streaming_methods_in_a_batch_or_as_notifications_are_refused() {
+        assert_eq!(
+            dispatched_reply(
+                r#"[{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{}},{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"t"}},{"jsonrpc":"2.0","method":"SubscribeToTask","params":{"id":"t-1"}}]"#
+            )
+            .unwrap(),
+            r#"[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: SendStreamingMessage streams its answer and cannot be part of a batch"}},{"jsonrpc":"2.0","id":2,"result":{"id":"t"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: SubscribeToTask streams its answer and cannot be part of a batch"}}]"#
+        );
+        assert_eq!(
+            dispatched_reply(
+                r#"{"jsonrpc":"2.0","method":"SubscribeToTask","params":{"id":"t-1"}}"#
+            )
+            .unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: SubscribeToTask streams its answer and cannot be called as a notification"}}"#
+        );
+    }
+
+    #[test]
+    fn unary_calls_through_dispatch() {
+        assert_eq!(
+            dispatched_reply(r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}"#)
+                .unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"id":"t"}}"#
+        );
+        assert_eq!(
+            dispatched_reply(r#"{"jsonrpc":"2.0","id":1,"method":"Nope"}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: Nope"}}"#
+        );
+        assert_eq!(
+            dispatched_reply(r#"{"jsonrpc":"2.0","method":"GetTask","params":{"id":"t"}}"#),
+            None
+        );
+        assert_eq!(
+            dispatched_reply("[").unwrap(),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: EOF while parsing a list at line 1 column 1"}}"#
+        );
+        assert_eq!(
+            dispatched_reply(r#"{"jsonrpc":"2.0","id":1,"method":7}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: \"method\" must be a string"}}"#
+        );
+    }
+
+    #[test]
+    fn json_only_entry_points_refuse_streaming_methods() {
+        let methods = streaming();
+        let expected = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"invalid request: SubscribeToTask streams its answer and cannot be answered with a single JSON response here"}}"#;
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"SubscribeToTask","params":{"id":"t-1"}}"#;
+        let reply = block_on(methods.handle_bytes(body, Ctx::default())).unwrap();
+        assert_eq!(String::from_utf8(reply).unwrap(), expected);
+        let payload = Payload::parse(body).unwrap();
+        let reply = block_on(methods.handle_payload(payload, Ctx::default())).unwrap();
+        assert_eq!(String::from_utf8(reply.to_vec()).unwrap(), expected);
+        let request = Request::without_params(1, "SubscribeToTask");
+        let response = block_on(methods.call(request, Ctx::default()));
+        assert_eq!(String::from_utf8(response.to_vec()).unwrap(), expected);
+        let Ok(Payload::Single(incoming)) = Payload::parse(body) else {
+            panic!()
+        };
+        let response = block_on(methods.handle(incoming, Ctx::default())).unwrap();
+        assert_eq!(String::from_utf8(response.to_vec()).unwrap(), expected);
+        // A notification has nowhere to send the error.
+        block_on(methods.notify(
+            Notification::without_params("SubscribeToTask"),
+            Ctx::default(),
+        ));
+    }
+
+    #[test]
+    fn streaming_table_management() {
+        let mut methods = streaming();
+        assert!(methods.is_streaming("SubscribeToTask"));
+        assert!(!methods.is_streaming("GetTask"));
+        assert!(!methods.is_streaming("Nope"));
+        assert!(methods.contains("SubscribeToTask"));
+        assert_eq!(methods.len(), 3);
+        assert_eq!(
+            format!("{methods:?}"),
+            r#"Methods { methods: ["GetTask"], streams: ["SendStreamingMessage", "SubscribeToTask"], limits: Limits { max_batch_len: 100, batch_concurrency: 8 } }"#
+        );
+        // A unary method can replace a streaming one and the other way round.
+        assert!(methods.insert("SubscribeToTask", |_: Value, _ctx: Ctx| async { Ok(1) }));
+        assert!(!methods.is_streaming("SubscribeToTask"));
+        assert!(
+            methods.insert_stream("GetTask", |_: Value, ctx: Ctx| async move {
+                Ok(Events(Vec::new(), ctx.user))
+            })
+        );
+        assert!(methods.is_streaming("GetTask"));
+        let clone = methods.clone();
+        assert!(methods.remove("GetTask"));
+        assert!(clone.is_streaming("GetTask"));
+        let mut names: Vec<&str> = clone.names().collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["GetTask", "SendStreamingMessage", "SubscribeToTask"]
+        );
+    }
+
+    #[test]
+    fn dispatch_futures_are_static_and_send() {
+        fn assert_send_static<T: Send + 'static>(_: &T) {}
+        let methods = streaming();
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"SubscribeToTask","params":{"id":"t-1"}}"#
+            .to_vec();
+        let future = methods.dispatch_bytes(&body, Ctx::default());
+        drop(body);
+        drop(methods);
+        assert_send_static(&future);
+        assert!(matches!(block_on(future), Answer::Stream(..)));
     }
 }

@@ -3,9 +3,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserializer;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
-use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use crate::message::{Member, write_or_fallback};
@@ -76,12 +76,16 @@ pub enum Payload {
 }
 
 impl Payload {
-    /// Parses a request body.
+    /// Parses a request body with the default [`Limits`] (at most
+    /// [`Limits::DEFAULT_MAX_BATCH_LEN`] calls in a batch).
     ///
-    /// * Not JSON at all (or not UTF-8, or a top-level number out of `f64` range): `Err`
-    ///   with -32700, to be answered as `Response::error(Id::Null, error)`.
+    /// * Not JSON at all (or not UTF-8, or a top-level number out of `f64` range): `Err` with
+    ///   -32700, to be answered as `Response::error(Id::Null, error)`.
     /// * The empty array `[]`: `Err` with -32600, answered the same way (JSON-RPC 2.0 §6 answers
     ///   it with a single response, not an array).
+    /// * A batch longer than the limit: `Err` with -32600 naming the limit and the batch's
+    ///   length (`invalid request: a batch may hold at most 100 calls; this one holds 27000`),
+    ///   answered the same way; none of its calls is read further.
     /// * Otherwise a single [`Incoming`] or a batch of them, where each element that is not a
     ///   valid request object is [`Incoming::Invalid`]: missing or wrong `jsonrpc`, an `id` that
     ///   is not a string, number or null, a `method` that is not a string, `params` that are not
@@ -107,7 +111,29 @@ impl Payload {
     ///
     /// The error of a body that gets one error response with id `null`, as above.
     pub fn parse(bytes: &[u8]) -> Result<Self, ErrorObject> {
-        Ok(match parse(bytes)? {
+        Self::parse_with(bytes, &Limits::default())
+    }
+
+    /// Parses a request body like [`Payload::parse`], with these limits.
+    ///
+    /// ```
+    /// use a2a_jsonrpc::{Limits, Payload};
+    ///
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"GetTask"}"#;
+    /// let body = format!("[{call},{call},{call}]");
+    /// let limits = Limits::default().with_max_batch_len(2);
+    /// assert_eq!(
+    ///     Payload::parse_with(body.as_bytes(), &limits).unwrap_err().message,
+    ///     "invalid request: a batch may hold at most 2 calls; this one holds 3"
+    /// );
+    /// assert!(Payload::parse(body.as_bytes()).is_ok());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As for [`Payload::parse`].
+    pub fn parse_with(bytes: &[u8], limits: &Limits) -> Result<Self, ErrorObject> {
+        Ok(match parse(bytes, limits.max_batch_len)? {
             Parsed::Single(entry) => Self::Single(entry.into_incoming()),
             Parsed::Batch(entries) => {
                 Self::Batch(entries.into_iter().map(Entry::into_incoming).collect())
@@ -176,6 +202,63 @@ impl Serialize for Reply {
     }
 }
 
+/// Limits on what one request body may make the server hold or run.
+///
+/// A JSON-RPC batch turns one HTTP request into many calls, so its length is capped and its
+/// calls run a few at a time. [`Payload::parse_with`] applies [`max_batch_len`](Self::max_batch_len);
+/// a table built with [`Methods::with_limits`](crate::Methods::with_limits) applies both.
+///
+/// ```
+/// use a2a_jsonrpc::Limits;
+///
+/// let limits = Limits::default();
+/// assert_eq!((limits.max_batch_len, limits.batch_concurrency), (100, 8));
+/// let limits = Limits::default().with_max_batch_len(20).with_batch_concurrency(4);
+/// assert_eq!((limits.max_batch_len, limits.batch_concurrency), (20, 4));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The most calls a batch may hold; a longer batch is answered with one -32600 error (id
+    /// `null`) naming the limit and the batch's length, and none of its calls runs. `0` refuses
+    /// every batch. Default [`Limits::DEFAULT_MAX_BATCH_LEN`].
+    pub max_batch_len: usize,
+    /// The most calls of one batch that run at the same time; the others wait, in order, for a
+    /// running one to finish. Responses keep the batch's order either way. `0` counts as `1`.
+    /// Default [`Limits::DEFAULT_BATCH_CONCURRENCY`].
+    pub batch_concurrency: usize,
+}
+
+impl Limits {
+    /// The default cap on a batch's length.
+    pub const DEFAULT_MAX_BATCH_LEN: usize = 100;
+    /// The default number of a batch's calls that run at once.
+    pub const DEFAULT_BATCH_CONCURRENCY: usize = 8;
+
+    /// Sets [`max_batch_len`](Self::max_batch_len).
+    #[must_use]
+    pub const fn with_max_batch_len(mut self, max_batch_len: usize) -> Self {
+        self.max_batch_len = max_batch_len;
+        self
+    }
+
+    /// Sets [`batch_concurrency`](Self::batch_concurrency).
+    #[must_use]
+    pub const fn with_batch_concurrency(mut self, batch_concurrency: usize) -> Self {
+        self.batch_concurrency = batch_concurrency;
+        self
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_batch_len: Self::DEFAULT_MAX_BATCH_LEN,
+            batch_concurrency: Self::DEFAULT_BATCH_CONCURRENCY,
+        }
+    }
+}
+
 // ----- the parser --------------------------------------------------------------------------------
 //
 // One pass over the body reads the top level: an object's four members are kept as borrowed raw
@@ -231,8 +314,9 @@ pub(crate) enum Parsed<'a> {
     Batch(Vec<Entry<'a>>),
 }
 
-/// Parses a body; `Err` is a parse error or the empty batch, answered with id `null`.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ErrorObject> {
+/// Parses a body; `Err` is a parse error, the empty batch or a batch over `max_batch_len`,
+/// answered with id `null`.
+pub(crate) fn parse(bytes: &[u8], max_batch_len: usize) -> Result<Parsed<'_>, ErrorObject> {
     // JSON text is UTF-8 (RFC 8259 §8.1). Checking it up front covers the members the parser
     // skips without looking into their strings, and lets it work on a `str`.
     let text = std::str::from_utf8(bytes).map_err(|error| {
@@ -241,13 +325,14 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ErrorObject> {
             error.valid_up_to()
         ))
     })?;
-    match serde_json::from_str::<Top<'_>>(text) {
+    match top(text, max_batch_len) {
         Err(error) => Err(ErrorObject::parse_error(error)),
         Ok(Top::Object(members)) => Ok(Parsed::Single(members.into_entry())),
-        Ok(Top::Array(elements)) if elements.is_empty() => {
-            Err(ErrorObject::invalid_request("empty batch"))
-        }
-        Ok(Top::Array(elements)) => Ok(Parsed::Batch(
+        Ok(Top::Array { len: 0, .. }) => Err(ErrorObject::invalid_request("empty batch")),
+        Ok(Top::Array { len, .. }) if len > max_batch_len => Err(ErrorObject::invalid_request(
+            format_args!("a batch may hold at most {max_batch_len} calls; this one holds {len}"),
+        )),
+        Ok(Top::Array { elements, .. }) => Ok(Parsed::Batch(
             elements.into_iter().map(batch_element).collect(),
         )),
         Ok(Top::Scalar(kind)) => Ok(Parsed::Single(invalid(
@@ -257,10 +342,19 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ErrorObject> {
     }
 }
 
+/// Reads the top level of `text`, keeping at most `keep` elements of an array.
+fn top(text: &str, keep: usize) -> Result<Top<'_>, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let top = TopSeed { keep }.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(top)
+}
+
 fn batch_element(raw: &RawValue) -> Entry<'_> {
-    match serde_json::from_str::<Top<'_>>(raw.get()) {
+    // An array here is only named in the error, so none of its elements is kept.
+    match top(raw.get(), 0) {
         Ok(Top::Object(members)) => members.into_entry(),
-        Ok(Top::Array(_)) => invalid(Id::Null, "expected a request object, found an array"),
+        Ok(Top::Array { .. }) => invalid(Id::Null, "expected a request object, found an array"),
         Ok(Top::Scalar(kind)) => invalid(
             Id::Null,
             format_args!("expected a request object, found {kind}"),
@@ -280,7 +374,12 @@ fn invalid<'a>(id: Id, detail: impl fmt::Display) -> Entry<'a> {
 /// The top level of a body (or of a batch element).
 enum Top<'a> {
     Object(Members<'a>),
-    Array(Vec<&'a RawValue>),
+    /// The first elements of an array (as many as the reader was asked to keep), and the
+    /// array's length.
+    Array {
+        elements: Vec<&'a RawValue>,
+        len: usize,
+    },
     /// What the value was instead, for the error message.
     Scalar(&'static str),
 }
@@ -300,9 +399,9 @@ impl<'a> Members<'a> {
     fn into_entry(self) -> Entry<'a> {
         let id = match self.id {
             None => None,
-            Some(raw) => match serde_json::from_str::<Id>(raw.get()) {
-                Ok(id) => Some(id),
-                Err(_) => {
+            Some(raw) => match Id::from_json(raw.get()) {
+                Some(id) => Some(id),
+                None => {
                     return invalid(Id::Null, r#""id" must be a string, a number or null"#);
                 }
             },
@@ -359,15 +458,21 @@ fn string(raw: &RawValue) -> Option<Cow<'_, str>> {
     }
 }
 
-impl<'de> Deserialize<'de> for Top<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TopVisitor)
+/// Reads a [`Top`], keeping at most `keep` elements of an array (the rest are counted only).
+#[derive(Clone, Copy)]
+struct TopSeed {
+    keep: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed {
+    type Value = Top<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Top<'de>, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-struct TopVisitor;
-
-impl<'de> Visitor<'de> for TopVisitor {
+impl<'de> Visitor<'de> for TopSeed {
     type Value = Top<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -397,10 +502,16 @@ impl<'de> Visitor<'de> for TopVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top<'de>, A::Error> {
         let mut elements = Vec::new();
+        let mut len = 0_usize;
+        // Elements are skipped as raw text (iteratively, without allocating), so counting the
+        // ones past the limit costs no memory; the syntax of the whole body is still checked.
         while let Some(element) = seq.next_element::<&'de RawValue>()? {
-            elements.push(element);
+            if len < self.keep {
+                elements.push(element);
+            }
+            len += 1;
         }
-        Ok(Top::Array(elements))
+        Ok(Top::Array { elements, len })
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Top<'de>, E> {
@@ -598,11 +709,6 @@ mod tests {
                 r#"invalid request: "id" must be a string, a number or null"#,
             ),
             (
-                r#"{"jsonrpc":"2.0","id":1e400,"method":"m"}"#,
-                Id::Null,
-                r#"invalid request: "id" must be a string, a number or null"#,
-            ),
-            (
                 r#"{"jsonrpc":"2.0","id":8,"method":"m","method":"n"}"#,
                 Id::from(8),
                 r#"invalid request: duplicate member "method""#,
@@ -693,7 +799,109 @@ mod tests {
         };
         let (id, message) = invalid_of(entries.into_iter().next().unwrap());
         assert_eq!(id, Id::Null);
-        assert!(message.starts_with("invalid request: "), "{message}");
+        assert_eq!(
+            message,
+            "invalid request: number out of range at line 1 column 5"
+        );
+    }
+
+    #[test]
+    fn numeric_ids_keep_their_text() {
+        for id in [
+            "18446744073709551616",
+            "12345678901234567890123",
+            "1.0",
+            "1e3",
+            "-0",
+            "1e400",
+            "7",
+        ] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#);
+            let Incoming::Request(request) = single(&body) else {
+                panic!("{body}")
+            };
+            let response = Response::error(request.id, ErrorObject::method_not_found("m"));
+            assert_eq!(
+                String::from_utf8(response.to_vec()).unwrap(),
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"method not found: m"}}}}"#
+                )
+            );
+        }
+    }
+
+    fn batch_of(len: usize) -> String {
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"m"}"#;
+        format!("[{}]", vec![call; len].join(","))
+    }
+
+    #[test]
+    fn batch_length_is_capped() {
+        let error = Payload::parse(batch_of(27_000).as_bytes()).unwrap_err();
+        assert_eq!(error.code, ErrorCode::INVALID_REQUEST);
+        assert_eq!(
+            error.message,
+            "invalid request: a batch may hold at most 100 calls; this one holds 27000"
+        );
+        assert_eq!(error.data, None);
+        let Ok(Payload::Batch(entries)) = Payload::parse(batch_of(100).as_bytes()) else {
+            panic!("100 calls are allowed")
+        };
+        assert_eq!(entries.len(), 100);
+        assert_eq!(
+            Payload::parse(batch_of(101).as_bytes())
+                .unwrap_err()
+                .message,
+            "invalid request: a batch may hold at most 100 calls; this one holds 101"
+        );
+
+        let limits = Limits::default().with_max_batch_len(3);
+        assert!(Payload::parse_with(batch_of(3).as_bytes(), &limits).is_ok());
+        assert_eq!(
+            Payload::parse_with(batch_of(4).as_bytes(), &limits)
+                .unwrap_err()
+                .message,
+            "invalid request: a batch may hold at most 3 calls; this one holds 4"
+        );
+        // 0 refuses every batch, but not single calls.
+        let none = Limits::default().with_max_batch_len(0);
+        assert_eq!(
+            Payload::parse_with(batch_of(1).as_bytes(), &none)
+                .unwrap_err()
+                .message,
+            "invalid request: a batch may hold at most 0 calls; this one holds 1"
+        );
+        assert!(Payload::parse_with(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, &none).is_ok());
+        // The empty batch keeps its own message.
+        assert_eq!(
+            Payload::parse_with(b"[]", &none).unwrap_err().message,
+            "invalid request: empty batch"
+        );
+    }
+
+    #[test]
+    fn a_long_batch_with_bad_syntax_is_a_parse_error() {
+        let mut body = batch_of(200);
+        body.pop();
+        let error = Payload::parse(body.as_bytes()).unwrap_err();
+        assert_eq!(error.code, ErrorCode::PARSE_ERROR);
+        assert!(
+            error.message.starts_with("parse error: EOF"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn nested_arrays_in_a_batch_are_only_named() {
+        let inner = format!("[{}]", vec!["1"; 10_000].join(","));
+        let Ok(Payload::Batch(entries)) = Payload::parse(format!("[{inner}]").as_bytes()) else {
+            panic!()
+        };
+        assert_eq!(
+            invalid_of(entries.into_iter().next().unwrap()).1,
+            "invalid request: expected a request object, found an array"
+        );
     }
 
     #[test]

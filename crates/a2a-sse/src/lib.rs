@@ -63,8 +63,8 @@
 //!
 //! # Fuzzing
 //!
-//! A `cargo fuzz` target for the decoder lives in `crates/a2a-sse/fuzz`; from `crates/a2a-sse`,
-//! run `cargo +nightly fuzz run decode` (after `cargo install cargo-fuzz`).
+//! The decoder's `cargo fuzz` target is `sse_decode` in the workspace's `fuzz/` crate; from
+//! `fuzz/`, run `RUSTC_BOOTSTRAP=1 cargo fuzz run -O sse_decode` (see `docs/fuzzing.md`).
 
 #[cfg(feature = "http-body")]
 mod body;
