@@ -533,7 +533,7 @@ impl<C: 'static, S: Send + 'static> Methods<C, S> {
     ///         if p.id == "t-1" {
     ///             Ok::<Events, _>(vec!["working".to_owned(), "completed".to_owned()])
     ///         } else {
-    ///             Err(ErrorObject::task_not_found(&p.id))
+    ///             Err(ErrorObject::from(a2a_jsonrpc::A2aError::task_not_found(&p.id)))
     ///         }
     ///     });
     /// assert!(methods.is_streaming("SubscribeToTask"));
@@ -550,7 +550,7 @@ impl<C: 'static, S: Send + 'static> Methods<C, S> {
     /// // Errors before the stream starts are JSON responses.
     /// let body = r#"{"jsonrpc":"2.0","id":2,"method":"SubscribeToTask","params":{"id":"t-9"}}"#;
     /// let Answer::Reply(Some(Reply::Single(response))) = run(body) else { panic!("a reply") };
-    /// assert_eq!(response.error_object().unwrap().message, "Task not found: t-9");
+    /// assert_eq!(response.error_object().unwrap().message, "task t-9 not found");
     ///
     /// // In a batch it cannot stream.
     /// let body = r#"[{"jsonrpc":"2.0","id":3,"method":"SubscribeToTask","params":{"id":"t-1"}}]"#;
@@ -1659,7 +1659,7 @@ mod tests {
                     YieldOnce(false).await;
                     match p.id.as_str() {
                         "t-1" => Ok(Events(vec!["working".to_owned()], ctx.user)),
-                        other => Err(ErrorObject::task_not_found(other)),
+                        other => Err(ErrorObject::from(crate::A2aError::task_not_found(other))),
                     }
                 },
             )
@@ -1723,7 +1723,7 @@ mod tests {
                 r#"{"jsonrpc":"2.0","id":1,"method":"SubscribeToTask","params":{"id":"t-9"}}"#
             )
             .unwrap(),
-            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found: t-9","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","domain":"a2a-protocol.org","metadata":{"taskId":"t-9"},"reason":"TASK_NOT_FOUND"}]}}"#
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"task t-9 not found","data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","domain":"a2a-protocol.org","metadata":{"taskId":"t-9"},"reason":"TASK_NOT_FOUND"}]}}"#
         );
         // Params decode like a unary method's: -32602 with the path.
         assert_eq!(
