@@ -33,7 +33,9 @@ fn streaming_methods() -> Methods<(), Vec<&'static str>> {
         if p.tenant.is_empty() {
             Ok(vec!["event"])
         } else {
-            Err(ErrorObject::from(a2a_jsonrpc::A2aError::unsupported_operation("tenants")))
+            Err(ErrorObject::from(
+                a2a_jsonrpc::A2aError::unsupported_operation("tenants"),
+            ))
         }
     })
 }
