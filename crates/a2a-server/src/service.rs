@@ -40,6 +40,12 @@ pub struct Limits {
     pub max_streams: usize,
     /// How long a non-streaming call may take before it is answered with an error. Default 5 min.
     pub request_timeout: Duration,
+    /// The most calls a JSON-RPC batch may hold; a longer batch is answered with one -32600
+    /// error naming the limit, and none of its calls runs. Default 100.
+    pub max_batch_len: usize,
+    /// The most calls of one JSON-RPC batch that run at once (the others wait, in order).
+    /// Default 8.
+    pub batch_concurrency: usize,
     /// The interval of keep-alive comments on idle SSE streams. Default 15 s.
     pub keep_alive: Duration,
     /// How long a client may take to send the request head (used by [`serve`](crate::serve)). Default 30 s.
@@ -59,6 +65,8 @@ impl Default for Limits {
             max_body_bytes: 4 * 1024 * 1024,
             max_streams: 10_000,
             request_timeout: Duration::from_secs(300),
+            max_batch_len: a2a_jsonrpc::Limits::DEFAULT_MAX_BATCH_LEN,
+            batch_concurrency: a2a_jsonrpc::Limits::DEFAULT_BATCH_CONCURRENCY,
             keep_alive: Duration::from_secs(15),
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
@@ -80,6 +88,20 @@ impl Limits {
     #[must_use]
     pub fn with_max_streams(mut self, streams: usize) -> Self {
         self.max_streams = streams;
+        self
+    }
+
+    /// Sets the most calls a JSON-RPC batch may hold.
+    #[must_use]
+    pub fn with_max_batch_len(mut self, calls: usize) -> Self {
+        self.max_batch_len = calls;
+        self
+    }
+
+    /// Sets how many calls of one JSON-RPC batch run at once.
+    #[must_use]
+    pub fn with_batch_concurrency(mut self, calls: usize) -> Self {
+        self.batch_concurrency = calls;
         self
     }
 
@@ -369,6 +391,9 @@ impl A2aService {
                 total: inner.limits.body_read_timeout,
                 idle: inner.limits.body_idle_timeout,
             },
+            batch: a2a_jsonrpc::Limits::default()
+                .with_max_batch_len(inner.limits.max_batch_len)
+                .with_batch_concurrency(inner.limits.batch_concurrency),
             request_timeout: inner.limits.request_timeout,
             keep_alive: inner.limits.keep_alive,
         };

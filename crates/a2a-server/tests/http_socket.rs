@@ -255,3 +255,22 @@ async fn without_a_public_url_the_card_names_the_host_it_was_asked_at() {
             "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}])
     );
 }
+
+#[tokio::test]
+async fn a_batch_over_the_length_limit_is_one_error_and_runs_nothing() {
+    let service = service(Limits::default().with_max_batch_len(2));
+    let store = service.handler().store().clone();
+    let server = start(service).await;
+    let batch: Vec<serde_json::Value> = (0..3)
+        .map(|i| serde_json::from_str(&send_text(i, "SendMessage", "x")).unwrap())
+        .collect();
+    let (status, _, body) = rpc(server.addr, &serde_json::to_string(&batch).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: a batch may hold at most 2 calls; this one holds 3"}}"#
+    );
+    let mut query = a2a_server::store::ListQuery::default();
+    query.page_size = 10;
+    assert_eq!(store.list(&query).await.unwrap().total_size, 0);
+}

@@ -2,17 +2,15 @@
 //! by method name first and then by `A2A-Version` (DESIGN §1); one JSON response per call (or
 //! batch), SSE for the streaming methods, errors as JSON-RPC error objects.
 //!
-//! Each generation is a [`Generation`]: its version check, its method table, how its streaming
-//! methods open, and how it writes a stream event. Only 1.0 is served today; 0.3 and 0.1 slot in
-//! as more generations.
+//! Each generation is a [`Generation`]: its version check, its method table (which knows the
+//! streaming methods) and how it writes a stream event. Only 1.0 is served today; 0.3 and 0.1
+//! slot in as more generations.
 
 mod v1;
 
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
-use a2a_jsonrpc::{ErrorObject, Id, Incoming, Methods, Payload, Request, Response};
+use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
 use a2a_types::protocol::content_type;
 use a2a_types::v1::StreamResponse;
 use futures_util::StreamExt as _;
@@ -34,9 +32,8 @@ pub(crate) struct RpcContext {
     pub(crate) last_event_id: Result<Option<u64>, A2aError>,
 }
 
-/// A streaming call, started: the stream, or the error to answer with instead.
-pub(crate) type StreamStart =
-    Pin<Box<dyn Future<Output = Result<EventStream, A2aError>> + Send + 'static>>;
+/// A generation's method table: unary methods answer JSON, streaming ones an [`EventStream`].
+pub(crate) type Table = Methods<RpcContext, EventStream>;
 
 /// One protocol generation on the JSON-RPC endpoint.
 pub(crate) struct Generation {
@@ -44,29 +41,17 @@ pub(crate) struct Generation {
     pub(crate) name: &'static str,
     /// Whether a request with this `A2A-Version` may call this generation's methods.
     pub(crate) check_version: fn(&RequestedVersion) -> Result<(), A2aError>,
-    /// The methods answered with one JSON response.
-    pub(crate) table: Methods<RpcContext>,
-    /// Whether a method of this generation answers with a stream.
-    pub(crate) streams: fn(&str) -> bool,
-    /// Starts a streaming method; `None` when `request` names none of this generation's.
-    pub(crate) open_stream: fn(&Request, RpcContext) -> Option<StreamStart>,
+    /// The methods.
+    pub(crate) table: Table,
     /// Writes one stream event as this generation's `result`.
     pub(crate) write_event: fn(&StreamResponse, &mut Vec<u8>),
 }
-
-impl Generation {
-    fn serves(&self, method: &str) -> bool {
-        self.table.contains(method) || (self.streams)(method)
-    }
-}
-
-/// How many calls of one batch run at once.
-const BATCH_CONCURRENCY: usize = 8;
 
 /// What the JSON-RPC binding needs from the service.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
     pub(crate) body: BodyLimits,
+    pub(crate) batch: Limits,
     pub(crate) request_timeout: Duration,
     pub(crate) keep_alive: Duration,
 }
@@ -94,7 +79,7 @@ impl JsonRpcBinding {
     }
 
     fn generation_of(&self, method: &str) -> Option<&Generation> {
-        self.generations.iter().find(|g| g.serves(method))
+        self.generations.iter().find(|g| g.table.contains(method))
     }
 
     /// Answers one request to the endpoint. `call` is the call context read from the head
@@ -138,7 +123,7 @@ impl JsonRpcBinding {
             Ok(bytes) => bytes,
             Err(error) => return error_response(Id::Null, &error),
         };
-        let payload = match Payload::parse(&bytes) {
+        let payload = match Payload::parse_with(&bytes, &settings.batch) {
             Ok(payload) => payload,
             Err(error) => {
                 return json(StatusCode::OK, Response::error(Id::Null, error).to_vec());
@@ -152,12 +137,12 @@ impl JsonRpcBinding {
         };
         if let Payload::Single(Incoming::Request(request)) = &payload
             && let Some(generation) = self.generation_of(&request.method)
-            && (generation.streams)(&request.method)
+            && generation.table.is_streaming(&request.method)
         {
             return stream(
                 generation,
                 &version,
-                request,
+                payload,
                 cx,
                 permits,
                 settings.keep_alive,
@@ -166,7 +151,7 @@ impl JsonRpcBinding {
         }
         let dispatched = tokio::time::timeout(
             settings.request_timeout,
-            self.dispatch(payload, &version, cx),
+            self.dispatch(payload, &version, cx, settings.batch.batch_concurrency),
         )
         .await;
         match dispatched {
@@ -191,8 +176,9 @@ impl JsonRpcBinding {
         payload: Payload,
         version: &RequestedVersion,
         cx: RpcContext,
+        concurrency: usize,
     ) -> Option<Vec<u8>> {
-        let route = |incoming: Incoming| -> Option<(&Methods<RpcContext>, Incoming)> {
+        let route = |incoming: Incoming| -> Option<(&Table, Incoming)> {
             let fallback = &self.generations[0].table;
             let Some(method) = incoming.method() else {
                 return Some((fallback, incoming));
@@ -203,9 +189,10 @@ impl JsonRpcBinding {
             };
             let refused = match (generation.check_version)(version) {
                 Err(error) => Some(error),
-                Ok(()) if (generation.streams)(method) => Some(A2aError::invalid_request(format!(
-                    "{method} streams its answer and cannot be part of a batch"
-                ))),
+                // Here, a streaming method is in a batch (or a notification).
+                Ok(()) if generation.table.is_streaming(method) => Some(A2aError::invalid_request(
+                    format!("{method} streams its answer and cannot be part of a batch"),
+                )),
                 Ok(()) => None,
             };
             match (refused, incoming) {
@@ -232,7 +219,7 @@ impl JsonRpcBinding {
             .map(|(table, incoming)| table.handle(incoming, cx.clone()))
             .collect();
         let mut responses: Vec<Response> = futures_util::stream::iter(calls)
-            .buffered(BATCH_CONCURRENCY)
+            .buffered(concurrency.max(1))
             .filter_map(std::future::ready)
             .collect()
             .await;
@@ -250,28 +237,25 @@ impl JsonRpcBinding {
 async fn stream(
     generation: &Generation,
     version: &RequestedVersion,
-    request: &Request,
+    payload: Payload,
     cx: RpcContext,
     permits: &StreamPermits,
     keep_alive: Duration,
 ) -> http::Response<A2aBody> {
-    let id = request.id.clone();
-    let answer_error = |error: A2aError| {
+    let id = payload_id(&payload);
+    let answer_error = |id: Id, error: A2aError| {
         let status = response::status(error.explicit_http_status().unwrap_or(200));
-        json(status, Response::error(id.clone(), error.into()).to_vec())
+        json(status, Response::error(id, error.into()).to_vec())
     };
     if let Err(error) = (generation.check_version)(version) {
-        return answer_error(error);
+        return answer_error(id, error);
     }
     let permit = match permits.try_acquire() {
         Ok(permit) => permit,
-        Err(error) => return answer_error(error),
+        Err(error) => return answer_error(id, error),
     };
-    let Some(start) = (generation.open_stream)(request, cx) else {
-        return answer_error(A2aError::method_not_found(&request.method));
-    };
-    match start.await {
-        Ok(events) => sse::response(
+    match generation.table.dispatch(payload, cx).await {
+        Answer::Stream(id, events) => sse::response(
             events,
             JsonRpcFraming {
                 id,
@@ -280,7 +264,15 @@ async fn stream(
             permit,
             keep_alive,
         ),
-        Err(error) => answer_error(error),
+        Answer::Reply(Some(reply)) => json(StatusCode::OK, reply.to_vec()),
+        Answer::Reply(None) => response::empty(StatusCode::NO_CONTENT),
+    }
+}
+
+fn payload_id(payload: &Payload) -> Id {
+    match payload {
+        Payload::Single(incoming) => incoming.id().cloned().unwrap_or(Id::Null),
+        Payload::Batch(_) => Id::Null,
     }
 }
 

@@ -1,7 +1,7 @@
 //! A2A 1.0 over JSON-RPC: the PascalCase methods, their params and results as the `v1` types
 //! (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}` or `{"message": …}`).
 
-use a2a_jsonrpc::{ErrorObject, Methods, Request};
+use a2a_jsonrpc::ErrorObject;
 use a2a_types::protocol::Operation;
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
@@ -10,7 +10,7 @@ use a2a_types::v1::{
     TaskPushNotificationConfig,
 };
 
-use super::{Generation, RpcContext, StreamStart};
+use super::{Generation, RpcContext, Table};
 use crate::error::A2aError;
 use crate::http::head::RequestedVersion;
 
@@ -20,8 +20,6 @@ pub(super) fn generation() -> Generation {
         name: "1.0",
         check_version: RequestedVersion::require_v1,
         table: table(),
-        streams: |method| Operation::from_method(method).is_some_and(Operation::is_streaming),
-        open_stream,
         write_event,
     }
 }
@@ -30,9 +28,25 @@ fn rpc<T>(result: Result<T, A2aError>) -> Result<T, ErrorObject> {
     result.map_err(ErrorObject::from)
 }
 
-/// The nine methods answered with one JSON response.
-fn table() -> Methods<RpcContext> {
-    Methods::new()
+/// The eleven methods: nine answered with one JSON response, two with a stream.
+fn table() -> Table {
+    Table::streaming()
+        .register_stream(
+            Operation::SendStreamingMessage.method(),
+            |p: SendMessageRequest, cx: RpcContext| async move {
+                rpc(cx.handler.send_streaming_message(p, &cx.call).await)
+            },
+        )
+        .register_stream(
+            Operation::SubscribeToTask.method(),
+            |p: SubscribeToTaskRequest, cx: RpcContext| async move {
+                let last_event_id = rpc(cx.last_event_id)?;
+                rpc(cx
+                    .handler
+                    .subscribe_to_task(&p.id, last_event_id, &cx.call)
+                    .await)
+            },
+        )
         .register(
             Operation::SendMessage.method(),
             |p: SendMessageRequest, cx: RpcContext| async move {
@@ -89,29 +103,6 @@ fn table() -> Methods<RpcContext> {
                 rpc(cx.handler.get_extended_agent_card(p, &cx.call).await)
             },
         )
-}
-
-/// The two streaming methods: `None` for any other method.
-fn open_stream(request: &Request, cx: RpcContext) -> Option<StreamStart> {
-    match Operation::from_method(&request.method)? {
-        Operation::SendStreamingMessage => {
-            let params = request.decode_params::<SendMessageRequest>();
-            Some(Box::pin(async move {
-                let params = params.map_err(A2aError::from)?;
-                cx.handler.send_streaming_message(params, &cx.call).await
-            }))
-        }
-        Operation::SubscribeToTask => {
-            let params = request.decode_params::<SubscribeToTaskRequest>();
-            Some(Box::pin(async move {
-                let params = params.map_err(A2aError::from)?;
-                cx.handler
-                    .subscribe_to_task(&params.id, cx.last_event_id?, &cx.call)
-                    .await
-            }))
-        }
-        _ => None,
-    }
 }
 
 /// A 1.0 event is the `StreamResponse` as it is.
