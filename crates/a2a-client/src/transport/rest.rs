@@ -1,0 +1,522 @@
+//! The HTTP+JSON (REST) binding of A2A 1.0 (spec §11, the `google.api.http` routes of
+//! `a2a.proto`): one route per operation under the interface's URL, the tenant as a `/{tenant}`
+//! path prefix, the ids in the path, the other fields in a ProtoJSON body (`POST`) or in the
+//! query (`GET`); streams are SSE whose events are bare `StreamResponse`s; errors are
+//! `google.rpc.Status` documents with the mapped HTTP status.
+
+use a2a_jsonrpc::A2aError;
+use a2a_types::protocol::{Operation, content_type, rest};
+use a2a_types::v1::{
+    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+};
+use bytes::Bytes;
+use http::{Method, header};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{BoxFuture, EventStream, Transport, boxed, sse};
+use crate::Error;
+use crate::http::{HttpClient, Opened, content_type_of};
+use crate::interceptor::CallInfo;
+
+/// The `Accept` of a call answered with JSON: the 1.0.1 media type first, plain JSON too.
+const ACCEPT_JSON: &str = "application/a2a+json, application/json";
+
+/// HTTP+JSON, A2A 1.0.
+pub(crate) struct RestTransport {
+    http: HttpClient,
+    /// `scheme://authority`.
+    origin: String,
+    /// The interface URL's path, without a trailing `/`.
+    base_path: String,
+    /// The interface URL's query, kept before the call's own parameters.
+    base_query: Option<String>,
+}
+
+/// One call on the wire: the method, the path under the interface URL, the query and the body.
+struct Route {
+    method: Method,
+    path: String,
+    query: String,
+    body: Option<Bytes>,
+}
+
+impl RestTransport {
+    pub(crate) fn new(http: HttpClient, endpoint: &http::Uri) -> Result<Self, Error> {
+        let (Some(scheme), Some(authority)) = (endpoint.scheme_str(), endpoint.authority()) else {
+            return Err(Error::Config(format!(
+                "the HTTP+JSON interface URL `{endpoint}` is not absolute"
+            )));
+        };
+        Ok(Self {
+            http,
+            origin: format!("{scheme}://{authority}"),
+            base_path: endpoint.path().trim_end_matches('/').to_owned(),
+            base_query: endpoint
+                .query()
+                .filter(|q| !q.is_empty())
+                .map(str::to_owned),
+        })
+    }
+
+    fn request(
+        &self,
+        route: Route,
+        accept: &'static str,
+        last_event_id: Option<&str>,
+    ) -> Result<http::Request<Bytes>, Error> {
+        let mut url = format!("{}{}{}", self.origin, self.base_path, route.path);
+        let query = [self.base_query.as_deref().unwrap_or(""), &route.query]
+            .into_iter()
+            .filter(|q| !q.is_empty())
+            .collect::<Vec<_>>()
+            .join("&");
+        if !query.is_empty() {
+            url.push('?');
+            url.push_str(&query);
+        }
+        let uri: http::Uri = url
+            .parse()
+            .map_err(|err| Error::Config(format!("invalid request URL `{url}`: {err}")))?;
+        let mut builder = self
+            .http
+            .request(route.method, uri, accept, last_event_id)?;
+        if route.body.is_some() {
+            builder = builder.header(header::CONTENT_TYPE, content_type::A2A_JSON);
+        }
+        builder
+            .body(route.body.unwrap_or_default())
+            .map_err(|err| Error::Config(format!("cannot build the request: {err}")))
+    }
+
+    /// Sends a call answered with JSON; returns the body of a `2xx` answer.
+    async fn exchange(&self, call: CallInfo, route: Route) -> Result<Bytes, Error> {
+        let request = self.request(route, ACCEPT_JSON, None)?;
+        let (head, bytes) = self.http.exchange(&call, request).await?;
+        if !head.status.is_success() {
+            return Err(error_of(head.status, &bytes));
+        }
+        Ok(bytes)
+    }
+
+    async fn call<R: DeserializeOwned>(&self, call: CallInfo, route: Route) -> Result<R, Error> {
+        let bytes = self.exchange(call, route).await?;
+        Ok(a2a_types::json::from_slice(&bytes)?)
+    }
+
+    async fn stream(
+        &self,
+        call: CallInfo,
+        operation: Operation,
+        route: Route,
+        last_event_id: Option<&str>,
+    ) -> Result<EventStream, Error> {
+        let request = self.request(route, content_type::EVENT_STREAM, last_event_id)?;
+        match self.http.open(&call, request).await? {
+            Opened::Events(body) => Ok(sse::events(body, decode_event)),
+            Opened::Answer(head, bytes) if !head.status.is_success() => {
+                Err(error_of(head.status, &bytes))
+            }
+            Opened::Answer(head, _) => Err(Error::Protocol(format!(
+                "{operation} answered with `{}` instead of an event stream",
+                content_type_of(&head)
+            ))),
+        }
+    }
+}
+
+/// The error of a non-`2xx` answer: the A2A error of its `google.rpc.Status` body, with the
+/// HTTP status; any other body is an [`Error::Http`].
+fn error_of(status: http::StatusCode, body: &[u8]) -> Error {
+    serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|document| A2aError::from_status_json(&document))
+        .map_or_else(
+            || Error::http(status, body),
+            |error| Error::Agent(error.with_http_status(status.as_u16())),
+        )
+}
+
+/// One SSE event: a bare `StreamResponse`, or a `google.rpc.Status` error.
+fn decode_event(data: &str) -> Result<StreamResponse, Error> {
+    match a2a_types::json::from_str(data) {
+        Ok(response) => Ok(response),
+        Err(error) => Err(serde_json::from_str::<Value>(data)
+            .ok()
+            .and_then(|document| A2aError::from_status_json(&document))
+            .map_or(Error::Decode(error), Error::Agent)),
+    }
+}
+
+/// A path parameter, which must not be empty (an empty segment names another route).
+fn required<'a>(operation: Operation, field: &str, value: &'a str) -> Result<&'a str, Error> {
+    if value.is_empty() {
+        Err(Error::Config(format!(
+            "{operation} needs a `{field}` to put in its HTTP+JSON path"
+        )))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The ProtoJSON of `request` without the fields the path carries.
+fn fields<T: Serialize>(
+    operation: Operation,
+    request: &T,
+    in_path: &[&str],
+) -> Result<serde_json::Map<String, Value>, Error> {
+    let value = serde_json::to_value(request).map_err(|err| {
+        Error::Config(format!("the {operation} request cannot be written: {err}"))
+    })?;
+    let Value::Object(mut object) = value else {
+        return Ok(serde_json::Map::new());
+    };
+    for field in in_path {
+        object.remove(*field);
+    }
+    Ok(object)
+}
+
+/// A `POST` body: the request's fields but the path's.
+fn body<T: Serialize>(operation: Operation, request: &T, in_path: &[&str]) -> Result<Bytes, Error> {
+    let object = fields(operation, request, in_path)?;
+    serde_json::to_vec(&object)
+        .map(Bytes::from)
+        .map_err(|err| Error::Config(format!("the {operation} request cannot be written: {err}")))
+}
+
+/// A query: the request's fields but the path's, by name (ProtoJSON names, enum names, RFC 3339
+/// timestamps, `true`/`false`), a list as the parameter repeated, an object's fields as
+/// `name.field`.
+fn query<T: Serialize>(
+    operation: Operation,
+    request: &T,
+    in_path: &[&str],
+) -> Result<String, Error> {
+    fn push(out: &mut Vec<(String, String)>, name: &str, value: &Value) {
+        match value {
+            Value::Null => {}
+            Value::Bool(b) => out.push((name.to_owned(), b.to_string())),
+            Value::Number(n) => out.push((name.to_owned(), n.to_string())),
+            Value::String(s) => out.push((name.to_owned(), s.clone())),
+            Value::Array(items) => items.iter().for_each(|item| push(out, name, item)),
+            Value::Object(fields) => fields
+                .iter()
+                .for_each(|(key, item)| push(out, &format!("{name}.{key}"), item)),
+        }
+    }
+    let mut pairs = Vec::new();
+    for (name, value) in &fields(operation, request, in_path)? {
+        push(&mut pairs, name, value);
+    }
+    // Whatever order the JSON map keeps: one order, by name.
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::new();
+    for (name, value) in pairs {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        rest::encode_query_component(&name, &mut out);
+        out.push('=');
+        rest::encode_query_component(&value, &mut out);
+    }
+    Ok(out)
+}
+
+fn route(
+    operation: Operation,
+    tenant: Option<&str>,
+    task_id: Option<&str>,
+    config_id: Option<&str>,
+    query: String,
+    body: Option<Bytes>,
+) -> Route {
+    Route {
+        method: Method::from_bytes(operation.rest_route().method.as_bytes()).unwrap_or(Method::GET),
+        path: rest::path(operation, tenant, task_id, config_id),
+        query,
+        body,
+    }
+}
+
+const TENANT: &str = "tenant";
+const ID: &str = "id";
+const TASK_ID: &str = "taskId";
+
+impl Transport for RestTransport {
+    fn send_message<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a SendMessageRequest,
+    ) -> BoxFuture<'a, Result<SendMessageResponse, Error>> {
+        boxed(async move {
+            let op = Operation::SendMessage;
+            let body = body(op, request, &[TENANT])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                None,
+                None,
+                String::new(),
+                Some(body),
+            );
+            self.call(call, route).await
+        })
+    }
+
+    fn send_streaming_message<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a SendMessageRequest,
+    ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        boxed(async move {
+            let op = Operation::SendStreamingMessage;
+            let body = body(op, request, &[TENANT])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                None,
+                None,
+                String::new(),
+                Some(body),
+            );
+            self.stream(call, op, route, None).await
+        })
+    }
+
+    fn get_task<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a GetTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, Error>> {
+        boxed(async move {
+            let op = Operation::GetTask;
+            let id = required(op, ID, request.id.as_ref())?;
+            let query = query(op, request, &[TENANT, ID])?;
+            let route = route(op, request.tenant.as_deref(), Some(id), None, query, None);
+            self.call(call, route).await
+        })
+    }
+
+    fn list_tasks<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a ListTasksRequest,
+    ) -> BoxFuture<'a, Result<ListTasksResponse, Error>> {
+        boxed(async move {
+            let op = Operation::ListTasks;
+            let query = query(op, request, &[TENANT])?;
+            let route = route(op, request.tenant.as_deref(), None, None, query, None);
+            self.call(call, route).await
+        })
+    }
+
+    fn cancel_task<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a CancelTaskRequest,
+    ) -> BoxFuture<'a, Result<Task, Error>> {
+        boxed(async move {
+            let op = Operation::CancelTask;
+            let id = required(op, ID, request.id.as_ref())?;
+            let body = body(op, request, &[TENANT, ID])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                Some(id),
+                None,
+                String::new(),
+                Some(body),
+            );
+            self.call(call, route).await
+        })
+    }
+
+    fn subscribe_to_task<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a SubscribeToTaskRequest,
+        last_event_id: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        boxed(async move {
+            let op = Operation::SubscribeToTask;
+            let id = required(op, ID, request.id.as_ref())?;
+            let query = query(op, request, &[TENANT, ID])?;
+            let route = route(op, request.tenant.as_deref(), Some(id), None, query, None);
+            self.stream(call, op, route, last_event_id).await
+        })
+    }
+
+    fn create_task_push_notification_config<'a>(
+        &'a self,
+        call: CallInfo,
+        config: &'a TaskPushNotificationConfig,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
+        boxed(async move {
+            let op = Operation::CreateTaskPushNotificationConfig;
+            let task_id = config.task_id.as_ref().map_or("", AsRef::as_ref);
+            let task_id = required(op, TASK_ID, task_id)?;
+            let body = body(op, config, &[TENANT, TASK_ID])?;
+            let route = route(
+                op,
+                config.tenant.as_deref(),
+                Some(task_id),
+                None,
+                String::new(),
+                Some(body),
+            );
+            self.call(call, route).await
+        })
+    }
+
+    fn get_task_push_notification_config<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a GetTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
+        boxed(async move {
+            let op = Operation::GetTaskPushNotificationConfig;
+            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
+            let id = required(op, ID, &request.id)?;
+            let query = query(op, request, &[TENANT, TASK_ID, ID])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                Some(task_id),
+                Some(id),
+                query,
+                None,
+            );
+            self.call(call, route).await
+        })
+    }
+
+    fn list_task_push_notification_configs<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a ListTaskPushNotificationConfigsRequest,
+    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, Error>> {
+        boxed(async move {
+            let op = Operation::ListTaskPushNotificationConfigs;
+            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
+            let query = query(op, request, &[TENANT, TASK_ID])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                Some(task_id),
+                None,
+                query,
+                None,
+            );
+            self.call(call, route).await
+        })
+    }
+
+    fn delete_task_push_notification_config<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a DeleteTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<(), Error>> {
+        boxed(async move {
+            let op = Operation::DeleteTaskPushNotificationConfig;
+            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
+            let id = required(op, ID, &request.id)?;
+            let query = query(op, request, &[TENANT, TASK_ID, ID])?;
+            let route = route(
+                op,
+                request.tenant.as_deref(),
+                Some(task_id),
+                Some(id),
+                query,
+                None,
+            );
+            // The answer is empty, `{}` (ProtoJSON of Empty) or anything else: all fine.
+            self.exchange(call, route).await.map(drop)
+        })
+    }
+
+    fn get_extended_agent_card<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a GetExtendedAgentCardRequest,
+    ) -> BoxFuture<'a, Result<AgentCard, Error>> {
+        boxed(async move {
+            let op = Operation::GetExtendedAgentCard;
+            let query = query(op, request, &[TENANT])?;
+            let route = route(op, request.tenant.as_deref(), None, None, query, None);
+            self.call(call, route).await
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use a2a_types::v1::{ContextId, TaskState, Timestamp};
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn queries_are_protojson_names_sorted_and_escaped() {
+        let request = ListTasksRequest::new()
+            .with_context_id(ContextId::new("c 1&2"))
+            .with_status(TaskState::Working)
+            .with_page_size(10)
+            .with_page_token("p+q=")
+            .with_history_length(0)
+            .with_status_timestamp_after(
+                serde_json::from_str::<Timestamp>(r#""2026-01-02T03:04:05.678Z""#).unwrap(),
+            )
+            .with_include_artifacts(true)
+            .with_tenant("acme");
+        assert_eq!(
+            query(Operation::ListTasks, &request, &[TENANT]).unwrap(),
+            "contextId=c%201%262&historyLength=0&includeArtifacts=true&pageSize=10&\
+             pageToken=p%2Bq%3D&status=TASK_STATE_WORKING&\
+             statusTimestampAfter=2026-01-02T03%3A04%3A05.678Z"
+        );
+        assert_eq!(
+            query(Operation::ListTasks, &ListTasksRequest::new(), &[TENANT]).unwrap(),
+            ""
+        );
+    }
+
+    #[test]
+    fn lists_repeat_and_objects_nest() {
+        let value = serde_json::json!({"a": [1, 2], "o": {"x": true, "y": null}, "tenant": "t"});
+        assert_eq!(
+            query(Operation::GetTask, &value, &[TENANT]).unwrap(),
+            "a=1&a=2&o.x=true"
+        );
+    }
+
+    #[test]
+    fn bodies_leave_out_what_the_path_carries() {
+        let request = CancelTaskRequest::new("t-1").with_tenant("acme");
+        assert_eq!(
+            body(Operation::CancelTask, &request, &[TENANT, ID]).unwrap(),
+            "{}"
+        );
+    }
+
+    #[test]
+    fn status_bodies_are_agent_errors_with_their_status() {
+        let body = br#"{"error":{"code":404,"status":"NOT_FOUND","message":"task t-9 not found",
+            "details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND",
+            "domain":"a2a-protocol.org","metadata":{"taskId":"t-9"}}]}}"#;
+        let error = error_of(http::StatusCode::NOT_FOUND, body);
+        assert_eq!(error.code(), Some(a2a_jsonrpc::ErrorCode::TASK_NOT_FOUND));
+        assert_eq!(error.http_status(), Some(http::StatusCode::NOT_FOUND));
+        assert_eq!(
+            error.to_string(),
+            "the agent answered TaskNotFoundError (-32001): task t-9 not found"
+        );
+        let error = error_of(http::StatusCode::BAD_GATEWAY, b"<html>bad gateway</html>");
+        assert!(matches!(error, Error::Http { .. }), "{error:?}");
+        assert!(error.is_transient());
+    }
+}
