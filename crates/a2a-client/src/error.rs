@@ -31,7 +31,7 @@ pub enum Error {
     /// `google.rpc.Status` body of the HTTP+JSON binding (whose HTTP status
     /// [`A2aError::explicit_http_status`] keeps), or an error event of a stream. Its
     /// [`code`](A2aError::code) is the one the `ErrorInfo` reason names, else the code sent.
-    #[error("the agent answered {}: {}", .0.code(), .0.message())]
+    #[error("{}", agent_text(.0))]
     Agent(A2aError),
     /// The server answered with an HTTP status other than 2xx, and a body that is no A2A error.
     #[error("HTTP {status}{}", http_detail(body))]
@@ -237,6 +237,20 @@ fn is_vague(text: &str) -> bool {
     text.starts_with("client error (")
 }
 
+/// `the agent answered <code>: <message>`, with the HTTP status when it is not the one the
+/// code maps to (a 401 or a 503 of the HTTP+JSON binding).
+fn agent_text(error: &A2aError) -> String {
+    let text = format!("the agent answered {}: {}", error.code(), error.message());
+    match error.explicit_http_status() {
+        Some(status) if Some(status) != error.code().http_status() => {
+            let status = http::StatusCode::from_u16(status)
+                .map_or_else(|_| status.to_string(), |s| s.to_string());
+            format!("{text} (HTTP {status})")
+        }
+        _ => text,
+    }
+}
+
 fn http_detail(body: &str) -> String {
     // A JSON-RPC error in the body says more than the status.
     if let Ok(response) = serde_json::from_str::<a2a_jsonrpc::Response<serde_json::Value>>(body)
@@ -319,6 +333,16 @@ mod tests {
             Some(http::StatusCode::SERVICE_UNAVAILABLE)
         );
         assert!(error.is_transient());
+        assert_eq!(
+            error.to_string(),
+            "the agent answered InternalError (-32603): try later (HTTP 503 Service Unavailable)"
+        );
+        // The status the code maps to goes without saying.
+        let error = Error::from(A2aError::task_not_found("t-1").with_http_status(404));
+        assert_eq!(
+            error.to_string(),
+            "the agent answered TaskNotFoundError (-32001): task t-1 not found"
+        );
         assert_eq!(Error::Timeout(Duration::ZERO).code(), None);
     }
 

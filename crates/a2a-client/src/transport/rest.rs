@@ -18,6 +18,7 @@ use http::{Method, header};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{BoxFuture, EventStream, Transport, boxed, sse};
 use crate::Error;
@@ -182,12 +183,55 @@ fn fields<T: Serialize>(
     Ok(object)
 }
 
-/// A `POST` body: the request's fields but the path's.
+/// A `POST` body: the request's ProtoJSON without the members the path carries, the others as
+/// they are and in their order.
 fn body<T: Serialize>(operation: Operation, request: &T, in_path: &[&str]) -> Result<Bytes, Error> {
-    let object = fields(operation, request, in_path)?;
-    serde_json::to_vec(&object)
-        .map(Bytes::from)
-        .map_err(|err| Error::Config(format!("the {operation} request cannot be written: {err}")))
+    let failed = |err: serde_json::Error| {
+        Error::Config(format!("the {operation} request cannot be written: {err}"))
+    };
+    let whole = serde_json::to_vec(request).map_err(failed)?;
+    let Members(members) = serde_json::from_slice(&whole).map_err(failed)?;
+    let mut out = Vec::with_capacity(whole.len());
+    out.push(b'{');
+    for (name, value) in members
+        .iter()
+        .filter(|(name, _)| !in_path.contains(&name.as_str()))
+    {
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut out, name).map_err(failed)?;
+        out.push(b':');
+        out.extend_from_slice(value.get().as_bytes());
+    }
+    out.push(b'}');
+    Ok(Bytes::from(out))
+}
+
+/// The members of a JSON object, in their order, with their values as written.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Members<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+            type Value = Members<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Visit(std::marker::PhantomData))
+    }
 }
 
 /// A query: the request's fields but the path's, by name (ProtoJSON names, enum names, RFC 3339
@@ -501,6 +545,31 @@ mod tests {
             body(Operation::CancelTask, &request, &[TENANT, ID]).unwrap(),
             "{}"
         );
+        // The other members as they were written, in their order (not sorted).
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Sample {
+            tenant: &'static str,
+            zeta: Vec<f64>,
+            task_id: &'static str,
+            alpha: serde_json::Value,
+        }
+        let sample = Sample {
+            tenant: "acme",
+            zeta: vec![1.5, 2.0],
+            task_id: "t-1",
+            alpha: serde_json::json!({"y": ["a\"b", null]}),
+        };
+        assert_eq!(
+            body(
+                Operation::CreateTaskPushNotificationConfig,
+                &sample,
+                &[TENANT, TASK_ID]
+            )
+            .unwrap(),
+            r#"{"zeta":[1.5,2.0],"alpha":{"y":["a\"b",null]}}"#
+        );
+        assert!(body(Operation::CancelTask, &"not an object", &[]).is_err());
     }
 
     #[test]
