@@ -49,15 +49,7 @@ async fn rpc_errors_carry_the_object_and_its_kind() {
         .get_task(GetTaskRequest::new("t-9"))
         .await
         .unwrap_err();
-    let Error::Agent(agent) = &error else {
-        panic!("{error:?}");
-    };
-    assert_eq!(agent.code(), ErrorCode::TASK_NOT_FOUND);
-    assert_eq!(agent.metadata("taskId"), Some("t-9"));
-    assert_eq!(
-        error.to_string(),
-        "the agent answered TaskNotFoundError (-32001): Task not found: t-9"
-    );
+    common::assert_t9_not_found(&error, "Task not found: t-9");
     // A JSON-RPC error is an answer: no retry.
     assert_eq!(server.seen().len(), 1);
 }

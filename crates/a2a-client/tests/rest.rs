@@ -448,28 +448,13 @@ async fn status_errors_are_agent_errors_with_their_http_status() {
         .get_task(GetTaskRequest::new("t-9"))
         .await
         .unwrap_err();
-    let Error::Agent(agent) = &error else {
-        panic!("{error:?}");
-    };
-    assert_eq!(agent.code(), ErrorCode::TASK_NOT_FOUND);
-    assert_eq!(agent.metadata("taskId"), Some("t-9"));
+    common::assert_t9_not_found(&error, "task t-9 not found");
     assert_eq!(error.http_status(), Some(http::StatusCode::NOT_FOUND));
-    assert_eq!(
-        error.to_string(),
-        "the agent answered TaskNotFoundError (-32001): task t-9 not found"
-    );
     // An answer: no retry.
     assert_eq!(server.seen().len(), 1);
 
     // Several errors share HTTP 400: the ErrorInfo reason tells them apart.
-    let body = status(
-        400,
-        "FAILED_PRECONDITION",
-        "t-1 is done",
-        Some("TASK_NOT_CANCELABLE"),
-    );
-    let server =
-        Scripted::start(move |_, _| Some(answer(400, Some(A2A_JSON), body.as_bytes()))).await;
+    let server = refusing("t-1 is done", "TASK_NOT_CANCELABLE").await;
     let error = client_of(&server)
         .cancel_task(CancelTaskRequest::new("t-1"))
         .await
@@ -492,6 +477,12 @@ async fn status_errors_are_agent_errors_with_their_http_status() {
          (HTTP 401 Unauthorized)"
     );
     assert!(!error.is_transient());
+}
+
+/// A server that answers everything with a 400 `FAILED_PRECONDITION` Status of `reason`.
+async fn refusing(message: &'static str, reason: &'static str) -> Scripted {
+    let body = status(400, "FAILED_PRECONDITION", message, Some(reason));
+    Scripted::start(move |_, _| Some(answer(400, Some(A2A_JSON), body.as_bytes()))).await
 }
 
 fn client_of(server: &Scripted) -> A2aClient {
@@ -610,14 +601,7 @@ async fn sse_frames_are_bare_stream_responses() {
 #[tokio::test]
 async fn stream_errors_before_and_during_the_stream() {
     // Before: a Status body.
-    let body = status(
-        400,
-        "FAILED_PRECONDITION",
-        "task t-1 is done",
-        Some("UNSUPPORTED_OPERATION"),
-    );
-    let server =
-        Scripted::start(move |_, _| Some(answer(400, Some(A2A_JSON), body.as_bytes()))).await;
+    let server = refusing("task t-1 is done", "UNSUPPORTED_OPERATION").await;
     let error = client_of(&server)
         .subscribe_to_task(SubscribeToTaskRequest::new("t-1"))
         .await

@@ -125,14 +125,53 @@ fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
     }
 }
 
+/// A transport method that is one JSON-RPC call of `$operation` with the request as params.
+macro_rules! unary {
+    ($name:ident, $request:ty, $result:ty, $operation:ident) => {
+        fn $name<'a>(
+            &'a self,
+            call: CallInfo,
+            request: &'a $request,
+        ) -> BoxFuture<'a, Result<$result, Error>> {
+            boxed(self.call(call, Operation::$operation, request))
+        }
+    };
+}
+
 impl Transport for JsonRpcTransport {
-    fn send_message<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, Error>> {
-        boxed(self.call(call, Operation::SendMessage, request))
-    }
+    unary!(
+        send_message,
+        SendMessageRequest,
+        SendMessageResponse,
+        SendMessage
+    );
+    unary!(get_task, GetTaskRequest, Task, GetTask);
+    unary!(list_tasks, ListTasksRequest, ListTasksResponse, ListTasks);
+    unary!(cancel_task, CancelTaskRequest, Task, CancelTask);
+    unary!(
+        create_task_push_notification_config,
+        TaskPushNotificationConfig,
+        TaskPushNotificationConfig,
+        CreateTaskPushNotificationConfig
+    );
+    unary!(
+        get_task_push_notification_config,
+        GetTaskPushNotificationConfigRequest,
+        TaskPushNotificationConfig,
+        GetTaskPushNotificationConfig
+    );
+    unary!(
+        list_task_push_notification_configs,
+        ListTaskPushNotificationConfigsRequest,
+        ListTaskPushNotificationConfigsResponse,
+        ListTaskPushNotificationConfigs
+    );
+    unary!(
+        get_extended_agent_card,
+        GetExtendedAgentCardRequest,
+        AgentCard,
+        GetExtendedAgentCard
+    );
 
     fn send_streaming_message<'a>(
         &'a self,
@@ -140,30 +179,6 @@ impl Transport for JsonRpcTransport {
         request: &'a SendMessageRequest,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
         boxed(self.stream(call, Operation::SendStreamingMessage, request, None))
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>> {
-        boxed(self.call(call, Operation::GetTask, request))
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, Error>> {
-        boxed(self.call(call, Operation::ListTasks, request))
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>> {
-        boxed(self.call(call, Operation::CancelTask, request))
     }
 
     fn subscribe_to_task<'a>(
@@ -175,52 +190,16 @@ impl Transport for JsonRpcTransport {
         boxed(self.stream(call, Operation::SubscribeToTask, request, last_event_id))
     }
 
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        config: &'a TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
-        boxed(self.call(call, Operation::CreateTaskPushNotificationConfig, config))
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
-        boxed(self.call(call, Operation::GetTaskPushNotificationConfig, request))
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, Error>> {
-        boxed(self.call(call, Operation::ListTaskPushNotificationConfigs, request))
-    }
-
     fn delete_task_push_notification_config<'a>(
         &'a self,
         call: CallInfo,
         request: &'a DeleteTaskPushNotificationConfigRequest,
     ) -> BoxFuture<'a, Result<(), Error>> {
+        let op = Operation::DeleteTaskPushNotificationConfig;
         // The result is `{}` (ProtoJSON of Empty) or `null` (Python): both are fine.
         boxed(async move {
-            self.call::<_, serde::de::IgnoredAny>(
-                call,
-                Operation::DeleteTaskPushNotificationConfig,
-                request,
-            )
-            .await
-            .map(|_| ())
+            let _: serde::de::IgnoredAny = self.call(call, op, request).await?;
+            Ok(())
         })
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, Error>> {
-        boxed(self.call(call, Operation::GetExtendedAgentCard, request))
     }
 }

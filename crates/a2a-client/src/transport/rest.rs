@@ -154,17 +154,6 @@ fn decode_event(data: &str) -> Result<StreamResponse, Error> {
     }
 }
 
-/// A path parameter, which must not be empty (an empty segment names another route).
-fn required<'a>(operation: Operation, field: &str, value: &'a str) -> Result<&'a str, Error> {
-    if value.is_empty() {
-        Err(Error::Config(format!(
-            "{operation} needs a `{field}` to put in its HTTP+JSON path"
-        )))
-    } else {
-        Ok(value)
-    }
-}
-
 /// The ProtoJSON of `request` without the fields the path carries.
 fn fields<T: Serialize>(
     operation: Operation,
@@ -272,112 +261,121 @@ fn query<T: Serialize>(
     Ok(out)
 }
 
-fn route(
+/// The route of a call: the tenant prefix and the ids (`(name, value)`: the task's, then the
+/// configuration's) in the path, which must not be empty (an empty segment names another
+/// route); the request's other fields in the body of a `POST`, in the query otherwise.
+fn route<T: Serialize>(
     operation: Operation,
+    request: &T,
     tenant: Option<&str>,
-    task_id: Option<&str>,
-    config_id: Option<&str>,
-    query: String,
-    body: Option<Bytes>,
-) -> Route {
-    Route {
-        method: Method::from_bytes(operation.rest_route().method.as_bytes()).unwrap_or(Method::GET),
-        path: rest::path(operation, tenant, task_id, config_id),
+    ids: &[(&str, &str)],
+) -> Result<Route, Error> {
+    for (name, value) in ids {
+        if value.is_empty() {
+            return Err(Error::Config(format!(
+                "{operation} needs a `{name}` to put in its HTTP+JSON path"
+            )));
+        }
+    }
+    let mut in_path = vec![TENANT];
+    in_path.extend(ids.iter().map(|(name, _)| *name));
+    let id = |i: usize| ids.get(i).map(|(_, value)| *value);
+    let method = operation.rest_route().method;
+    let (query, body) = if method == "POST" {
+        (String::new(), Some(body(operation, request, &in_path)?))
+    } else {
+        (query(operation, request, &in_path)?, None)
+    };
+    Ok(Route {
+        method: Method::from_bytes(method.as_bytes()).unwrap_or(Method::GET),
+        path: rest::path(operation, tenant, id(0), id(1)),
         query,
         body,
-    }
+    })
 }
 
 const TENANT: &str = "tenant";
 const ID: &str = "id";
 const TASK_ID: &str = "taskId";
 
+/// A transport method that is one call answered with JSON: `$ids` names the request's ids that
+/// go into the path, in the route's order.
+macro_rules! unary {
+    ($name:ident, $request:ty, $result:ty, $operation:ident, |$r:ident| $ids:expr) => {
+        fn $name<'a>(
+            &'a self,
+            call: CallInfo,
+            $r: &'a $request,
+        ) -> BoxFuture<'a, Result<$result, Error>> {
+            boxed(async move {
+                let route = route(Operation::$operation, $r, $r.tenant.as_deref(), &$ids)?;
+                self.call(call, route).await
+            })
+        }
+    };
+}
+
 impl Transport for RestTransport {
-    fn send_message<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, Error>> {
-        boxed(async move {
-            let op = Operation::SendMessage;
-            let body = body(op, request, &[TENANT])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                None,
-                None,
-                String::new(),
-                Some(body),
-            );
-            self.call(call, route).await
-        })
-    }
+    unary!(
+        send_message,
+        SendMessageRequest,
+        SendMessageResponse,
+        SendMessage,
+        |r| []
+    );
+    unary!(get_task, GetTaskRequest, Task, GetTask, |r| [(
+        ID,
+        r.id.as_ref()
+    )]);
+    unary!(
+        list_tasks,
+        ListTasksRequest,
+        ListTasksResponse,
+        ListTasks,
+        |r| []
+    );
+    unary!(cancel_task, CancelTaskRequest, Task, CancelTask, |r| [(
+        ID,
+        r.id.as_ref()
+    )]);
+    unary!(
+        create_task_push_notification_config,
+        TaskPushNotificationConfig,
+        TaskPushNotificationConfig,
+        CreateTaskPushNotificationConfig,
+        |r| [(TASK_ID, r.task_id.as_ref().map_or("", AsRef::as_ref))]
+    );
+    unary!(
+        get_task_push_notification_config,
+        GetTaskPushNotificationConfigRequest,
+        TaskPushNotificationConfig,
+        GetTaskPushNotificationConfig,
+        |r| [(TASK_ID, r.task_id.as_ref()), (ID, r.id.as_str())]
+    );
+    unary!(
+        list_task_push_notification_configs,
+        ListTaskPushNotificationConfigsRequest,
+        ListTaskPushNotificationConfigsResponse,
+        ListTaskPushNotificationConfigs,
+        |r| [(TASK_ID, r.task_id.as_ref())]
+    );
+    unary!(
+        get_extended_agent_card,
+        GetExtendedAgentCardRequest,
+        AgentCard,
+        GetExtendedAgentCard,
+        |r| []
+    );
 
     fn send_streaming_message<'a>(
         &'a self,
         call: CallInfo,
         request: &'a SendMessageRequest,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        let op = Operation::SendStreamingMessage;
         boxed(async move {
-            let op = Operation::SendStreamingMessage;
-            let body = body(op, request, &[TENANT])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                None,
-                None,
-                String::new(),
-                Some(body),
-            );
+            let route = route(op, request, request.tenant.as_deref(), &[])?;
             self.stream(call, op, route, None).await
-        })
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>> {
-        boxed(async move {
-            let op = Operation::GetTask;
-            let id = required(op, ID, request.id.as_ref())?;
-            let query = query(op, request, &[TENANT, ID])?;
-            let route = route(op, request.tenant.as_deref(), Some(id), None, query, None);
-            self.call(call, route).await
-        })
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, Error>> {
-        boxed(async move {
-            let op = Operation::ListTasks;
-            let query = query(op, request, &[TENANT])?;
-            let route = route(op, request.tenant.as_deref(), None, None, query, None);
-            self.call(call, route).await
-        })
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>> {
-        boxed(async move {
-            let op = Operation::CancelTask;
-            let id = required(op, ID, request.id.as_ref())?;
-            let body = body(op, request, &[TENANT, ID])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                Some(id),
-                None,
-                String::new(),
-                Some(body),
-            );
-            self.call(call, route).await
         })
     }
 
@@ -387,77 +385,11 @@ impl Transport for RestTransport {
         request: &'a SubscribeToTaskRequest,
         last_event_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        let op = Operation::SubscribeToTask;
+        let ids = [(ID, request.id.as_ref())];
         boxed(async move {
-            let op = Operation::SubscribeToTask;
-            let id = required(op, ID, request.id.as_ref())?;
-            let query = query(op, request, &[TENANT, ID])?;
-            let route = route(op, request.tenant.as_deref(), Some(id), None, query, None);
+            let route = route(op, request, request.tenant.as_deref(), &ids)?;
             self.stream(call, op, route, last_event_id).await
-        })
-    }
-
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        config: &'a TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
-        boxed(async move {
-            let op = Operation::CreateTaskPushNotificationConfig;
-            let task_id = config.task_id.as_ref().map_or("", AsRef::as_ref);
-            let task_id = required(op, TASK_ID, task_id)?;
-            let body = body(op, config, &[TENANT, TASK_ID])?;
-            let route = route(
-                op,
-                config.tenant.as_deref(),
-                Some(task_id),
-                None,
-                String::new(),
-                Some(body),
-            );
-            self.call(call, route).await
-        })
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>> {
-        boxed(async move {
-            let op = Operation::GetTaskPushNotificationConfig;
-            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
-            let id = required(op, ID, &request.id)?;
-            let query = query(op, request, &[TENANT, TASK_ID, ID])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                Some(task_id),
-                Some(id),
-                query,
-                None,
-            );
-            self.call(call, route).await
-        })
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, Error>> {
-        boxed(async move {
-            let op = Operation::ListTaskPushNotificationConfigs;
-            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
-            let query = query(op, request, &[TENANT, TASK_ID])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                Some(task_id),
-                None,
-                query,
-                None,
-            );
-            self.call(call, route).await
         })
     }
 
@@ -466,34 +398,15 @@ impl Transport for RestTransport {
         call: CallInfo,
         request: &'a DeleteTaskPushNotificationConfigRequest,
     ) -> BoxFuture<'a, Result<(), Error>> {
+        let op = Operation::DeleteTaskPushNotificationConfig;
+        let ids = [
+            (TASK_ID, request.task_id.as_ref()),
+            (ID, request.id.as_str()),
+        ];
         boxed(async move {
-            let op = Operation::DeleteTaskPushNotificationConfig;
-            let task_id = required(op, TASK_ID, request.task_id.as_ref())?;
-            let id = required(op, ID, &request.id)?;
-            let query = query(op, request, &[TENANT, TASK_ID, ID])?;
-            let route = route(
-                op,
-                request.tenant.as_deref(),
-                Some(task_id),
-                Some(id),
-                query,
-                None,
-            );
+            let route = route(op, request, request.tenant.as_deref(), &ids)?;
             // The answer is empty, `{}` (ProtoJSON of Empty) or anything else: all fine.
             self.exchange(call, route).await.map(drop)
-        })
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, Error>> {
-        boxed(async move {
-            let op = Operation::GetExtendedAgentCard;
-            let query = query(op, request, &[TENANT])?;
-            let route = route(op, request.tenant.as_deref(), None, None, query, None);
-            self.call(call, route).await
         })
     }
 }

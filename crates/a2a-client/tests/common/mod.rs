@@ -339,3 +339,16 @@ pub fn result(seen: &Seen, result: serde_json::Value) -> Answer {
 pub fn task_json(id: &str) -> serde_json::Value {
     serde_json::json!({"id": id, "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}})
 }
+
+/// The agent's TaskNotFoundError for task `t-9` with `message`, whatever binding brought it.
+pub fn assert_t9_not_found(error: &a2a_client::Error, message: &str) {
+    let a2a_client::Error::Agent(agent) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(agent.code(), a2a_client::ErrorCode::TASK_NOT_FOUND);
+    assert_eq!(agent.metadata("taskId"), Some("t-9"));
+    assert_eq!(
+        error.to_string(),
+        format!("the agent answered TaskNotFoundError (-32001): {message}")
+    );
+}
