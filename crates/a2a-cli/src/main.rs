@@ -21,7 +21,7 @@ use a2a_client::{A2aClient, ClientBuilder, Error, TaskStream};
 use a2a_types::v1::{
     CancelTaskRequest, ContextId, GetTaskRequest, ListTasksRequest, Message, Part,
     SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, TaskId, TaskState,
+    SubscribeToTaskRequest, TaskId, TaskState, binding,
 };
 use clap::{Args, Parser, Subcommand};
 use futures_util::StreamExt as _;
@@ -185,6 +185,10 @@ struct AgentArgs {
     /// Seconds a call may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     timeout: u64,
+    /// A transport to prefer over the card's order: JSONRPC, HTTP+JSON or GRPC, in any case
+    /// (repeatable, most preferred first; a binding the card does not offer is skipped).
+    #[arg(long = "transport", value_name = "BINDING", value_parser = parse_transport)]
+    transports: Vec<String>,
 }
 
 /// The message to send.
@@ -221,6 +225,15 @@ fn parse_state(text: &str) -> Result<TaskState, String> {
                  canceled, input-required, rejected, auth-required"
             )
         })
+}
+
+/// A binding name of the A2A CLI specification's `--transport`, in its canonical spelling.
+fn parse_transport(text: &str) -> Result<String, String> {
+    [binding::JSONRPC, binding::HTTP_JSON, binding::GRPC]
+        .into_iter()
+        .find(|known| known.eq_ignore_ascii_case(text.trim()))
+        .map(str::to_owned)
+        .ok_or_else(|| format!("unknown transport `{text}`; one of JSONRPC, HTTP+JSON, GRPC"))
 }
 
 /// A failure of a command: printed as one line.
@@ -372,7 +385,7 @@ fn builder(agent: &AgentArgs) -> Result<ClientBuilder, Failure> {
     for extension in &agent.extensions {
         builder = builder.extension(extension.clone());
     }
-    Ok(builder)
+    Ok(builder.preferred_transports(agent.transports.iter().cloned()))
 }
 
 async fn connect(agent: &AgentArgs) -> Result<A2aClient, Failure> {
@@ -380,8 +393,9 @@ async fn connect(agent: &AgentArgs) -> Result<A2aClient, Failure> {
 }
 
 async fn card(agent: AgentArgs, json: bool) -> Outcome {
-    let card = builder(&agent)?.fetch_card(&agent_url(&agent.url)).await?;
-    let chosen = a2a_client::card::select_interface(&card).ok().cloned();
+    let builder = builder(&agent)?;
+    let card = builder.fetch_card(&agent_url(&agent.url)).await?;
+    let chosen = builder.select_interface(&card).ok().cloned();
     Printer::new(json).card(&card, chosen.as_ref());
     Ok(ExitCode::SUCCESS)
 }
@@ -565,6 +579,32 @@ mod tests {
         assert_eq!(parse_state("TASK_STATE_WORKING"), Ok(TaskState::Working));
         assert!(parse_state("done").is_err());
         assert!(parse_state("unspecified").is_err());
+    }
+
+    #[test]
+    fn transports_parse_in_any_case_and_keep_their_order() {
+        assert_eq!(parse_transport("http+json").as_deref(), Ok("HTTP+JSON"));
+        assert_eq!(parse_transport("JsonRpc").as_deref(), Ok("JSONRPC"));
+        assert_eq!(parse_transport("grpc").as_deref(), Ok("GRPC"));
+        assert_eq!(
+            parse_transport("rest"),
+            Err("unknown transport `rest`; one of JSONRPC, HTTP+JSON, GRPC".to_owned())
+        );
+        let cli = Cli::try_parse_from([
+            "a2a",
+            "get",
+            "http://h",
+            "t-1",
+            "--transport",
+            "http+json",
+            "--transport",
+            "jsonrpc",
+        ])
+        .unwrap();
+        let Command::Get { agent, .. } = cli.command else {
+            panic!("get");
+        };
+        assert_eq!(agent.transports, ["HTTP+JSON", "JSONRPC"]);
     }
 
     #[test]

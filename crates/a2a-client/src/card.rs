@@ -1,42 +1,44 @@
-//! Agent cards: where they are, how any generation of them becomes the 1.0 [`AgentCard`], and
-//! which of their interfaces this client uses.
+//! Agent cards: where they are, and which of their interfaces this client uses. Cards of every
+//! generation are read into the 1.0 [`AgentCard`] by [`a2a_types::card::parse`], the one card
+//! normalizer of the workspace.
 //!
 //! ```
 //! use a2a_client::card;
 //!
 //! // A 0.3 card, as a 0.3 server serves it.
-//! let legacy = serde_json::json!({
+//! let legacy = r#"{
 //!     "name": "Echo", "description": "Repeats", "version": "1.0.0",
 //!     "url": "https://echo.example.com/a2a", "protocolVersion": "0.3.0",
 //!     "capabilities": {"streaming": true},
 //!     "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
-//! });
-//! let card = card::normalize(legacy).unwrap();
+//! }"#;
+//! let card = a2a_types::card::parse(legacy).unwrap();
 //! let offered = &card.supported_interfaces[0];
 //! assert_eq!((offered.protocol_binding.as_str(), offered.protocol_version.as_str()), ("JSONRPC", "0.3"));
-//! // This client speaks 1.0 JSON-RPC, which the card does not offer.
+//! // This client speaks 1.0 (JSON-RPC and HTTP+JSON), which the card does not offer.
 //! assert_eq!(
 //!     card::select_interface(&card).unwrap_err().to_string(),
-//!     "the agent card offers no interface this client speaks (JSONRPC 1.0); it offers: \
-//!      JSONRPC 0.3 https://echo.example.com/a2a"
+//!     "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
+//!      it offers: JSONRPC 0.3 https://echo.example.com/a2a"
 //! );
 //! ```
 
-use a2a_types::json::DecodeError;
-use a2a_types::v1::{AgentCard, AgentInterface, binding};
-use serde_json::Value;
+use a2a_types::protocol::{content_type, paths};
+use a2a_types::v1::{AgentCard, AgentInterface};
+use bytes::Bytes;
+use http::{Method, StatusCode};
 
 use crate::Error;
-
-/// Where A2A 0.3 and 1.0 agents serve their card, relative to the agent's base URL.
-pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
-/// Where A2A 0.1 and 0.2 agents serve their card; tried when [`AGENT_CARD_PATH`] is not found.
-pub const LEGACY_AGENT_CARD_PATH: &str = "/.well-known/agent.json";
+use crate::call::Policy;
+use crate::http::{HttpClient, parse_url};
+use crate::interceptor::CallInfo;
+use crate::retry::Retry;
+use crate::transport::{Transports, boxed};
 
 /// The URLs to try for the card of the agent at `base_url`, in order.
 ///
 /// A URL that already names a `.json` document is taken as the card's own URL; any other gets
-/// [`AGENT_CARD_PATH`] and then [`LEGACY_AGENT_CARD_PATH`] appended to its path.
+/// [`paths::AGENT_CARD`] and then [`paths::LEGACY_AGENT_CARD`] appended to its path.
 ///
 /// ```
 /// assert_eq!(
@@ -52,90 +54,49 @@ pub fn card_urls(base_url: &str) -> Vec<String> {
     }
     let base = path.trim_end_matches('/');
     vec![
-        format!("{base}{AGENT_CARD_PATH}"),
-        format!("{base}{LEGACY_AGENT_CARD_PATH}"),
+        format!("{base}{}", paths::AGENT_CARD),
+        format!("{base}{}", paths::LEGACY_AGENT_CARD),
     ]
 }
 
-/// Reads an agent card of any generation into the 1.0 model.
-///
-/// * A card with a non-empty `supportedInterfaces` is a 1.0 card. Its security schemes may be
-///   in the 1.0 or the 0.3 shape, and the 0.3 fields that the Python and JS SDKs put beside the
-///   1.0 ones ("union" cards) fill in what the 1.0 fields leave empty.
-/// * A 0.1 card (with `authentication` and without `securitySchemes`, `protocolVersion` or
-///   `preferredTransport`) becomes a card whose only interface is its `url`, `JSONRPC`, `0.1`.
-/// * Any other card is read as 0.2/0.3: `url` + `preferredTransport` (default `JSONRPC`) +
-///   `protocolVersion` (as `Major.Minor`, default `0.3`) become the first interface and each of
-///   `additionalInterfaces` (`url`, `transport`) one more with the same version;
-///   `supportsAuthenticatedExtendedCard` becomes `capabilities.extendedAgentCard` and
-///   `security` becomes `securityRequirements`. A card that is neither valid 0.3 nor valid 0.1
-///   is reported with the 0.3 error.
-///
-/// The conversions are those of `a2a_types::v0_3` and `a2a_types::v0_1`. Unknown fields are
-/// ignored.
+/// The interface a client with the default settings uses: the first interface, in the card's
+/// order of preference, that a built-in transport serves (`JSONRPC` or `HTTP+JSON`, protocol
+/// version `1.x`); failing that, the first one of those bindings without a `protocolVersion`.
 ///
 /// # Errors
 ///
-/// The decode error of the first bad field, with its JSON path.
-pub fn normalize(card: Value) -> Result<AgentCard, DecodeError> {
-    let Some(object) = card.as_object() else {
-        return a2a_types::json::from_value(card);
-    };
-    let has = |key: &str| object.get(key).is_some_and(|v| !v.is_null());
-    let has_interfaces = ["supportedInterfaces", "supported_interfaces"]
-        .iter()
-        .any(|k| {
-            object
-                .get(*k)
-                .and_then(Value::as_array)
-                .is_some_and(|a| !a.is_empty())
-        });
-    let looks_0_1 = !has_interfaces
-        && has("authentication")
-        && !has("securitySchemes")
-        && !has("protocolVersion")
-        && !has("preferredTransport");
-    if looks_0_1 {
-        return a2a_types::json::from_value::<a2a_types::v0_1::AgentCard>(card).map(Into::into);
-    }
-    match a2a_types::v0_3::AgentCard::from_value_lenient(card.clone()) {
-        Ok(card) => Ok(card),
-        Err(error) if !has_interfaces => {
-            a2a_types::json::from_value::<a2a_types::v0_1::AgentCard>(card)
-                .map(Into::into)
-                .map_err(|_| error)
-        }
-        Err(error) => Err(error),
-    }
-}
-
-/// The interface this client uses: the first `JSONRPC` interface of protocol version `1.x`, in
-/// the card's order of preference; failing that, the first `JSONRPC` one without a version.
-///
-/// # Errors
-///
-/// [`Error::NoSupportedInterface`], listing what the card offers.
+/// [`Error::NoSupportedInterface`], listing what the card offers and what the client speaks.
 pub fn select_interface(card: &AgentCard) -> Result<&AgentInterface, Error> {
-    let jsonrpc = |i: &&AgentInterface| i.protocol_binding.eq_ignore_ascii_case(binding::JSONRPC);
-    let interfaces = &card.supported_interfaces;
-    interfaces
-        .iter()
-        .filter(jsonrpc)
-        .find(|i| is_v1(&i.protocol_version))
-        .or_else(|| {
-            interfaces
-                .iter()
-                .filter(jsonrpc)
-                .find(|i| i.protocol_version.trim().is_empty())
-        })
-        .ok_or_else(|| Error::NoSupportedInterface {
-            offered: interfaces.clone(),
-        })
+    select_interface_preferring::<&str>(card, &[])
 }
 
-fn is_v1(version: &str) -> bool {
-    let version = version.trim();
-    version == "1" || version.starts_with("1.")
+/// As [`select_interface`], with the caller's order of bindings first (as
+/// [`ClientBuilder::preferred_transports`](crate::ClientBuilder::preferred_transports) gives
+/// it): the first interface of the first preferred binding the card offers in a version the
+/// client speaks; the card's order when none of them is.
+///
+/// ```
+/// use a2a_types::v1::{AgentCard, AgentInterface};
+///
+/// let card = AgentCard::new("A", "d", "1").with_supported_interfaces([
+///     AgentInterface::new("http://h/rpc", "JSONRPC", "1.0"),
+///     AgentInterface::new("http://h/rest", "HTTP+JSON", "1.0"),
+/// ]);
+/// let chosen = a2a_client::card::select_interface_preferring(&card, &["HTTP+JSON"]).unwrap();
+/// assert_eq!(chosen.url, "http://h/rest");
+/// ```
+///
+/// # Errors
+///
+/// As [`select_interface`].
+pub fn select_interface_preferring<'c, S: AsRef<str>>(
+    card: &'c AgentCard,
+    preferred: &[S],
+) -> Result<&'c AgentInterface, Error> {
+    let preferred: Vec<String> = preferred.iter().map(|s| s.as_ref().to_owned()).collect();
+    Transports::new(&[])
+        .select(card, &preferred)
+        .map(|(interface, _)| interface)
 }
 
 /// Resolves an interface URL against the URL of the card it came from: an absolute URL stays
@@ -146,135 +107,72 @@ pub(crate) fn resolve(url: &str, card_url: Option<&http::Uri>) -> Result<http::U
         && let Some(base) = card_url
         && let (Some(scheme), Some(authority)) = (base.scheme_str(), base.authority())
     {
-        return crate::transport::parse_url(&format!("{scheme}://{authority}{url}"));
+        return parse_url(&format!("{scheme}://{authority}{url}"));
     }
-    crate::transport::parse_url(url)
+    parse_url(url)
+}
+
+/// Fetches and normalizes the card of the agent at `base_url`; returns it with the URL it was
+/// found at.
+pub(crate) async fn fetch(
+    http: &HttpClient,
+    policy: &Policy,
+    base_url: &str,
+) -> Result<(AgentCard, http::Uri), Error> {
+    parse_url(base_url)?;
+    let urls = card_urls(base_url);
+    let mut first_error = None;
+    for url in &urls {
+        let uri = parse_url(url)?;
+        let fetched = policy
+            .run(CallInfo::AGENT_CARD, Retry::Idempotent, |call| {
+                boxed(fetch_once(http, call, &uri))
+            })
+            .await;
+        match fetched {
+            Ok(card) => return Ok((card, uri)),
+            // Not there: try the next location.
+            Err(error @ Error::Http { .. })
+                if error.http_status() == Some(StatusCode::NOT_FOUND) =>
+            {
+                first_error.get_or_insert(error);
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Err(match first_error {
+        Some(Error::Http { status, .. }) => Error::Http {
+            status,
+            body: format!("no agent card at {}", urls.join(" or ")),
+        },
+        Some(other) => other,
+        None => Error::Protocol("no agent card location to try".to_owned()),
+    })
+}
+
+async fn fetch_once(
+    http: &HttpClient,
+    call: CallInfo,
+    uri: &http::Uri,
+) -> Result<AgentCard, Error> {
+    // With `A2A-Version: 1.0`, so that servers that serve a card per version serve the 1.0 one.
+    let request = http
+        .request(Method::GET, uri.clone(), content_type::JSON, None)?
+        .body(Bytes::new())
+        .map_err(|err| Error::Config(format!("cannot build a request for {uri}: {err}")))?;
+    let (head, bytes) = http.exchange(&call, request).await?;
+    if !head.status.is_success() {
+        return Err(Error::http(head.status, &bytes));
+    }
+    a2a_types::card::parse_slice(&bytes).map_err(|error| Error::Card {
+        url: uri.to_string(),
+        error,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pretty_assertions::assert_eq;
-    use serde_json::json;
-
-    fn base() -> Value {
-        json!({"name": "A", "description": "d", "version": "1", "capabilities": {},
-               "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []})
-    }
-
-    fn with(mut card: Value, extra: Value) -> Value {
-        for (k, v) in extra.as_object().unwrap() {
-            card[k] = v.clone();
-        }
-        card
-    }
-
-    fn offered(card: &AgentCard) -> Vec<(String, String, String)> {
-        card.supported_interfaces
-            .iter()
-            .map(|i| {
-                (
-                    i.url.clone(),
-                    i.protocol_binding.clone(),
-                    i.protocol_version.clone(),
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_1_0_card_is_read_as_it_is() {
-        let card = normalize(with(
-            base(),
-            json!({"supportedInterfaces": [
-                {"url": "http://h/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": "t1"},
-                {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": "t2"}
-            ], "someFutureField": 1}),
-        ))
-        .unwrap();
-        let chosen = select_interface(&card).unwrap();
-        assert_eq!(chosen.url, "http://h/rpc");
-        assert_eq!(chosen.tenant.as_deref(), Some("t2"));
-    }
-
-    #[test]
-    fn a_0_3_card_maps_url_transport_version_and_additional_interfaces() {
-        let card = normalize(with(
-            base(),
-            json!({"url": "http://h/rpc", "protocolVersion": "0.3.0",
-                   "additionalInterfaces": [
-                       {"url": "http://h/rpc", "transport": "JSONRPC"},
-                       {"url": "http://h/grpc", "transport": "GRPC"}],
-                   "supportsAuthenticatedExtendedCard": true}),
-        ))
-        .unwrap();
-        assert_eq!(
-            offered(&card),
-            [
-                ("http://h/rpc".into(), "JSONRPC".into(), "0.3".into()),
-                ("http://h/grpc".into(), "GRPC".into(), "0.3".into()),
-            ]
-        );
-        assert_eq!(card.capabilities.extended_agent_card, Some(true));
-        assert!(matches!(
-            select_interface(&card),
-            Err(Error::NoSupportedInterface { .. })
-        ));
-    }
-
-    #[test]
-    fn a_0_2_card_without_version_defaults_to_jsonrpc_0_3() {
-        let card = normalize(with(base(), json!({"url": "http://h/"}))).unwrap();
-        assert_eq!(
-            offered(&card),
-            [("http://h/".into(), "JSONRPC".into(), "0.3".into())]
-        );
-        let card = normalize(with(
-            base(),
-            json!({"url": "http://h/", "preferredTransport": "HTTP+JSON", "protocolVersion": "0.2.5"}),
-        ))
-        .unwrap();
-        assert_eq!(
-            offered(&card),
-            [("http://h/".into(), "HTTP+JSON".into(), "0.2".into())]
-        );
-    }
-
-    #[test]
-    fn a_0_1_card_is_jsonrpc_0_1() {
-        let card = normalize(json!({"name": "Old", "url": "http://h/", "version": "0.1",
-            "capabilities": {"streaming": true}, "authentication": {"schemes": ["Bearer"]},
-            "skills": [{"id": "s", "name": "S"}]}))
-        .unwrap();
-        assert_eq!(
-            offered(&card),
-            [("http://h/".into(), "JSONRPC".into(), "0.1".into())]
-        );
-        assert!(card.security_schemes.contains_key("Bearer"));
-    }
-
-    #[test]
-    fn a_union_card_prefers_its_1_0_interface() {
-        let card = normalize(with(
-            base(),
-            json!({"supportedInterfaces": [
-                       {"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
-                       {"url": "http://h/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-                   "url": "http://h/", "preferredTransport": "JSONRPC", "protocolVersion": "0.3",
-                   "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
-                   "security": [{"key": []}]}),
-        ))
-        .unwrap();
-        assert_eq!(select_interface(&card).unwrap().protocol_version, "1.0");
-        assert_eq!(card.security_requirements.len(), 1);
-    }
-
-    #[test]
-    fn bad_cards_name_the_field() {
-        let error =
-            normalize(with(base(), json!({"supportedInterfaces": [{"url": 7}]}))).unwrap_err();
-        assert_eq!(error.path(), "supportedInterfaces[0].url");
-    }
 
     #[test]
     fn interface_urls_resolve_against_the_card() {
@@ -292,5 +190,22 @@ mod tests {
             "http://other/x"
         );
         assert!(resolve("/a2a", None).is_err());
+    }
+
+    #[test]
+    fn the_default_choice_is_the_cards_first_1_0_interface() {
+        let card = AgentCard::new("A", "d", "1").with_supported_interfaces([
+            AgentInterface::new("http://h/grpc", "GRPC", "1.0"),
+            AgentInterface::new("http://h/rpc", "JSONRPC", "0.3"),
+            AgentInterface::new("http://h/rest", "HTTP+JSON", "1.0"),
+            AgentInterface::new("http://h/rpc1", "JSONRPC", "1.0"),
+        ]);
+        assert_eq!(select_interface(&card).unwrap().url, "http://h/rest");
+        assert_eq!(
+            select_interface_preferring(&card, &["JSONRPC"])
+                .unwrap()
+                .url,
+            "http://h/rpc1"
+        );
     }
 }

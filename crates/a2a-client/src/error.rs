@@ -1,10 +1,11 @@
-//! [`Error`]: everything a call can fail with, and [`RpcErrorKind`], the A2A error an agent
-//! answered with.
+//! [`Error`]: everything a call can fail with. The agent's own errors are
+//! [`A2aError`](a2a_jsonrpc::A2aError)s of the A2A catalogue, whatever binding brought them.
 
 use std::fmt;
 use std::time::Duration;
 
-use a2a_jsonrpc::{ErrorCode, ErrorObject};
+use a2a_jsonrpc::{A2aError, ErrorCode, ErrorObject};
+use a2a_types::card::CardError;
 use a2a_types::v1::AgentInterface;
 
 /// A boxed error of the layer below (hyper, the socket, TLS), kept out of the public API.
@@ -16,26 +17,23 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// person as it is (`a2a` prints it after `error: `).
 ///
 /// ```
-/// use a2a_client::{Error, RpcErrorKind};
-/// use a2a_jsonrpc::{A2aError, ErrorObject};
+/// use a2a_client::{A2aError, Error, ErrorCode};
 ///
-/// let error = Error::from(ErrorObject::from(A2aError::task_not_found("t-1")));
-/// assert_eq!(error.rpc_kind(), Some(RpcErrorKind::TaskNotFound));
+/// let error = Error::from(A2aError::task_not_found("t-1"));
+/// assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_FOUND));
+/// assert_eq!(error.agent_error().unwrap().metadata("taskId"), Some("t-1"));
 /// assert_eq!(error.to_string(), "the agent answered TaskNotFoundError (-32001): task t-1 not found");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The agent answered the call with a JSON-RPC error.
-    #[error("the agent answered {error}")]
-    Rpc {
-        /// Which A2A error it is, read from the `ErrorInfo` reason when there is one, else from
-        /// the code.
-        kind: RpcErrorKind,
-        /// The error object as the agent sent it.
-        error: ErrorObject,
-    },
-    /// The server answered with an HTTP status other than 2xx.
+    /// The agent answered the call with an A2A error: a JSON-RPC error object, a
+    /// `google.rpc.Status` body of the HTTP+JSON binding (whose HTTP status
+    /// [`A2aError::explicit_http_status`] keeps), or an error event of a stream. Its
+    /// [`code`](A2aError::code) is the one the `ErrorInfo` reason names, else the code sent.
+    #[error("{}", agent_text(.0))]
+    Agent(A2aError),
+    /// The server answered with an HTTP status other than 2xx, and a body that is no A2A error.
     #[error("HTTP {status}{}", http_detail(body))]
     Http {
         /// The status.
@@ -50,6 +48,16 @@ pub enum Error {
     /// The answer is JSON of the wrong shape; the error names the JSON path of the bad field.
     #[error("cannot decode the answer: {0}")]
     Decode(#[source] a2a_types::json::DecodeError),
+    /// The agent card could not be read: not JSON, or not a valid card of the generation it
+    /// looks like (the error names the generation and the field).
+    #[error("the agent card at {url} is {error}")]
+    Card {
+        /// Where the card was fetched from.
+        url: String,
+        /// What is wrong with it.
+        #[source]
+        error: CardError,
+    },
     /// An event of an SSE stream could not be decoded.
     #[error("broken event stream: {0}")]
     Sse(#[source] a2a_sse::DecodeError),
@@ -60,38 +68,45 @@ pub enum Error {
     /// stream that ends before its first event, ...).
     #[error("protocol error: {0}")]
     Protocol(String),
-    /// The agent card offers no interface this client speaks.
-    #[error("{}", no_interface(offered))]
+    /// The agent card offers no interface this client speaks (or names none at all).
+    #[error("{}", no_interface(offered, supported))]
     NoSupportedInterface {
         /// The interfaces the card lists.
         offered: Vec<AgentInterface>,
+        /// What the client speaks, `binding version` (`JSONRPC 1.0`, `HTTP+JSON 1.0`).
+        supported: Vec<String>,
     },
     /// The client was given something it cannot use: a URL, a header.
     #[error("{0}")]
     Config(String),
 }
 
+/// The HTTP statuses that say "try again later".
+const TRANSIENT_STATUSES: [u16; 5] = [408, 429, 502, 503, 504];
+
 impl Error {
-    /// The A2A error kind, for [`Error::Rpc`].
-    pub fn rpc_kind(&self) -> Option<RpcErrorKind> {
+    /// The agent's error, for [`Error::Agent`].
+    pub fn agent_error(&self) -> Option<&A2aError> {
         match self {
-            Error::Rpc { kind, .. } => Some(*kind),
+            Error::Agent(error) => Some(error),
             _ => None,
         }
     }
 
-    /// The JSON-RPC error object, for [`Error::Rpc`].
-    pub fn rpc_error(&self) -> Option<&ErrorObject> {
-        match self {
-            Error::Rpc { error, .. } => Some(error),
-            _ => None,
-        }
+    /// The A2A error code, for [`Error::Agent`]: match it against the catalogue
+    /// ([`ErrorCode::TASK_NOT_FOUND`], ...).
+    pub fn code(&self) -> Option<ErrorCode> {
+        self.agent_error().map(A2aError::code)
     }
 
-    /// The HTTP status, for [`Error::Http`].
+    /// The HTTP status the answer came with: for [`Error::Http`], and for an
+    /// [`Error::Agent`] that the HTTP+JSON binding brought.
     pub fn http_status(&self) -> Option<http::StatusCode> {
         match self {
             Error::Http { status, .. } => Some(*status),
+            Error::Agent(error) => error
+                .explicit_http_status()
+                .and_then(|status| http::StatusCode::from_u16(status).ok()),
             _ => None,
         }
     }
@@ -108,12 +123,14 @@ impl Error {
     }
 
     /// True for failures that may go away on their own: transport errors, timeouts, and HTTP
-    /// 408, 429, 502, 503 and 504. The client retries calls on these (see
-    /// [`RetryPolicy`](crate::RetryPolicy)).
+    /// 408, 429, 502, 503 and 504 (with an A2A error body or not). The client retries calls on
+    /// these (see [`RetryPolicy`](crate::RetryPolicy)).
     pub fn is_transient(&self) -> bool {
         match self {
             Error::Transport(_) | Error::Timeout(_) => true,
-            Error::Http { status, .. } => matches!(status.as_u16(), 408 | 429 | 502 | 503 | 504),
+            Error::Http { .. } | Error::Agent(_) => self
+                .http_status()
+                .is_some_and(|status| TRANSIENT_STATUSES.contains(&status.as_u16())),
             _ => false,
         }
     }
@@ -152,12 +169,17 @@ impl Error {
     }
 }
 
+impl From<A2aError> for Error {
+    fn from(error: A2aError) -> Self {
+        Error::Agent(error)
+    }
+}
+
 impl From<ErrorObject> for Error {
+    /// A JSON-RPC error object: its `ErrorInfo` reason, when it names a known error, decides
+    /// the code.
     fn from(error: ErrorObject) -> Self {
-        Error::Rpc {
-            kind: RpcErrorKind::of(&error),
-            error,
-        }
+        Error::Agent(A2aError::from(error))
     }
 }
 
@@ -215,6 +237,20 @@ fn is_vague(text: &str) -> bool {
     text.starts_with("client error (")
 }
 
+/// `the agent answered <code>: <message>`, with the HTTP status when it is not the one the
+/// code maps to (a 401 or a 503 of the HTTP+JSON binding).
+fn agent_text(error: &A2aError) -> String {
+    let text = format!("the agent answered {}: {}", error.code(), error.message());
+    match error.explicit_http_status() {
+        Some(status) if Some(status) != error.code().http_status() => {
+            let status = http::StatusCode::from_u16(status)
+                .map_or_else(|_| status.to_string(), |s| s.to_string());
+            format!("{text} (HTTP {status})")
+        }
+        _ => text,
+    }
+}
+
 fn http_detail(body: &str) -> String {
     // A JSON-RPC error in the body says more than the status.
     if let Ok(response) = serde_json::from_str::<a2a_jsonrpc::Response<serde_json::Value>>(body)
@@ -245,111 +281,22 @@ fn human(d: Duration) -> String {
     }
 }
 
-fn no_interface(offered: &[AgentInterface]) -> String {
+fn no_interface(offered: &[AgentInterface], supported: &[String]) -> String {
+    let speaks = supported.join(", ");
     if offered.is_empty() {
-        return "the agent card lists no interfaces; this client speaks JSONRPC 1.0".to_owned();
+        return format!(
+            "the agent card names no interface (its supportedInterfaces is empty); this client \
+             speaks {speaks}"
+        );
     }
     let list: Vec<String> = offered
         .iter()
         .map(|i| format!("{} {} {}", i.protocol_binding, i.protocol_version, i.url))
         .collect();
     format!(
-        "the agent card offers no interface this client speaks (JSONRPC 1.0); it offers: {}",
+        "the agent card offers no interface this client speaks ({speaks}); it offers: {}",
         list.join(", ")
     )
-}
-
-/// The A2A error an agent answered with: the errors of the A2A catalogue and of JSON-RPC 2.0,
-/// typed.
-///
-/// Read from the `google.rpc.ErrorInfo` reason in the error's `data` when it names a known
-/// error (A2A 1.0), else from the code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RpcErrorKind {
-    /// -32700: the server could not parse the request.
-    ParseError,
-    /// -32600: the request is not a valid JSON-RPC request.
-    InvalidRequest,
-    /// -32601: the method is unknown.
-    MethodNotFound,
-    /// -32602: the params are invalid.
-    InvalidParams,
-    /// -32603: the agent failed.
-    InternalError,
-    /// -32001: no such task (or not visible to the caller).
-    TaskNotFound,
-    /// -32002: the task is in a state where it cannot be canceled.
-    TaskNotCancelable,
-    /// -32003: the agent does not support push notifications.
-    PushNotificationNotSupported,
-    /// -32004: the operation is not supported (for example, subscribing to a finished task).
-    UnsupportedOperation,
-    /// -32005: the agent does not accept a media type of the request.
-    ContentTypeNotSupported,
-    /// -32006: the agent produced an invalid response.
-    InvalidAgentResponse,
-    /// -32007: the agent has no extended card configured.
-    ExtendedAgentCardNotConfigured,
-    /// -32008: the agent requires an extension the client did not ask for.
-    ExtensionSupportRequired,
-    /// -32009: the agent does not serve the requested protocol version.
-    VersionNotSupported,
-    /// Any other code.
-    Other(ErrorCode),
-}
-
-impl RpcErrorKind {
-    /// The kind of an error object.
-    pub fn of(error: &ErrorObject) -> Self {
-        let code = error
-            .reason_code()
-            .filter(|c| Self::from_code(*c) != Self::Other(*c))
-            .unwrap_or(error.code);
-        Self::from_code(code)
-    }
-
-    /// The kind a code stands for.
-    pub fn from_code(code: ErrorCode) -> Self {
-        match code {
-            ErrorCode::PARSE_ERROR => Self::ParseError,
-            ErrorCode::INVALID_REQUEST => Self::InvalidRequest,
-            ErrorCode::METHOD_NOT_FOUND => Self::MethodNotFound,
-            ErrorCode::INVALID_PARAMS => Self::InvalidParams,
-            ErrorCode::INTERNAL_ERROR => Self::InternalError,
-            ErrorCode::TASK_NOT_FOUND => Self::TaskNotFound,
-            ErrorCode::TASK_NOT_CANCELABLE => Self::TaskNotCancelable,
-            ErrorCode::PUSH_NOTIFICATION_NOT_SUPPORTED => Self::PushNotificationNotSupported,
-            ErrorCode::UNSUPPORTED_OPERATION => Self::UnsupportedOperation,
-            ErrorCode::CONTENT_TYPE_NOT_SUPPORTED => Self::ContentTypeNotSupported,
-            ErrorCode::INVALID_AGENT_RESPONSE => Self::InvalidAgentResponse,
-            ErrorCode::EXTENDED_AGENT_CARD_NOT_CONFIGURED => Self::ExtendedAgentCardNotConfigured,
-            ErrorCode::EXTENSION_SUPPORT_REQUIRED => Self::ExtensionSupportRequired,
-            ErrorCode::VERSION_NOT_SUPPORTED => Self::VersionNotSupported,
-            other => Self::Other(other),
-        }
-    }
-
-    /// The code of this kind.
-    pub fn code(self) -> ErrorCode {
-        match self {
-            Self::ParseError => ErrorCode::PARSE_ERROR,
-            Self::InvalidRequest => ErrorCode::INVALID_REQUEST,
-            Self::MethodNotFound => ErrorCode::METHOD_NOT_FOUND,
-            Self::InvalidParams => ErrorCode::INVALID_PARAMS,
-            Self::InternalError => ErrorCode::INTERNAL_ERROR,
-            Self::TaskNotFound => ErrorCode::TASK_NOT_FOUND,
-            Self::TaskNotCancelable => ErrorCode::TASK_NOT_CANCELABLE,
-            Self::PushNotificationNotSupported => ErrorCode::PUSH_NOTIFICATION_NOT_SUPPORTED,
-            Self::UnsupportedOperation => ErrorCode::UNSUPPORTED_OPERATION,
-            Self::ContentTypeNotSupported => ErrorCode::CONTENT_TYPE_NOT_SUPPORTED,
-            Self::InvalidAgentResponse => ErrorCode::INVALID_AGENT_RESPONSE,
-            Self::ExtendedAgentCardNotConfigured => ErrorCode::EXTENDED_AGENT_CARD_NOT_CONFIGURED,
-            Self::ExtensionSupportRequired => ErrorCode::EXTENSION_SUPPORT_REQUIRED,
-            Self::VersionNotSupported => ErrorCode::VERSION_NOT_SUPPORTED,
-            Self::Other(code) => code,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -357,25 +304,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kinds_round_trip_through_codes() {
-        for code in ErrorCode::KNOWN {
-            let kind = RpcErrorKind::from_code(code);
-            assert!(!matches!(kind, RpcErrorKind::Other(_)), "{code}");
-            assert_eq!(kind.code(), code);
-        }
-        assert_eq!(
-            RpcErrorKind::from_code(ErrorCode(-32050)),
-            RpcErrorKind::Other(ErrorCode(-32050))
-        );
-    }
-
-    #[test]
-    fn the_reason_wins_over_the_code() {
-        let error = ErrorObject::new(ErrorCode(-32099), "custom")
+    fn agent_errors_from_any_binding() {
+        // JSON-RPC: the reason wins over the code.
+        let object = ErrorObject::new(ErrorCode(-32099), "custom")
             .with_error_info(a2a_jsonrpc::ErrorInfo::for_code(ErrorCode::TASK_NOT_FOUND));
-        assert_eq!(RpcErrorKind::of(&error), RpcErrorKind::TaskNotFound);
-        let plain = ErrorObject::new(ErrorCode::TASK_NOT_CANCELABLE, "no");
-        assert_eq!(RpcErrorKind::of(&plain), RpcErrorKind::TaskNotCancelable);
+        let error = Error::from(object);
+        assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_FOUND));
+        assert_eq!(error.http_status(), None);
+        assert_eq!(
+            error.to_string(),
+            "the agent answered TaskNotFoundError (-32001): custom"
+        );
+        assert!(!error.is_transient());
+        let plain = Error::from(ErrorObject::new(ErrorCode(-32050), "odd"));
+        assert_eq!(plain.code(), Some(ErrorCode(-32050)));
+        assert_eq!(plain.to_string(), "the agent answered -32050: odd");
+
+        // HTTP+JSON: a google.rpc.Status body, with the status of the answer.
+        let status = serde_json::json!({"error": {"code": 503, "status": "UNAVAILABLE",
+            "message": "try later"}});
+        let error = Error::from(
+            A2aError::from_status_json(&status)
+                .unwrap()
+                .with_http_status(503),
+        );
+        assert_eq!(
+            error.http_status(),
+            Some(http::StatusCode::SERVICE_UNAVAILABLE)
+        );
+        assert!(error.is_transient());
+        assert_eq!(
+            error.to_string(),
+            "the agent answered InternalError (-32603): try later (HTTP 503 Service Unavailable)"
+        );
+        // The status the code maps to goes without saying.
+        let error = Error::from(A2aError::task_not_found("t-1").with_http_status(404));
+        assert_eq!(
+            error.to_string(),
+            "the agent answered TaskNotFoundError (-32001): task t-1 not found"
+        );
+        assert_eq!(Error::Timeout(Duration::ZERO).code(), None);
     }
 
     #[test]
@@ -412,11 +380,21 @@ mod tests {
                 AgentInterface::new("http://a/rpc", "JSONRPC", "0.3"),
                 AgentInterface::new("http://a/grpc", "GRPC", "1.0"),
             ],
+            supported: vec!["JSONRPC 1.0".into(), "HTTP+JSON 1.0".into()],
         };
         assert_eq!(
             error.to_string(),
-            "the agent card offers no interface this client speaks (JSONRPC 1.0); it offers: \
-             JSONRPC 0.3 http://a/rpc, GRPC 1.0 http://a/grpc"
+            "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
+             it offers: JSONRPC 0.3 http://a/rpc, GRPC 1.0 http://a/grpc"
+        );
+        let error = Error::NoSupportedInterface {
+            offered: Vec::new(),
+            supported: vec!["JSONRPC 1.0".into()],
+        };
+        assert_eq!(
+            error.to_string(),
+            "the agent card names no interface (its supportedInterfaces is empty); this client \
+             speaks JSONRPC 1.0"
         );
     }
 

@@ -11,8 +11,9 @@ use crate::Error;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallInfo {
-    /// The JSON-RPC method (`SendMessage`, `SubscribeToTask`, ...), or [`CallInfo::AGENT_CARD`]
-    /// for the fetch of the agent card.
+    /// The operation, by its A2A 1.0 name (`SendMessage`, `SubscribeToTask`, ...: the JSON-RPC
+    /// method, whatever the binding), or [`CallInfo::AGENT_CARD`] for the fetch of the agent
+    /// card.
     pub method: &'static str,
     /// 0 for the first attempt, then 1, 2, ... for retries and stream reconnections.
     pub attempt: u32,
@@ -22,7 +23,11 @@ impl CallInfo {
     /// The `method` of an agent card fetch.
     pub const AGENT_CARD: &'static str = "GetAgentCard";
 
-    pub(crate) fn new(method: &'static str, attempt: u32) -> Self {
+    /// The call of `method`, attempt `attempt` (0 for the first): what a [`Transport`]
+    /// hands to the interceptors.
+    ///
+    /// [`Transport`]: crate::transport::Transport
+    pub fn new(method: &'static str, attempt: u32) -> Self {
         Self { method, attempt }
     }
 }
@@ -52,7 +57,8 @@ impl CallInfo {
 /// ```
 pub trait Interceptor: Send + Sync + 'static {
     /// Called with each request just before it is sent: add headers (`Authorization`, an API
-    /// key), log it. The body is the JSON-RPC request (empty for the card fetch).
+    /// key), log it. The body is the JSON-RPC request, or the HTTP+JSON body (empty for `GET`
+    /// and `DELETE` routes and for the card fetch).
     fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
         let _ = (call, request);
     }

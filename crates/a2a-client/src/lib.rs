@@ -60,12 +60,19 @@
 //! * **Discovery.** [`A2aClient::connect`] fetches the card from
 //!   `/.well-known/agent-card.json` (then `/.well-known/agent.json`), reads a card of any
 //!   generation (1.0, 0.3/0.2, 0.1, or the "union" cards SDKs serve) into the 1.0
-//!   [`AgentCard`](a2a_types::v1::AgentCard) ([`card::normalize`]), and picks the first
-//!   JSON-RPC interface of protocol version 1.x ([`card::select_interface`]). A card that
-//!   offers only other bindings or versions is an [`Error::NoSupportedInterface`] that lists
-//!   them. [`A2aClient::from_card`] skips the fetch.
+//!   [`AgentCard`](a2a_types::v1::AgentCard) ([`a2a_types::card::parse`]; a bad card is an
+//!   [`Error::Card`] naming its URL, generation and bad field), and picks the first interface,
+//!   in the card's order, that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x
+//!   ([`card::select_interface`]), or the first of the caller's
+//!   [preferred](ClientBuilder::preferred_transports) bindings. A card that offers only other
+//!   bindings or versions is an [`Error::NoSupportedInterface`] that lists them.
+//!   [`A2aClient::from_card`] skips the fetch.
+//! * **Transports** ([`transport`]): the operations travel over a [`Transport`] — JSON-RPC 2.0
+//!   (spec §9) or HTTP+JSON (spec §11: one route per operation, the tenant as the path prefix,
+//!   `application/a2a+json`, `google.rpc.Status` errors). More come as
+//!   [`TransportFactory`]s ([`ClientBuilder::transport`]).
 //! * **Every request** carries `A2A-Version: 1.0` (exactly), `A2A-Extensions` when
-//!   [asked for](ClientBuilder::extension), and the chosen interface's `tenant` in its params.
+//!   [asked for](ClientBuilder::extension), and the chosen interface's `tenant`.
 //! * **Operations.** One async method per A2A 1.0 operation, taking the request type of
 //!   `a2a_types::v1` and returning its result type. Streams are [`TaskStream`]s: they resume
 //!   after a dropped connection with `SubscribeToTask` and `Last-Event-ID`, and end at a
@@ -76,10 +83,12 @@
 //! * **Interceptors** ([`Interceptor`]) add headers (`Authorization`, API keys) and observe
 //!   each request and response; [`ClientBuilder::header`] and [`ClientBuilder::bearer_auth`]
 //!   cover the common cases.
-//! * **Errors** are one enum, [`Error`]: [`Rpc`](Error::Rpc) (the agent's JSON-RPC error,
-//!   with its A2A kind as an [`RpcErrorKind`]), [`Http`](Error::Http),
+//! * **Errors** are one enum, [`Error`]: [`Agent`](Error::Agent) (the agent's error, an
+//!   [`A2aError`] of the A2A catalogue whatever binding brought it; match
+//!   [`Error::code`] against [`ErrorCode`]), [`Http`](Error::Http),
 //!   [`Transport`](Error::Transport), [`Decode`](Error::Decode) (with the JSON path of the bad
-//!   field), [`Sse`](Error::Sse), [`Timeout`](Error::Timeout), and a few more.
+//!   field), [`Card`](Error::Card), [`Sse`](Error::Sse), [`Timeout`](Error::Timeout), and a
+//!   few more.
 //! * **HTTP.** hyper-util's pooled client: HTTP/1.1, and HTTP/2 over TLS (ALPN); HTTPS with
 //!   rustls (ring, Mozilla's roots from `webpki-roots`).
 //!
@@ -91,19 +100,28 @@
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
+// transport::{jsonrpc, rest}; retry, call (retries, timeouts); stream; client (operations);
+// card, builder.
+mod builder;
+mod call;
 pub mod card;
 mod client;
-mod config;
 mod error;
+mod http;
 mod interceptor;
+mod retry;
 mod stream;
-mod transport;
+pub mod transport;
 
+pub use a2a_jsonrpc::{A2aError, ErrorCode};
+pub use builder::ClientBuilder;
 pub use client::{A2aClient, PROTOCOL_VERSION};
-pub use config::{ClientBuilder, RetryPolicy};
-pub use error::{BoxError, Error, RpcErrorKind};
+pub use error::{BoxError, Error};
 pub use interceptor::{CallInfo, FnInterceptor, Interceptor, SetHeader, interceptor_fn};
+pub use retry::RetryPolicy;
 pub use stream::TaskStream;
+pub use transport::{Transport, TransportFactory};
 
 #[cfg(test)]
 mod tests {

@@ -3,32 +3,22 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use a2a_jsonrpc::Response;
-use a2a_sse::{BodyData, Decoder, EventStream, Frame, StreamError};
-use a2a_types::v1::{GetTaskRequest, StreamResponse, TaskId};
+use a2a_jsonrpc::ErrorCode;
+use a2a_types::v1::{GetTaskRequest, StreamResponse, SubscribeToTaskRequest, TaskId};
 use futures_core::{FusedStream, Stream};
-use hyper::body::Incoming;
 
-use crate::{A2aClient, Error, RpcErrorKind};
-
-/// The SSE decoder over a response body.
-pub(crate) type SseBody = Pin<Box<EventStream<BodyData<Incoming>>>>;
-
-pub(crate) fn sse_body(body: Incoming) -> SseBody {
-    // Comments are surfaced so that keep-alives count as signs of life for the idle timeout.
-    Box::pin(EventStream::with_decoder(
-        BodyData::new(body),
-        Decoder::new().with_comments(true),
-    ))
-}
+use crate::Error;
+use crate::call::Core;
+use crate::transport::{EventStream, StreamFrame};
 
 type Reconnect = Pin<Box<dyn Future<Output = Result<Resumed, Error>> + Send>>;
 
 enum Resumed {
     /// A new connection, reading on after the last event received.
-    Stream(SseBody),
+    Stream(EventStream),
     /// The task ended and the server cannot replay its events: its final state.
     Final(Box<StreamResponse>),
 }
@@ -40,10 +30,10 @@ enum Resumed {
 ///   state, or a task in a terminal state ([`StreamResponse::is_final`]; a task snapshot in an
 ///   interrupted state opens a stream on a waiting task and does not end it). An [`Error`] item
 ///   ends it too.
-/// * **Resumes by itself**: when the connection drops (or, with
-///   [`stream_idle_timeout`](crate::ClientBuilder::stream_idle_timeout), goes quiet) before the
-///   final event, the stream reconnects with `SubscribeToTask` and `Last-Event-ID: <the SSE id
-///   of the last event received>`, so the server sends exactly the events that were missed: no
+/// * **Resumes by itself**, over whichever transport the client uses: when the connection drops
+///   (or, with [`stream_idle_timeout`](crate::ClientBuilder::stream_idle_timeout), goes quiet)
+///   before the final event, the stream reconnects with `SubscribeToTask` (with the tenant of
+///   the request that opened it) and `Last-Event-ID: <the SSE id of the last event received>`, so the server sends exactly the events that were missed: no
 ///   duplicates (an event whose numeric id is not above the last one is dropped, should a
 ///   server repeat one), no gaps. If the task ended meanwhile and the server cannot replay it,
 ///   the stream ends with the task as `GetTask` returns it. Reconnections wait as the
@@ -73,11 +63,12 @@ enum Resumed {
 /// ```
 #[must_use = "streams do nothing unless polled"]
 pub struct TaskStream {
-    client: A2aClient,
-    body: Option<SseBody>,
+    core: Arc<Core>,
+    body: Option<EventStream>,
     reconnect: Option<Reconnect>,
     idle: Option<Pin<Box<tokio::time::Sleep>>>,
     task_id: Option<TaskId>,
+    tenant: Option<String>,
     last_event_id: Option<String>,
     /// Reconnections since the last event.
     failures: u32,
@@ -97,22 +88,26 @@ impl fmt::Debug for TaskStream {
 }
 
 impl TaskStream {
+    /// A stream over `body`; `tenant` is the one of the request that opened it, for the
+    /// reconnections.
     pub(crate) fn new(
-        client: A2aClient,
-        body: SseBody,
+        core: Arc<Core>,
+        body: EventStream,
         task_id: Option<TaskId>,
+        tenant: Option<String>,
         last_event_id: Option<String>,
     ) -> Self {
-        let idle = client
-            .settings()
+        let idle = core
+            .policy
             .stream_idle_timeout
             .map(|limit| Box::pin(tokio::time::sleep(limit)));
         Self {
-            client,
+            core,
             body: Some(body),
             reconnect: None,
             idle,
             task_id,
+            tenant,
             last_event_id,
             failures: 0,
             reconnects: 0,
@@ -126,7 +121,7 @@ impl TaskStream {
     }
 
     /// The SSE id of the last event received: where a later
-    /// [`subscribe_to_task_after`](A2aClient::subscribe_to_task_after) would pick up.
+    /// [`subscribe_to_task_after`](crate::A2aClient::subscribe_to_task_after) would pick up.
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_event_id.as_deref()
     }
@@ -137,9 +132,7 @@ impl TaskStream {
     }
 
     fn touch(&mut self) {
-        if let (Some(idle), Some(limit)) =
-            (&mut self.idle, self.client.settings().stream_idle_timeout)
-        {
+        if let (Some(idle), Some(limit)) = (&mut self.idle, self.core.policy.stream_idle_timeout) {
             idle.as_mut().reset(tokio::time::Instant::now() + limit);
         }
     }
@@ -148,31 +141,36 @@ impl TaskStream {
     /// `cause` (returned to be yielded).
     fn connection_lost(&mut self, cause: Error) -> Option<Error> {
         self.body = None;
-        let settings = self.client.settings();
+        let policy = &self.core.policy;
         let Some(task_id) = self.task_id.clone() else {
             self.done = true;
             return Some(cause);
         };
-        if self.failures >= settings.stream_reconnects {
+        if self.failures >= policy.stream_reconnects {
             self.done = true;
             return Some(cause);
         }
-        let wait = settings.retry.backoff(self.failures);
+        let wait = policy.retry.backoff(self.failures);
         self.failures += 1;
         self.reconnects += 1;
         let attempt = self.reconnects;
-        let client = self.client.clone();
+        let core = self.core.clone();
         let last_event_id = self.last_event_id.clone();
+        let tenant = self.tenant.clone();
         self.reconnect = Some(Box::pin(async move {
             tokio::time::sleep(wait).await;
-            match client
-                .resubscribe(task_id.clone(), last_event_id, attempt)
+            let mut request = SubscribeToTaskRequest::new(task_id.clone());
+            request.tenant = tenant.clone();
+            match core
+                .resubscribe(&request, last_event_id.as_deref(), attempt)
                 .await
             {
                 Ok(body) => Ok(Resumed::Stream(body)),
                 // The task ended and there is nothing the server can replay.
-                Err(error) if error.rpc_kind() == Some(RpcErrorKind::UnsupportedOperation) => {
-                    let task = client.get_task(GetTaskRequest::new(task_id)).await?;
+                Err(error) if error.code() == Some(ErrorCode::UNSUPPORTED_OPERATION) => {
+                    let mut get = GetTaskRequest::new(task_id);
+                    get.tenant = tenant;
+                    let task = core.get_task(get).await?;
                     Ok(Resumed::Final(Box::new(StreamResponse::Task(task))))
                 }
                 Err(error) => Err(error),
@@ -181,43 +179,31 @@ impl TaskStream {
         None
     }
 
-    /// One SSE event: `None` to skip it.
-    fn on_event(&mut self, event: &a2a_sse::Event) -> Option<Result<StreamResponse, Error>> {
-        if let Some(id) = event.id().filter(|id| !id.is_empty()) {
+    /// One frame of the stream: `None` to skip it.
+    fn on_frame(&mut self, frame: StreamFrame) -> Option<StreamResponse> {
+        if let Some(id) = frame.id.filter(|id| !id.is_empty()) {
             let seen = self
                 .last_event_id
                 .as_deref()
                 .and_then(|last| last.parse::<u64>().ok());
-            if let (Some(seen), Ok(id)) = (seen, id.parse::<u64>())
-                && id <= seen
+            if let (Some(seen), Ok(number)) = (seen, id.parse::<u64>())
+                && number <= seen
             {
                 // A repeat of an event already delivered.
                 return None;
             }
-            self.last_event_id = Some(id.to_owned());
+            self.last_event_id = Some(id);
         }
-        let data = event.data().unwrap_or("");
-        if data.trim().is_empty() {
-            return None;
+        let event = frame.response?;
+        self.failures = 0;
+        if self.task_id.is_none() {
+            self.task_id = event.task_id().cloned();
         }
-        let response: Response<StreamResponse> = match a2a_types::json::from_str(data) {
-            Ok(response) => response,
-            Err(error) => return Some(Err(self.finish(Error::Decode(error)))),
-        };
-        match response.result {
-            Ok(event) => {
-                self.failures = 0;
-                if self.task_id.is_none() {
-                    self.task_id = event.task_id().cloned();
-                }
-                if event.is_final() {
-                    self.done = true;
-                    self.body = None;
-                }
-                Some(Ok(event))
-            }
-            Err(error) => Some(Err(self.finish(Error::from(error)))),
+        if event.is_final() {
+            self.done = true;
+            self.body = None;
         }
+        Some(event)
     }
 
     fn finish(&mut self, error: Error) -> Error {
@@ -268,50 +254,35 @@ impl Stream for TaskStream {
                 }
                 continue;
             };
-            match body.as_mut().poll_next(cx) {
-                Poll::Ready(Some(Ok(Frame::Event(event)))) => {
+            let lost = match body.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(frame))) => {
                     this.touch();
-                    if let Some(item) = this.on_event(&event) {
-                        return Poll::Ready(Some(item));
+                    match this.on_frame(frame) {
+                        Some(event) => return Poll::Ready(Some(Ok(event))),
+                        None => continue,
                     }
                 }
-                Poll::Ready(Some(Ok(_comment))) => this.touch(),
-                Poll::Ready(Some(Err(StreamError::Decode(error)))) => {
-                    return Poll::Ready(Some(Err(this.finish(Error::Sse(error)))));
+                // The connection broke: resume.
+                Poll::Ready(Some(Err(error))) if error.is_transient() => error,
+                // A broken frame, an undecodable event, an error event: the end.
+                Poll::Ready(Some(Err(error))) => {
+                    return Poll::Ready(Some(Err(this.finish(error))));
                 }
-                Poll::Ready(Some(Err(StreamError::Source(error)))) => {
-                    let cause = Error::transport("the event stream broke off", error);
-                    if let Some(error) = this.connection_lost(cause) {
-                        return Poll::Ready(Some(Err(error)));
-                    }
-                }
-                Poll::Ready(Some(Err(other))) => {
-                    let cause = Error::transport_msg(format!("the event stream failed: {other}"));
-                    if let Some(error) = this.connection_lost(cause) {
-                        return Poll::Ready(Some(Err(error)));
-                    }
-                }
-                Poll::Ready(None) => {
-                    let cause = Error::Protocol(
-                        "the event stream ended before the task reached a terminal or interrupted state"
-                            .to_owned(),
-                    );
-                    if let Some(error) = this.connection_lost(cause) {
-                        return Poll::Ready(Some(Err(error)));
-                    }
-                }
+                Poll::Ready(None) => Error::Protocol(
+                    "the event stream ended before the task reached a terminal or interrupted state"
+                        .to_owned(),
+                ),
                 Poll::Pending => {
-                    let limit = this.client.settings().stream_idle_timeout;
-                    if let (Some(idle), Some(limit)) = (&mut this.idle, limit)
-                        && idle.as_mut().poll(cx).is_ready()
-                    {
-                        if let Some(error) = this.connection_lost(Error::Timeout(limit)) {
-                            return Poll::Ready(Some(Err(error)));
-                        }
-                        continue;
+                    let limit = this.core.policy.stream_idle_timeout;
+                    let idle = this.idle.as_mut().map(|idle| idle.as_mut().poll(cx));
+                    match (idle, limit) {
+                        (Some(Poll::Ready(())), Some(limit)) => Error::Timeout(limit),
+                        _ => return Poll::Pending,
                     }
-                    return Poll::Pending;
                 }
+            };
+            if let Some(error) = this.connection_lost(lost) {
+                return Poll::Ready(Some(Err(error)));
             }
         }
     }

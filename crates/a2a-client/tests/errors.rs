@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use a2a_client::{A2aClient, Error, RetryPolicy, RpcErrorKind};
+use a2a_client::{A2aClient, Error, ErrorCode, RetryPolicy};
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, GetTaskRequest, Message, SendMessageRequest,
     SubscribeToTaskRequest, TaskPushNotificationConfig, binding,
@@ -49,19 +49,7 @@ async fn rpc_errors_carry_the_object_and_its_kind() {
         .get_task(GetTaskRequest::new("t-9"))
         .await
         .unwrap_err();
-    let Error::Rpc {
-        kind,
-        error: object,
-    } = &error
-    else {
-        panic!("{error:?}");
-    };
-    assert_eq!(*kind, RpcErrorKind::TaskNotFound);
-    assert_eq!(object.metadata("taskId"), Some("t-9"));
-    assert_eq!(
-        error.to_string(),
-        "the agent answered TaskNotFoundError (-32001): Task not found: t-9"
-    );
+    common::assert_t9_not_found(&error, "Task not found: t-9");
     // A JSON-RPC error is an answer: no retry.
     assert_eq!(server.seen().len(), 1);
 }
@@ -208,7 +196,7 @@ async fn errors_inside_a_stream_are_rpc_errors() {
         .await
         .unwrap();
     let error = stream.next().await.unwrap().unwrap_err();
-    assert_eq!(error.rpc_kind(), Some(RpcErrorKind::InternalError));
+    assert_eq!(error.code(), Some(ErrorCode::INTERNAL_ERROR));
     assert!(stream.next().await.is_none());
 }
 
@@ -229,7 +217,7 @@ async fn errors_before_a_stream_are_json() {
         .subscribe_to_task(SubscribeToTaskRequest::new("t"))
         .await
         .unwrap_err();
-    assert_eq!(error.rpc_kind(), Some(RpcErrorKind::UnsupportedOperation));
+    assert_eq!(error.code(), Some(ErrorCode::UNSUPPORTED_OPERATION));
 
     // A JSON result where a stream was due is a protocol error.
     let server = Scripted::start(|_, seen| Some(result(seen, task_json("t")))).await;

@@ -5,7 +5,7 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use a2a_client::{A2aClient, CallInfo, Error, Interceptor, RpcErrorKind, interceptor_fn};
+use a2a_client::{A2aClient, CallInfo, Error, ErrorCode, Interceptor, interceptor_fn};
 use a2a_server::{A2aService, AuthError, Principal};
 use a2a_types::v1::{
     AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
@@ -146,14 +146,14 @@ async fn get_list_and_cancel() {
         .cancel_task(CancelTaskRequest::new(done.id.clone()))
         .await
         .unwrap_err();
-    assert_eq!(error.rpc_kind(), Some(RpcErrorKind::TaskNotCancelable));
+    assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_CANCELABLE));
     let error = client
         .get_task(GetTaskRequest::new("no-such-task"))
         .await
         .unwrap_err();
-    assert_eq!(error.rpc_kind(), Some(RpcErrorKind::TaskNotFound));
+    assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_FOUND));
     assert_eq!(
-        error.rpc_error().unwrap().metadata("taskId"),
+        error.agent_error().unwrap().metadata("taskId"),
         Some("no-such-task")
     );
 }
@@ -235,7 +235,7 @@ async fn subscribe_follows_a_running_task() {
         .subscribe_to_task(SubscribeToTaskRequest::new(task.id.clone()))
         .await
         .unwrap_err();
-    assert_eq!(error.rpc_kind(), Some(RpcErrorKind::UnsupportedOperation));
+    assert_eq!(error.code(), Some(ErrorCode::UNSUPPORTED_OPERATION));
 }
 
 #[tokio::test]
@@ -476,14 +476,14 @@ async fn a_card_without_a_1_0_jsonrpc_interface_is_refused_with_the_offer() {
     })
     .await;
     let error = A2aClient::connect(&server.url()).await.unwrap_err();
-    let Error::NoSupportedInterface { offered } = &error else {
+    let Error::NoSupportedInterface { offered, .. } = &error else {
         panic!("{error:?}");
     };
     assert_eq!(offered.len(), 2);
     assert_eq!(
         error.to_string(),
-        "the agent card offers no interface this client speaks (JSONRPC 1.0); it offers: \
-         JSONRPC 0.3 http://h/a2a, HTTP+JSON 0.3 http://h/rest"
+        "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
+         it offers: JSONRPC 0.3 http://h/a2a, HTTP+JSON 0.3 http://h/rest"
     );
     // The card itself can still be read.
     let card = A2aClient::builder()

@@ -411,11 +411,34 @@ pub mod rest {
             if keep {
                 out.push(char::from(byte));
             } else {
-                out.push('%');
-                out.push(char::from(b"0123456789ABCDEF"[usize::from(byte >> 4)]));
-                out.push(char::from(b"0123456789ABCDEF"[usize::from(byte & 15)]));
+                escape(byte, out);
             }
         }
+    }
+
+    /// Percent-encodes `value` as a query parameter name or value: everything but the RFC 3986
+    /// unreserved characters (`A-Z a-z 0-9 - . _ ~`) is escaped, so that `&`, `=`, `+`, `#` and
+    /// spaces in a value read back the same with any decoder ([`decode_component`] among them).
+    ///
+    /// ```
+    /// let mut query = String::new();
+    /// a2a_types::protocol::rest::encode_query_component("a b&c=d+e/é", &mut query);
+    /// assert_eq!(query, "a%20b%26c%3Dd%2Be%2F%C3%A9");
+    /// ```
+    pub fn encode_query_component(value: &str, out: &mut String) {
+        for byte in value.bytes() {
+            if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+                out.push(char::from(byte));
+            } else {
+                escape(byte, out);
+            }
+        }
+    }
+
+    fn escape(byte: u8, out: &mut String) {
+        out.push('%');
+        out.push(char::from(b"0123456789ABCDEF"[usize::from(byte >> 4)]));
+        out.push(char::from(b"0123456789ABCDEF"[usize::from(byte & 15)]));
     }
 
     /// Decodes percent-escapes in a path segment or query value; `None` when an escape is

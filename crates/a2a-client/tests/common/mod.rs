@@ -196,6 +196,8 @@ impl Drop for Proxy {
 pub struct Seen {
     pub method: http::Method,
     pub path: String,
+    /// The query, as sent (`None` without `?`).
+    pub query: Option<String>,
     pub headers: http::HeaderMap,
     pub body: String,
 }
@@ -249,6 +251,7 @@ impl Scripted {
                                     let entry = Seen {
                                         method: head.method,
                                         path: head.uri.path().to_owned(),
+                                        query: head.uri.query().map(str::to_owned),
                                         headers: head.headers,
                                         body: String::from_utf8_lossy(&body).into_owned(),
                                     };
@@ -294,19 +297,22 @@ impl Drop for Scripted {
 }
 
 pub fn json(status: u16, body: &str) -> Answer {
-    http::Response::builder()
-        .status(status)
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(body.to_owned())))
+    answer(status, Some("application/json"), body.as_bytes())
+}
+
+/// An answer with this status, `Content-Type` (none for `None`) and body.
+pub fn answer(status: u16, content_type: Option<&str>, body: &[u8]) -> Answer {
+    let mut builder = http::Response::builder().status(status);
+    if let Some(content_type) = content_type {
+        builder = builder.header("content-type", content_type);
+    }
+    builder
+        .body(Full::new(Bytes::copy_from_slice(body)))
         .unwrap()
 }
 
 pub fn sse(body: &[u8]) -> Answer {
-    http::Response::builder()
-        .status(200)
-        .header("content-type", "text/event-stream")
-        .body(Full::new(Bytes::copy_from_slice(body)))
-        .unwrap()
+    answer(200, Some("text/event-stream"), body)
 }
 
 /// A 1.0 card whose JSON-RPC interface is at `url`.
@@ -332,4 +338,17 @@ pub fn result(seen: &Seen, result: serde_json::Value) -> Answer {
 /// A completed task in ProtoJSON.
 pub fn task_json(id: &str) -> serde_json::Value {
     serde_json::json!({"id": id, "contextId": "c", "status": {"state": "TASK_STATE_COMPLETED"}})
+}
+
+/// The agent's TaskNotFoundError for task `t-9` with `message`, whatever binding brought it.
+pub fn assert_t9_not_found(error: &a2a_client::Error, message: &str) {
+    let a2a_client::Error::Agent(agent) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(agent.code(), a2a_client::ErrorCode::TASK_NOT_FOUND);
+    assert_eq!(agent.metadata("taskId"), Some("t-9"));
+    assert_eq!(
+        error.to_string(),
+        format!("the agent answered TaskNotFoundError (-32001): {message}")
+    );
 }

@@ -1,122 +1,20 @@
-//! [`ClientBuilder`] and [`RetryPolicy`].
+//! [`ClientBuilder`]: the settings of a client, the choice of its interface and transport.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::v1::AgentCard;
+use a2a_types::v1::{AgentCard, AgentInterface};
 use http::{HeaderName, HeaderValue};
 
-use crate::Error;
-use crate::client::{A2aClient, Settings};
+use crate::call::{Core, Policy};
+use crate::http::HttpClient;
 use crate::interceptor::{Interceptor, SetHeader};
-use crate::transport::Http;
+use crate::transport::{TransportFactory, TransportTarget, Transports};
+use crate::{A2aClient, Error, RetryPolicy, card};
 
-/// How often and how patiently failed calls are tried again.
-///
-/// A call is retried when it fails with a [transient](Error::is_transient) error: a transport
-/// error, a timeout, HTTP 408/429/502/503/504. Which calls:
-///
-/// * the idempotent ones (`GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, the push
-///   configuration reads and deletes, `GetExtendedAgentCard`, the card fetch) on any transient
-///   error;
-/// * `SendMessage` and `SendStreamingMessage` on any transient error except a timeout of the
-///   call itself (a slow agent is not a failed one): the message keeps its `messageId`, so a
-///   server that deduplicates by it runs the message once;
-/// * `CreateTaskPushNotificationConfig` (whose id the server assigns, so that a repeat would
-///   register a second webhook) only when the connection could not be made, so the request
-///   never reached the server.
-///
-/// The wait before retry `n` (from 0) is `initial_backoff * 2^n`, at most `max_backoff`, of
-/// which a random part of up to a half is taken off so that clients do not retry in step.
-///
-/// ```
-/// use std::time::Duration;
-/// use a2a_client::RetryPolicy;
-///
-/// let policy = RetryPolicy::default()
-///     .with_max_retries(4)
-///     .with_initial_backoff(Duration::from_millis(50));
-/// assert!(policy.backoff(0) <= Duration::from_millis(50));
-/// assert!(policy.backoff(10) <= policy.max_backoff);
-/// assert_eq!(RetryPolicy::none().max_retries, 0);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RetryPolicy {
-    /// Retries after the first attempt. Default 2.
-    pub max_retries: u32,
-    /// The wait before the first retry. Default 200 ms.
-    pub initial_backoff: Duration,
-    /// The longest wait between two attempts. Default 5 s.
-    pub max_backoff: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        Self {
-            max_retries: 2,
-            initial_backoff: Duration::from_millis(200),
-            max_backoff: Duration::from_secs(5),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// No retries.
-    pub fn none() -> Self {
-        Self::default().with_max_retries(0)
-    }
-
-    /// Sets the number of retries.
-    #[must_use]
-    pub fn with_max_retries(mut self, retries: u32) -> Self {
-        self.max_retries = retries;
-        self
-    }
-
-    /// Sets the first wait.
-    #[must_use]
-    pub fn with_initial_backoff(mut self, wait: Duration) -> Self {
-        self.initial_backoff = wait;
-        self
-    }
-
-    /// Sets the longest wait.
-    #[must_use]
-    pub fn with_max_backoff(mut self, wait: Duration) -> Self {
-        self.max_backoff = wait;
-        self
-    }
-
-    /// The wait before retry `retry` (0 for the first retry).
-    pub fn backoff(&self, retry: u32) -> Duration {
-        let factor = 1u32.checked_shl(retry.min(20)).unwrap_or(u32::MAX);
-        let full = self
-            .initial_backoff
-            .saturating_mul(factor)
-            .min(self.max_backoff);
-        // Equal jitter: keep at least half of the wait.
-        let half = full / 2;
-        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
-        let jitter = if nanos == 0 { 0 } else { random() % nanos };
-        full - Duration::from_nanos(jitter)
-    }
-}
-
-/// A random number from the standard library's per-process random hash keys.
-fn random() -> u64 {
-    use std::hash::{BuildHasher as _, Hasher as _};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    hasher.finish()
-}
-
-/// Builds an [`A2aClient`]: timeouts, retries, interceptors, extensions.
+/// Builds an [`A2aClient`]: timeouts, retries, interceptors, extensions, and which transport to
+/// prefer.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -144,6 +42,8 @@ pub struct ClientBuilder {
     stream_idle_timeout: Option<Duration>,
     interceptors: Vec<Arc<dyn Interceptor>>,
     extensions: Vec<String>,
+    preferred: Vec<String>,
+    factories: Vec<Arc<dyn TransportFactory>>,
     invalid: Option<Error>,
 }
 
@@ -157,6 +57,8 @@ impl fmt::Debug for ClientBuilder {
             .field("stream_idle_timeout", &self.stream_idle_timeout)
             .field("interceptors", &self.interceptors.len())
             .field("extensions", &self.extensions)
+            .field("preferred_transports", &self.preferred)
+            .field("transports", &self.factories.len())
             .finish_non_exhaustive()
     }
 }
@@ -171,6 +73,8 @@ impl Default for ClientBuilder {
             stream_idle_timeout: None,
             interceptors: Vec::new(),
             extensions: Vec::new(),
+            preferred: Vec::new(),
+            factories: Vec::new(),
             invalid: None,
         }
     }
@@ -264,19 +168,67 @@ impl ClientBuilder {
         self
     }
 
-    /// Fetches the agent card from `base_url` (see [`card::card_urls`](crate::card::card_urls): first
-    /// `/.well-known/agent-card.json`, then `/.well-known/agent.json`), normalizes it to the
-    /// 1.0 model, and returns a client for its preferred 1.0 JSON-RPC interface.
+    /// The bindings to prefer, most preferred first (`JSONRPC`, `HTTP+JSON`, later `GRPC`; any
+    /// case), over the card's own order: the client uses the first interface of the first of
+    /// these bindings that the card offers in a version the client speaks, and the card's order
+    /// when none is (as the A2A CLI specification's `--transport` says). Replaces an earlier
+    /// preference; an empty list is the card's order. A blank name makes
+    /// [`connect`](Self::connect) and [`from_card`](Self::from_card) fail with
+    /// [`Error::Config`].
+    pub fn preferred_transports<I, S>(mut self, bindings: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.preferred = bindings
+            .into_iter()
+            .map(|binding| binding.into().trim().to_owned())
+            .collect();
+        if self.preferred.iter().any(String::is_empty) {
+            self.invalid.get_or_insert(Error::Config(
+                "a preferred transport has no name".to_owned(),
+            ));
+        }
+        self
+    }
+
+    /// Adds a transport: `factory` serves the interfaces of its binding and version (a gRPC
+    /// transport, a 0.3 one, an in-process one for tests). Added factories are asked before the
+    /// built-in JSON-RPC and HTTP+JSON ones, in the order they were added.
+    pub fn transport(mut self, factory: impl TransportFactory) -> Self {
+        self.factories.push(Arc::new(factory));
+        self
+    }
+
+    /// The interface of `card` a client built by this builder would use (see
+    /// [`preferred_transports`](Self::preferred_transports) and [`connect`](Self::connect)).
     ///
     /// # Errors
     ///
-    /// The error of the card fetch, [`Error::Decode`] for a card that is not one, and
-    /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
+    /// [`Error::NoSupportedInterface`], listing what the card offers and what the client speaks.
+    pub fn select_interface<'c>(&self, card: &'c AgentCard) -> Result<&'c AgentInterface, Error> {
+        Transports::new(&self.factories)
+            .select(card, &self.preferred)
+            .map(|(interface, _)| interface)
+    }
+
+    /// Fetches the agent card from `base_url` (see [`card::card_urls`](crate::card::card_urls):
+    /// first `/.well-known/agent-card.json`, then `/.well-known/agent.json`), normalizes it to
+    /// the 1.0 model ([`a2a_types::card::parse`]), and returns a client for the first interface
+    /// of the card (in the caller's [preferred](Self::preferred_transports) bindings' order,
+    /// then in the card's) that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x, or
+    /// one of the [added](Self::transport) transports. An interface's `tenant` goes into every
+    /// request.
+    ///
+    /// # Errors
+    ///
+    /// The error of the card fetch, [`Error::Card`] for a document that is not a card (naming
+    /// the URL, the card generation and the bad field), and [`Error::NoSupportedInterface`]
+    /// when the card offers no interface this client speaks.
     pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {
-        let settings = self.settings()?;
-        let http = Http::new(settings.connect_timeout)?;
-        let (card, card_url) = crate::client::fetch_card(&http, &settings, base_url).await?;
-        A2aClient::new(http, settings, card, Some(card_url))
+        let parts = self.parts()?;
+        let (card, card_url) = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        parts.client(card, Some(&card_url))
     }
 
     /// Fetches and normalizes the agent card at `base_url`, as [`connect`](Self::connect) does,
@@ -285,10 +237,9 @@ impl ClientBuilder {
     /// # Errors
     ///
     /// As [`connect`](Self::connect), except that any card is fine.
-    pub async fn fetch_card(self, base_url: &str) -> Result<AgentCard, Error> {
-        let settings = self.settings()?;
-        let http = Http::new(settings.connect_timeout)?;
-        let (card, _) = crate::client::fetch_card(&http, &settings, base_url).await?;
+    pub async fn fetch_card(&self, base_url: &str) -> Result<AgentCard, Error> {
+        let parts = self.parts()?;
+        let (card, _) = card::fetch(&parts.http, &parts.policy, base_url).await?;
         Ok(card)
     }
 
@@ -299,40 +250,83 @@ impl ClientBuilder {
     /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks;
     /// [`Error::Config`] when that interface's URL is not an absolute http(s) URL.
     pub fn from_card(self, card: AgentCard) -> Result<A2aClient, Error> {
-        let settings = self.settings()?;
-        let http = Http::new(settings.connect_timeout)?;
-        A2aClient::new(http, settings, card, None)
+        self.parts()?.client(card, None)
     }
 
-    fn settings(self) -> Result<Settings, Error> {
-        if let Some(error) = self.invalid {
-            return Err(error);
+    fn parts(&self) -> Result<Parts, Error> {
+        if let Some(error) = &self.invalid {
+            return Err(Error::Config(error.to_string()));
         }
-        let extensions = self
+        let extensions: Vec<String> = self
             .extensions
             .iter()
             .map(|e| e.trim())
             .filter(|e| !e.is_empty())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let extensions = if extensions.is_empty() {
+            .map(str::to_owned)
+            .collect();
+        let header = if extensions.is_empty() {
             None
         } else {
-            Some(HeaderValue::from_str(&extensions).map_err(|_| {
+            let joined = extensions.join(", ");
+            Some(HeaderValue::from_str(&joined).map_err(|_| {
                 Error::Config(format!(
-                    "the extension URIs `{extensions}` cannot go into a header"
+                    "the extension URIs `{joined}` cannot go into a header"
                 ))
             })?)
         };
-        Ok(Settings {
+        let interceptors: crate::http::Interceptors = self.interceptors.clone().into();
+        Ok(Parts {
+            http: HttpClient::new(self.connect_timeout, interceptors.clone(), header)?,
+            policy: Policy {
+                timeout: self.timeout,
+                retry: self.retry.clone(),
+                stream_reconnects: self.stream_reconnects,
+                stream_idle_timeout: self.stream_idle_timeout,
+                interceptors,
+            },
             connect_timeout: self.connect_timeout,
-            timeout: self.timeout,
-            retry: self.retry,
-            stream_reconnects: self.stream_reconnects,
-            stream_idle_timeout: self.stream_idle_timeout,
-            interceptors: self.interceptors,
             extensions,
+            preferred: self.preferred.clone(),
+            transports: Transports::new(&self.factories),
         })
+    }
+}
+
+/// What the builder settles: the HTTP client, the call policy, the transports.
+struct Parts {
+    http: HttpClient,
+    policy: Policy,
+    connect_timeout: Option<Duration>,
+    extensions: Vec<String>,
+    preferred: Vec<String>,
+    transports: Transports,
+}
+
+impl Parts {
+    /// The client for the chosen interface of `card`.
+    fn client(self, card: AgentCard, card_url: Option<&http::Uri>) -> Result<A2aClient, Error> {
+        let (interface, factory) = self.transports.select(&card, &self.preferred)?;
+        let interface = interface.clone();
+        // A URL that is no http(s) URL (gRPC's `host:port`) is for its transport to judge.
+        let endpoint = match card::resolve(&interface.url, card_url) {
+            Ok(endpoint) => endpoint,
+            Err(error) => interface.url.trim().parse().map_err(|_| error)?,
+        };
+        let transport = factory.build(&TransportTarget {
+            interface: &interface,
+            endpoint: &endpoint,
+            extensions: &self.extensions,
+            connect_timeout: self.connect_timeout,
+            interceptors: &self.policy.interceptors,
+            http: &self.http,
+        })?;
+        Ok(A2aClient::new(Core {
+            transport,
+            policy: self.policy,
+            card,
+            interface,
+            endpoint,
+        }))
     }
 }
 
@@ -341,46 +335,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn backoff_doubles_up_to_the_cap_with_jitter() {
-        let policy = RetryPolicy::default()
-            .with_initial_backoff(Duration::from_millis(100))
-            .with_max_backoff(Duration::from_millis(1000));
-        for _ in 0..50 {
-            let b0 = policy.backoff(0);
-            assert!(b0 >= Duration::from_millis(50) && b0 <= Duration::from_millis(100));
-            let b2 = policy.backoff(2);
-            assert!(b2 >= Duration::from_millis(200) && b2 <= Duration::from_millis(400));
-            let b9 = policy.backoff(9);
-            assert!(b9 >= Duration::from_millis(500) && b9 <= Duration::from_millis(1000));
-            assert!(policy.backoff(u32::MAX) <= Duration::from_millis(1000));
-        }
-        assert_eq!(
-            RetryPolicy::default()
-                .with_initial_backoff(Duration::ZERO)
-                .backoff(3),
-            Duration::ZERO
-        );
-    }
-
-    #[test]
     fn bad_headers_are_reported_when_building() {
         let error = ClientBuilder::new()
             .header("bad header", "x")
-            .settings()
+            .parts()
             .err()
             .unwrap();
         assert_eq!(error.to_string(), "invalid header name `bad header`");
         let error = ClientBuilder::new()
             .bearer_auth("line\nbreak")
-            .settings()
+            .parts()
             .err()
             .unwrap();
         assert!(matches!(error, Error::Config(_)));
-        let settings = ClientBuilder::new()
+        let parts = ClientBuilder::new()
             .extension("urn:a")
             .extension(" urn:b ")
-            .settings()
+            .extension(" ")
+            .parts()
             .unwrap();
-        assert_eq!(settings.extensions.unwrap(), "urn:a, urn:b");
+        assert_eq!(parts.extensions, ["urn:a", "urn:b"]);
+        let error = ClientBuilder::new()
+            .preferred_transports(["JSONRPC", " "])
+            .parts()
+            .err()
+            .unwrap();
+        assert_eq!(error.to_string(), "a preferred transport has no name");
     }
 }

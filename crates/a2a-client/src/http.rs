@@ -1,0 +1,250 @@
+//! The HTTP plumbing the HTTP transports share: hyper-util's pooled client (over rustls when the
+//! `tls` feature is on), the headers every A2A request carries, and the interceptor calls around
+//! each request.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_types::protocol::{VERSION_1_0, content_type, headers};
+use bytes::Bytes;
+use http::{HeaderValue, Method, header};
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::Incoming;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+
+use crate::Error;
+use crate::interceptor::{CallInfo, Interceptor};
+
+#[cfg(feature = "tls")]
+type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
+#[cfg(not(feature = "tls"))]
+type Connector = HttpConnector;
+
+/// The interceptors of a client, shared by its HTTP layer and its call layer.
+pub(crate) type Interceptors = Arc<[Arc<dyn Interceptor>]>;
+
+/// A pooled HTTP/1.1 (and, over TLS with the `http2` feature, HTTP/2) client that sends A2A
+/// requests: with `A2A-Version`, `A2A-Extensions`, and the interceptors around each one.
+#[derive(Clone)]
+pub(crate) struct HttpClient {
+    client: Client<Connector, Full<Bytes>>,
+    interceptors: Interceptors,
+    extensions: Option<HeaderValue>,
+}
+
+/// An answer to a request for an event stream.
+pub(crate) enum Opened {
+    /// `2xx` and `text/event-stream`: the body is the stream.
+    Events(Incoming),
+    /// Anything else, read whole: an error, or JSON where a stream was due.
+    Answer(http::response::Parts, Bytes),
+}
+
+impl HttpClient {
+    pub(crate) fn new(
+        connect_timeout: Option<Duration>,
+        interceptors: Interceptors,
+        extensions: Option<HeaderValue>,
+    ) -> Result<Self, Error> {
+        let mut http = HttpConnector::new();
+        http.set_connect_timeout(connect_timeout);
+        http.set_nodelay(true);
+        http.enforce_http(false);
+        let connector = wrap(http)?;
+        let client = Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(Duration::from_secs(90))
+            .pool_timer(TokioTimer::new())
+            .build(connector);
+        Ok(Self {
+            client,
+            interceptors,
+            extensions,
+        })
+    }
+
+    /// A request to `uri` with the headers of every A2A request: `A2A-Version: 1.0`,
+    /// `A2A-Extensions` when extensions were asked for, `Accept: accept`, and
+    /// `Last-Event-ID` when resuming a stream.
+    pub(crate) fn request(
+        &self,
+        method: Method,
+        uri: http::Uri,
+        accept: &'static str,
+        last_event_id: Option<&str>,
+    ) -> Result<http::request::Builder, Error> {
+        let mut builder = http::Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(header::ACCEPT, accept)
+            .header(headers::A2A_VERSION, VERSION_1_0);
+        if let Some(extensions) = &self.extensions {
+            builder = builder.header(headers::A2A_EXTENSIONS, extensions.clone());
+        }
+        if let Some(id) = last_event_id {
+            let value = HeaderValue::from_str(id).map_err(|_| {
+                Error::Config(format!("the event id `{id}` cannot go into a header"))
+            })?;
+            builder = builder.header(headers::LAST_EVENT_ID, value);
+        }
+        Ok(builder)
+    }
+
+    /// Sends one request through the interceptors and reads the whole answer.
+    pub(crate) async fn exchange(
+        &self,
+        call: &CallInfo,
+        request: http::Request<Bytes>,
+    ) -> Result<(http::response::Parts, Bytes), Error> {
+        let (head, body) = self.send(call, request).await?.into_parts();
+        let bytes = read_body(body).await?;
+        self.after(call, &head, Some(&bytes));
+        Ok((head, bytes))
+    }
+
+    /// Sends one request for an event stream through the interceptors: a `2xx`
+    /// `text/event-stream` answer is the stream, any other answer is read whole.
+    pub(crate) async fn open(
+        &self,
+        call: &CallInfo,
+        request: http::Request<Bytes>,
+    ) -> Result<Opened, Error> {
+        let (head, body) = self.send(call, request).await?.into_parts();
+        if head.status.is_success() && is_event_stream(&head) {
+            self.after(call, &head, None);
+            return Ok(Opened::Events(body));
+        }
+        let bytes = read_body(body).await?;
+        self.after(call, &head, Some(&bytes));
+        Ok(Opened::Answer(head, bytes))
+    }
+
+    async fn send(
+        &self,
+        call: &CallInfo,
+        mut request: http::Request<Bytes>,
+    ) -> Result<http::Response<Incoming>, Error> {
+        for interceptor in self.interceptors.iter() {
+            interceptor.on_request(call, &mut request);
+        }
+        let uri = request.uri().clone();
+        let method = request.method().clone();
+        let request = request.map(Full::new);
+        self.client.request(request).await.map_err(|err| {
+            if err.is_connect() {
+                let target = uri.authority().map_or("the server", |a| a.as_str());
+                Error::connect(format!("cannot connect to {target}"), err)
+            } else {
+                Error::transport(format!("{method} {uri} failed"), err)
+            }
+        })
+    }
+
+    fn after(&self, call: &CallInfo, head: &http::response::Parts, body: Option<&Bytes>) {
+        for interceptor in self.interceptors.iter() {
+            interceptor.on_response(call, head, body);
+        }
+    }
+}
+
+fn is_event_stream(head: &http::response::Parts) -> bool {
+    head.headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| {
+            essence
+                .trim()
+                .eq_ignore_ascii_case(content_type::EVENT_STREAM)
+        })
+}
+
+/// The `Content-Type` of an answer, for messages (`""` when there is none).
+pub(crate) fn content_type_of(head: &http::response::Parts) -> &str {
+    head.headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+async fn read_body(body: Incoming) -> Result<Bytes, Error> {
+    body.collect()
+        .await
+        .map(|collected| collected.to_bytes())
+        .map_err(|err| Error::transport("the answer was cut off", err))
+}
+
+#[cfg(feature = "tls")]
+fn wrap(http: HttpConnector) -> Result<Connector, Error> {
+    let builder = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+        .map_err(|err| Error::Config(format!("cannot set up TLS: {err}")))?
+        .https_or_http()
+        .enable_http1();
+    #[cfg(feature = "http2")]
+    let builder = builder.enable_http2();
+    Ok(builder.wrap_connector(http))
+}
+
+#[cfg(not(feature = "tls"))]
+fn wrap(http: HttpConnector) -> Result<Connector, Error> {
+    Ok(http)
+}
+
+/// Checks that `url` is an absolute `http` or `https` URL this build can reach.
+pub(crate) fn parse_url(url: &str) -> Result<http::Uri, Error> {
+    let uri: http::Uri = url
+        .parse()
+        .map_err(|err| Error::Config(format!("invalid URL `{url}`: {err}")))?;
+    match uri.scheme_str() {
+        Some("http") => {}
+        Some("https") => {
+            if cfg!(not(feature = "tls")) {
+                return Err(Error::Config(format!(
+                    "cannot reach `{url}`: HTTPS needs the `tls` feature of a2a-client"
+                )));
+            }
+        }
+        Some(other) => {
+            return Err(Error::Config(format!(
+                "invalid URL `{url}`: the scheme must be http or https, not {other}"
+            )));
+        }
+        None => {
+            return Err(Error::Config(format!(
+                "invalid URL `{url}`: it needs a scheme, as in http://{url}"
+            )));
+        }
+    }
+    if uri.authority().is_none() {
+        return Err(Error::Config(format!(
+            "invalid URL `{url}`: it has no host"
+        )));
+    }
+    Ok(uri)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_checked() {
+        assert!(parse_url("http://127.0.0.1:7420").is_ok());
+        assert!(parse_url("http://127.0.0.1:7420/a2a?x=1").is_ok());
+        assert_eq!(
+            parse_url("127.0.0.1:7420").unwrap_err().to_string(),
+            "invalid URL `127.0.0.1:7420`: it needs a scheme, as in http://127.0.0.1:7420"
+        );
+        assert_eq!(
+            parse_url("localhost").unwrap_err().to_string(),
+            "invalid URL `localhost`: it needs a scheme, as in http://localhost"
+        );
+        assert_eq!(
+            parse_url("ftp://x/").unwrap_err().to_string(),
+            "invalid URL `ftp://x/`: the scheme must be http or https, not ftp"
+        );
+        assert!(parse_url("not a url").is_err());
+    }
+}

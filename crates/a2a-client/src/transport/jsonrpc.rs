@@ -1,0 +1,205 @@
+//! The JSON-RPC binding of A2A 1.0 (spec §9): every call a JSON-RPC 2.0 request POSTed to the
+//! interface's URL, with the whole request as `params`; streams are SSE whose events are
+//! JSON-RPC responses.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use a2a_jsonrpc::{Id, Request, Response};
+use a2a_types::protocol::{Operation, content_type};
+use a2a_types::v1::{
+    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse,
+    SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+};
+use bytes::Bytes;
+use http::{Method, header};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{BoxFuture, EventStream, Transport, boxed, sse};
+use crate::Error;
+use crate::http::{HttpClient, Opened, content_type_of};
+use crate::interceptor::CallInfo;
+
+/// JSON-RPC 2.0 over HTTP, A2A 1.0.
+pub(crate) struct JsonRpcTransport {
+    http: HttpClient,
+    endpoint: http::Uri,
+    next_id: AtomicU64,
+}
+
+impl JsonRpcTransport {
+    pub(crate) fn new(http: HttpClient, endpoint: http::Uri) -> Self {
+        Self {
+            http,
+            endpoint,
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    /// The HTTP request of a call: a JSON-RPC request with a fresh id.
+    fn request<P: Serialize>(
+        &self,
+        operation: Operation,
+        params: &P,
+        accept: &'static str,
+        last_event_id: Option<&str>,
+    ) -> Result<(Id, http::Request<Bytes>), Error> {
+        let id = Id::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let body = serde_json::to_vec(&Request::new(id.clone(), operation.method(), params))
+            .map_err(|err| {
+                Error::Config(format!("the {operation} request cannot be written: {err}"))
+            })?;
+        let request = self
+            .http
+            .request(Method::POST, self.endpoint.clone(), accept, last_event_id)?
+            .header(header::CONTENT_TYPE, content_type::JSON)
+            .body(Bytes::from(body))
+            .map_err(|err| Error::Config(format!("cannot build the request: {err}")))?;
+        Ok((id, request))
+    }
+
+    async fn call<P: Serialize, R: DeserializeOwned>(
+        &self,
+        call: CallInfo,
+        operation: Operation,
+        params: &P,
+    ) -> Result<R, Error> {
+        let (id, request) = self.request(operation, params, content_type::JSON, None)?;
+        let (head, bytes) = self.http.exchange(&call, request).await?;
+        if !head.status.is_success() {
+            return Err(Error::http(head.status, &bytes));
+        }
+        let response: Response<R> = a2a_types::json::from_slice(&bytes)?;
+        check_id(&id, &response.id, response.result.is_ok())?;
+        response.result.map_err(Error::from)
+    }
+
+    async fn stream<P: Serialize>(
+        &self,
+        call: CallInfo,
+        operation: Operation,
+        params: &P,
+        last_event_id: Option<&str>,
+    ) -> Result<EventStream, Error> {
+        let (_, request) =
+            self.request(operation, params, content_type::EVENT_STREAM, last_event_id)?;
+        match self.http.open(&call, request).await? {
+            Opened::Events(body) => Ok(sse::events(body, decode_event)),
+            Opened::Answer(head, bytes) => {
+                if !head.status.is_success() {
+                    return Err(Error::http(head.status, &bytes));
+                }
+                // An error before the stream starts comes as a plain JSON-RPC response.
+                let response: Response<serde_json::Value> = a2a_types::json::from_slice(&bytes)?;
+                match response.result {
+                    Err(error) => Err(Error::from(error)),
+                    Ok(_) => Err(Error::Protocol(format!(
+                        "{operation} answered with a JSON result instead of an event stream \
+                         (Content-Type `{}`)",
+                        content_type_of(&head)
+                    ))),
+                }
+            }
+        }
+    }
+}
+
+/// One SSE event: a JSON-RPC response whose result is a `StreamResponse` (or an error).
+fn decode_event(data: &str) -> Result<StreamResponse, Error> {
+    let response: Response<StreamResponse> = a2a_types::json::from_str(data)?;
+    response.result.map_err(Error::from)
+}
+
+/// A successful answer must carry the id of its request (an error may carry `null`, when the
+/// server could not read the id).
+fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
+    if sent == received || (!ok && received.is_null()) {
+        Ok(())
+    } else {
+        Err(Error::Protocol(format!(
+            "the answer is for request id {received}, not {sent}"
+        )))
+    }
+}
+
+/// A transport method that is one JSON-RPC call of `$operation` with the request as params.
+macro_rules! unary {
+    ($name:ident, $request:ty, $result:ty, $operation:ident) => {
+        fn $name<'a>(
+            &'a self,
+            call: CallInfo,
+            request: &'a $request,
+        ) -> BoxFuture<'a, Result<$result, Error>> {
+            boxed(self.call(call, Operation::$operation, request))
+        }
+    };
+}
+
+impl Transport for JsonRpcTransport {
+    unary!(
+        send_message,
+        SendMessageRequest,
+        SendMessageResponse,
+        SendMessage
+    );
+    unary!(get_task, GetTaskRequest, Task, GetTask);
+    unary!(list_tasks, ListTasksRequest, ListTasksResponse, ListTasks);
+    unary!(cancel_task, CancelTaskRequest, Task, CancelTask);
+    unary!(
+        create_task_push_notification_config,
+        TaskPushNotificationConfig,
+        TaskPushNotificationConfig,
+        CreateTaskPushNotificationConfig
+    );
+    unary!(
+        get_task_push_notification_config,
+        GetTaskPushNotificationConfigRequest,
+        TaskPushNotificationConfig,
+        GetTaskPushNotificationConfig
+    );
+    unary!(
+        list_task_push_notification_configs,
+        ListTaskPushNotificationConfigsRequest,
+        ListTaskPushNotificationConfigsResponse,
+        ListTaskPushNotificationConfigs
+    );
+    unary!(
+        get_extended_agent_card,
+        GetExtendedAgentCardRequest,
+        AgentCard,
+        GetExtendedAgentCard
+    );
+
+    fn send_streaming_message<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a SendMessageRequest,
+    ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        boxed(self.stream(call, Operation::SendStreamingMessage, request, None))
+    }
+
+    fn subscribe_to_task<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a SubscribeToTaskRequest,
+        last_event_id: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<EventStream, Error>> {
+        boxed(self.stream(call, Operation::SubscribeToTask, request, last_event_id))
+    }
+
+    fn delete_task_push_notification_config<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a DeleteTaskPushNotificationConfigRequest,
+    ) -> BoxFuture<'a, Result<(), Error>> {
+        let op = Operation::DeleteTaskPushNotificationConfig;
+        // The result is `{}` (ProtoJSON of Empty) or `null` (Python): both are fine.
+        boxed(async move {
+            let _: serde::de::IgnoredAny = self.call(call, op, request).await?;
+            Ok(())
+        })
+    }
+}
