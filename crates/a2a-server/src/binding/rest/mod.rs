@@ -393,7 +393,17 @@ impl Query {
                 _ => Err(error),
             })
             .map(Some)
-            .map_err(|error| bad_param(given, "query parameter", format!("is not an {error}")))
+            .map_err(|error| {
+                bad_param(
+                    given,
+                    "query parameter",
+                    format!(
+                        "must be an RFC 3339 timestamp such as 2025-10-28T10:30:00.000Z, got \
+                         `{value}` ({})",
+                        error.reason
+                    ),
+                )
+            })
     }
 
     /// A list parameter: repeated (`?a=x&a=y`), comma-separated (`?a=x,y`) or both; the name is
@@ -545,7 +555,7 @@ mod tests {
             (
                 "statusTimestampAfter=yesterday",
                 "statusTimestampAfter",
-                "is not an invalid RFC 3339 timestamp \"yesterday\" (the 'year' component could not be parsed), expected a form like 2025-10-28T10:30:00.000Z",
+                "must be an RFC 3339 timestamp such as 2025-10-28T10:30:00.000Z, got `yesterday` (the 'year' component could not be parsed)",
             ),
         ];
         for (raw, name, why) in cases {
