@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use a2a_server::agent::agent_fn;
 use a2a_server::{A2aService, AuthError, HandlerConfig, Limits, Principal};
-use a2a_types::v1::{AgentCapabilities, AgentCard, AgentExtension, AgentSkill, Artifact, Part};
+use a2a_types::v1::{AgentCapabilities, AgentCard, AgentExtension, AgentSkill};
 use bytes::Bytes;
 use common::{Events, normalize, normalized, send, start};
 use http::{HeaderMap, StatusCode};
@@ -29,46 +29,9 @@ fn card() -> AgentCard {
         .with_skills([AgentSkill::new("echo", "Echo", "Echoes", ["echo"])])
 }
 
-/// `gate` paces the "chunks" agent: one permit per chunk.
+/// The scripted agent of `common` (`gate` paces its "chunks" command).
 fn service_with(gate: Arc<Semaphore>, card: AgentCard, limits: Limits) -> A2aService {
-    let agent = agent_fn(move |ctx, sink| {
-        let gate = gate.clone();
-        async move {
-            let text = ctx.text();
-            let (command, arg) = text.split_once(' ').unwrap_or((text.as_str(), ""));
-            match command {
-                "hello" => sink.reply(sink.message(vec![Part::text("hi!")])).await?,
-                "ask" if ctx.task.is_none() => sink.input_required("which city?").await?,
-                "wait" => {
-                    sink.working(None).await?;
-                    ctx.cancelled().await;
-                }
-                "chunks" => {
-                    sink.working(None).await?;
-                    let n: usize = arg.parse().unwrap();
-                    for i in 0..n {
-                        gate.acquire().await.unwrap().forget();
-                        let chunk = Artifact::new("chunks", vec![Part::text(format!("c{i}"))]);
-                        sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
-                    }
-                    sink.complete(None).await?;
-                }
-                "extensions" => {
-                    let seen = ctx.extensions.join(" ");
-                    sink.artifact(Artifact::new("seen", vec![Part::text(seen)]))
-                        .await?;
-                    sink.complete(None).await?;
-                }
-                _ => {
-                    sink.working(None).await?;
-                    sink.artifact(Artifact::new("echo", vec![Part::text(text.clone())]))
-                        .await?;
-                    sink.complete(None).await?;
-                }
-            }
-            Ok(())
-        }
-    });
+    let agent = common::scripted_agent(gate);
     A2aService::builder(agent, card)
         .public_url("http://127.0.0.1:7420")
         .limits(limits)
@@ -76,8 +39,13 @@ fn service_with(gate: Arc<Semaphore>, card: AgentCard, limits: Limits) -> A2aSer
         .build()
 }
 
+/// The scripted agent with this card and these limits ("chunks" unpaced).
+fn serving(card: AgentCard, limits: Limits) -> A2aService {
+    service_with(Arc::new(Semaphore::new(1000)), card, limits)
+}
+
 fn service() -> A2aService {
-    service_with(Arc::new(Semaphore::new(1000)), card(), Limits::default())
+    serving(card(), Limits::default())
 }
 
 /// A request with `Host`, the given headers, and the body (none when `None`).
@@ -136,6 +104,19 @@ async fn rest_json(
     let (status, headers, text) = rest(addr, method, path, body).await;
     assert_eq!(headers["content-type"], "application/a2a+json", "{text}");
     (status, normalized(&text))
+}
+
+/// Asserts the answer to a 1.0 call: its status, and its JSON (normalized).
+async fn expect(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    status: StatusCode,
+    expected: Value,
+) {
+    let answer = rest_json(addr, method, path, body).await;
+    assert_eq!(answer, (status, expected), "{method} {path}");
 }
 
 fn send_body(text: &str) -> String {
@@ -206,18 +187,16 @@ async fn send_message_completes_a_task() {
         }})
     );
     // A direct reply is `{"message": …}`.
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(&send_body("hello")),
+        StatusCode::OK,
+        json!({"message":{"messageId":"<uuid>","contextId":"<uuid>","role":"ROLE_AGENT",
+            "parts":[{"text":"hi!"}]}}),
     )
     .await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        answer,
-        json!({"message":{"messageId":"<uuid>","contextId":"<uuid>","role":"ROLE_AGENT","parts":[{"text":"hi!"}]}})
-    );
 }
 
 #[tokio::test]
@@ -273,46 +252,48 @@ fn status_doc_415() -> Value {
 #[tokio::test]
 async fn bodies_that_are_not_the_request_message() {
     let server = start(service()).await;
-    let (status, answer) =
-        rest_json(server.addr, "POST", "/message:send", Some(r#"{"message":"#)).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "POST",
+        "/message:send",
+        Some(r#"{"message":"#),
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "INVALID_ARGUMENT",
             "parse error: the request body is not JSON: EOF while parsing a value at line 1 column 11",
             "PARSE_ERROR",
-            json!({})
-        )
-    );
-    let (status, answer) = rest_json(
+            json!({}),
+        ),
+    )
+    .await;
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(r#"{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":7}]}}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         invalid_param(
             "invalid params: message.parts[0].text: invalid type: integer `7`, expected a string",
             "message.parts[0].text",
-            "invalid type: integer `7`, expected a string"
-        )
-    );
+            "invalid type: integer `7`, expected a string",
+        ),
+    )
+    .await;
     // No body at all: the message is missing.
-    let (status, answer) = rest_json(server.addr, "POST", "/message:send", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "POST",
+        "/message:send",
+        None,
+        StatusCode::BAD_REQUEST,
         invalid_param(
             "invalid params: missing field `message`",
             "message",
-            "missing field `message`"
-        )
-    );
+            "missing field `message`",
+        ),
+    )
+    .await;
     // Unknown fields are ignored.
     let (status, _) = rest_json(
         server.addr,
@@ -347,25 +328,28 @@ async fn get_task_with_history_length() {
         assert!(task.get("history").is_none(), "{query}: {task}");
         assert_eq!(task["artifacts"][0]["artifactId"], "echo");
     }
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "GET",
         &format!("/tasks/{id}?historyLength=-1"),
         None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         invalid_param(
             "invalid params: query parameter `historyLength` must not be less than 0, got -1",
             "historyLength",
-            "must not be less than 0, got -1"
-        )
-    );
-    let (status, answer) = rest_json(server.addr, "GET", "/tasks/missing", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(answer, status_not_found("missing"));
+            "must not be less than 0, got -1",
+        ),
+    )
+    .await;
+    expect(
+        server.addr,
+        "GET",
+        "/tasks/missing",
+        None,
+        StatusCode::NOT_FOUND,
+        status_not_found("missing"),
+    )
+    .await;
 }
 
 fn status_not_found(task_id: &str) -> Value {
@@ -381,23 +365,38 @@ fn status_not_found(task_id: &str) -> Value {
 #[tokio::test]
 async fn percent_encoded_ids_are_decoded() {
     let server = start(service()).await;
-    let (status, answer) = rest_json(server.addr, "GET", "/tasks/a%20b%2Fc", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(answer, status_not_found("a b/c"));
+    expect(
+        server.addr,
+        "GET",
+        "/tasks/a%20b%2Fc",
+        None,
+        StatusCode::NOT_FOUND,
+        status_not_found("a b/c"),
+    )
+    .await;
     // An encoded `:` is part of the id, not the start of a custom method.
-    let (status, answer) = rest_json(server.addr, "GET", "/tasks/x%3Acancel", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(answer, status_not_found("x:cancel"));
-    let (status, answer) = rest_json(server.addr, "GET", "/tasks/%FF", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "GET",
+        "/tasks/x%3Acancel",
+        None,
+        StatusCode::NOT_FOUND,
+        status_not_found("x:cancel"),
+    )
+    .await;
+    expect(
+        server.addr,
+        "GET",
+        "/tasks/%FF",
+        None,
+        StatusCode::BAD_REQUEST,
         invalid_param(
             "invalid params: path segment `id` is not UTF-8 once percent-decoded",
             "id",
-            "is not UTF-8 once percent-decoded"
-        )
-    );
+            "is not UTF-8 once percent-decoded",
+        ),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -540,17 +539,19 @@ async fn cancel_task_with_and_without_a_body() {
     let server = start(service()).await;
     let id = new_task(server.addr, "/message:send", "wait").await;
     let path = format!("/tasks/{id}:cancel");
-    let (status, answer) =
-        rest_json(server.addr, "POST", &path, Some(r#"{"id":"someone-else"}"#)).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "POST",
+        &path,
+        Some(r#"{"id":"someone-else"}"#),
+        StatusCode::BAD_REQUEST,
         invalid_param(
             &format!("invalid params: id is `someone-else`, but the path names `{id}`"),
             "id",
-            &format!("is `someone-else`, but the path names `{id}`")
-        )
-    );
+            &format!("is `someone-else`, but the path names `{id}`"),
+        ),
+    )
+    .await;
     // No body (and no Content-Type), then `{metadata}`: canceled, and canceling is idempotent.
     let (status, task) = rest_json(server.addr, "POST", &path, None).await;
     assert_eq!(status, StatusCode::OK);
@@ -566,30 +567,33 @@ async fn cancel_task_with_and_without_a_body() {
     assert_eq!(task["status"]["state"], "TASK_STATE_CANCELED");
 
     let done = new_task(server.addr, "/message:send", "ping").await;
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         &format!("/tasks/{done}:cancel"),
         Some("{}"),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         normalized(
             &doc(
                 400,
                 "FAILED_PRECONDITION",
                 &format!("task {done} is TASK_STATE_COMPLETED and cannot be canceled"),
                 "TASK_NOT_CANCELABLE",
-                json!({"taskId": done, "state": "TASK_STATE_COMPLETED"})
+                json!({"taskId": done, "state": "TASK_STATE_COMPLETED"}),
             )
-            .to_string()
-        )
-    );
-    let (status, answer) = rest_json(server.addr, "POST", "/tasks/nope:cancel", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(answer, status_not_found("nope"));
+            .to_string(),
+        ),
+    )
+    .await;
+    expect(
+        server.addr,
+        "POST",
+        "/tasks/nope:cancel",
+        None,
+        StatusCode::NOT_FOUND,
+        status_not_found("nope"),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -745,11 +749,12 @@ async fn subscribe_on_get_and_post_and_resume_with_last_event_id() {
     assert_eq!(rest_of_watch.len(), 4);
 
     // A terminal task has nothing to subscribe to: an error before any stream starts.
-    let (status, answer) =
-        rest_json(server.addr, "GET", &format!("/tasks/{id}:subscribe"), None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "GET",
+        &format!("/tasks/{id}:subscribe"),
+        None,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "FAILED_PRECONDITION",
@@ -757,9 +762,10 @@ async fn subscribe_on_get_and_post_and_resume_with_last_event_id() {
                 "task {id} is TASK_STATE_COMPLETED (a terminal state); there is nothing to subscribe to"
             ),
             "UNSUPPORTED_OPERATION",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     let (status, _, answer) = exchange(
         server.addr,
         request(
@@ -781,9 +787,15 @@ async fn subscribe_on_get_and_post_and_resume_with_last_event_id() {
             json!({})
         )
     );
-    let (status, answer) = rest_json(server.addr, "GET", "/tasks/gone:subscribe", None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(answer, status_not_found("gone"));
+    expect(
+        server.addr,
+        "GET",
+        "/tasks/gone:subscribe",
+        None,
+        StatusCode::NOT_FOUND,
+        status_not_found("gone"),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -810,40 +822,40 @@ async fn push_notification_config_routes() {
         (StatusCode::OK, json!({"configs":[config]}))
     );
     // The body's taskId must agree with the path's.
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         &configs,
         Some(r#"{"taskId":"other","url":"https://hook.example/a2a"}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         invalid_param(
             &format!("invalid params: taskId is `other`, but the path names `{id}`"),
             "taskId",
-            &format!("is `other`, but the path names `{id}`")
-        )
-    );
+            &format!("is `other`, but the path names `{id}`"),
+        ),
+    )
+    .await;
     // Delete answers google.protobuf.Empty: `{}` with 200.
     let (status, headers, body) =
         rest(server.addr, "DELETE", &format!("{configs}/c-1"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers["content-type"], "application/a2a+json");
     assert_eq!(body, "{}");
-    let (status, answer) = rest_json(server.addr, "GET", &format!("{configs}/c-1"), None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "GET",
+        &format!("{configs}/c-1"),
+        None,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "INVALID_ARGUMENT",
             &format!("invalid params: task {id} has no push config `c-1`"),
             "INVALID_PARAMS",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     let (status, answer) = rest_json(
         server.addr,
         "GET",
@@ -859,67 +871,60 @@ async fn push_notification_config_routes() {
     // An agent without push notifications.
     let plain = AgentCard::new("Plain", "No push", "1.0.0")
         .with_capabilities(AgentCapabilities::default().with_streaming(true));
-    let server = start(service_with(
-        Arc::new(Semaphore::new(0)),
-        plain,
-        Limits::default(),
-    ))
-    .await;
-    let (status, answer) = rest_json(
+    let server = start(serving(plain, Limits::default())).await;
+    expect(
         server.addr,
         "POST",
         "/tasks/t/pushNotificationConfigs",
         Some(r#"{"url":"https://hook.example/a2a"}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "FAILED_PRECONDITION",
             "push notifications are not supported by this agent",
             "PUSH_NOTIFICATION_NOT_SUPPORTED",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn extended_agent_card() {
     let server = start(service()).await;
-    let (status, answer) = rest_json(server.addr, "GET", "/extendedAgentCard", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "GET",
+        "/extendedAgentCard",
+        None,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "FAILED_PRECONDITION",
             "this agent has no extended agent card (capabilities.extendedAgentCard is not true)",
             "UNSUPPORTED_OPERATION",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     let declaring =
         card().with_capabilities(AgentCapabilities::default().with_extended_agent_card(true));
-    let server = start(service_with(
-        Arc::new(Semaphore::new(0)),
-        declaring.clone(),
-        Limits::default(),
-    ))
-    .await;
-    let (status, answer) = rest_json(server.addr, "GET", "/extendedAgentCard", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    let server = start(serving(declaring.clone(), Limits::default())).await;
+    expect(
+        server.addr,
+        "GET",
+        "/extendedAgentCard",
+        None,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "FAILED_PRECONDITION",
             "the extended agent card is not configured",
             "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     let agent = agent_fn(|_, sink| async move {
         sink.complete(None).await?;
         Ok(())
@@ -928,13 +933,17 @@ async fn extended_agent_card() {
         .extended_card(AgentCard::new("Secret", "The full card", "1.0.0"))
         .build();
     let server = start(service).await;
-    let (status, answer) = rest_json(server.addr, "GET", "/acme/extendedAgentCard", None).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        answer,
-        json!({"name":"Secret","description":"The full card","supportedInterfaces":[],"version":"1.0.0",
-            "capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[]})
-    );
+    expect(
+        server.addr,
+        "GET",
+        "/acme/extendedAgentCard",
+        None,
+        StatusCode::OK,
+        json!({"name":"Secret","description":"The full card","supportedInterfaces":[],
+            "version":"1.0.0","capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],
+            "skills":[]}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -944,30 +953,22 @@ async fn errors_of_the_message_checks() {
             .with_streaming(true)
             .with_extensions([AgentExtension::new("urn:req").with_required(true)]),
     );
-    let server = start(service_with(
-        Arc::new(Semaphore::new(0)),
-        required,
-        Limits::default(),
-    ))
-    .await;
-    let (status, answer) = rest_json(
+    let server = start(serving(required, Limits::default())).await;
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(&send_body("extensions")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "FAILED_PRECONDITION",
             "the agent requires extension urn:req; send it in the A2A-Extensions header",
             "EXTENSION_SUPPORT_REQUIRED",
-            json!({"extension":"urn:req"})
-        )
-    );
+            json!({"extension":"urn:req"}),
+        ),
+    )
+    .await;
     // The header, or the query parameter: repeated, comma-separated, or both.
     let (status, _, answer) = exchange(
         server.addr,
@@ -994,42 +995,38 @@ async fn errors_of_the_message_checks() {
     );
 
     let server = start(service()).await;
-    let (status, answer) = rest_json(
+    let png = r#"{"message":{"messageId":"m","role":"ROLE_USER",
+        "parts":[{"url":"https://x/y.png","mediaType":"image/png"}]}}"#;
+    expect(
         server.addr,
         "POST",
         "/message:send",
-        Some(r#"{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"url":"https://x/y.png","mediaType":"image/png"}]}}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        Some(png),
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "INVALID_ARGUMENT",
             "media type `image/png` is not supported; the agent accepts text/plain",
             "CONTENT_TYPE_NOT_SUPPORTED",
-            json!({"mediaType":"image/png"})
-        )
-    );
-    let (status, answer) = rest_json(
+            json!({"mediaType":"image/png"}),
+        ),
+    )
+    .await;
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(r#"{"message":{"messageId":"m","role":"ROLE_USER","parts":[]}}"#),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+        StatusCode::BAD_REQUEST,
         doc(
             400,
             "INVALID_ARGUMENT",
             "invalid params: message.parts must hold at least one part",
             "INVALID_PARAMS",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -1054,16 +1051,19 @@ async fn the_tenant_prefix() {
     .await;
     assert_eq!(status, StatusCode::OK);
     // A body naming another tenant than the path is refused.
-    let (status, answer) = rest_json(server.addr, "POST", "/acme/message:send", Some(&body)).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        answer,
+    expect(
+        server.addr,
+        "POST",
+        "/acme/message:send",
+        Some(&body),
+        StatusCode::BAD_REQUEST,
         invalid_param(
             "invalid params: tenant is `two words`, but the path names `acme`",
             "tenant",
-            "is `two words`, but the path names `acme`"
-        )
-    );
+            "is `two words`, but the path names `acme`",
+        ),
+    )
+    .await;
     // Every route exists under the prefix.
     let (status, _) = rest_json(
         server.addr,
@@ -1309,32 +1309,28 @@ async fn unknown_paths_and_wrong_methods() {
 #[tokio::test]
 async fn bodies_over_the_limit_and_too_slow() {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let server = start(service_with(
-        Arc::new(Semaphore::new(0)),
+    let server = start(serving(
         card(),
         Limits::default()
             .with_max_body_bytes(64)
             .with_body_idle_timeout(Duration::from_millis(50)),
     ))
     .await;
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(&send_body(&"x".repeat(100))),
-    )
-    .await;
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert_eq!(
-        answer,
+        StatusCode::PAYLOAD_TOO_LARGE,
         doc(
             413,
             "INVALID_ARGUMENT",
             "invalid request: the request body is larger than the limit of 64 bytes",
             "INVALID_REQUEST",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     // A body that stalls half-way.
     let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     stream
@@ -1374,53 +1370,47 @@ async fn bodies_over_the_limit_and_too_slow() {
 
 #[tokio::test]
 async fn stream_limit_and_request_timeout() {
-    let server = start(service_with(
-        Arc::new(Semaphore::new(0)),
+    let server = start(serving(
         card(),
         Limits::default()
             .with_max_streams(0)
             .with_request_timeout(Duration::from_millis(50)),
     ))
     .await;
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         "/message:stream",
         Some(&send_body("ping")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(
-        answer,
+        StatusCode::SERVICE_UNAVAILABLE,
         doc(
             503,
             "UNAVAILABLE",
             "internal error: too many open streams (the limit is 0); try again later",
             "INTERNAL",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
     // Nothing started: no task exists.
     let (_, list) = rest_json(server.addr, "GET", "/tasks", None).await;
     assert_eq!(list["totalSize"], 0);
-    let (status, answer) = rest_json(
+    expect(
         server.addr,
         "POST",
         "/message:send",
         Some(&send_body("wait")),
-    )
-    .await;
-    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT);
-    assert_eq!(
-        answer,
+        StatusCode::GATEWAY_TIMEOUT,
         doc(
             504,
             "DEADLINE_EXCEEDED",
-            "internal error: the call did not finish within 50 ms; a task it started goes on and can be read with GET /tasks/{id}",
+            "internal error: the call did not finish within 50 ms; a task it started goes on and \
+             can be read with GET /tasks/{id}",
             "INTERNAL",
-            json!({})
-        )
-    );
+            json!({}),
+        ),
+    )
+    .await;
 }
 
 #[tokio::test]

@@ -63,35 +63,26 @@ pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Re
         }
         Err(_) => return Err(Box::new(error_response(&not_found(&head.method, path)))),
     };
-    let task_param = match matched.operation {
-        Operation::CreateTaskPushNotificationConfig
-        | Operation::GetTaskPushNotificationConfig
-        | Operation::ListTaskPushNotificationConfigs
-        | Operation::DeleteTaskPushNotificationConfig => "taskId",
-        _ => "id",
-    };
     let decode = |name: &str, value: Option<&str>| {
         value
             .map(|v| {
                 percent_decode(v, false).map_err(|_| {
-                    bad_param(name, "path segment", "is not UTF-8 once percent-decoded")
+                    let why = "is not UTF-8 once percent-decoded";
+                    Box::new(error_response(&bad_param(name, "path segment", why)))
                 })
             })
             .transpose()
     };
-    let decoded = (|| {
-        Ok::<_, A2aError>(Route {
-            operation: matched.operation,
-            tenant: decode("tenant", matched.tenant)?,
-            task_id: decode(task_param, matched.task_id)?,
-            config_id: decode("id", matched.config_id)?,
-        })
-    })();
-    decoded.map_err(|error| Box::new(error_response(&error)))
+    Ok(Route {
+        operation: matched.operation,
+        tenant: decode("tenant", matched.tenant)?,
+        task_id: decode(v1::task_field(matched.operation), matched.task_id)?,
+        config_id: decode("id", matched.config_id)?,
+    })
 }
 
 /// The 404 of a path that is no route of this service.
-pub(crate) fn not_found(method: &Method, path: &str) -> A2aError {
+fn not_found(method: &Method, path: &str) -> A2aError {
     A2aError::with_code_info(
         ErrorCode::METHOD_NOT_FOUND,
         format!(

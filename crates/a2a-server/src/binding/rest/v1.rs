@@ -71,6 +71,18 @@ impl Request {
     }
 }
 
+/// The request field the route's `{id}` or `{taskId}` fills: `id` of the task operations,
+/// `taskId` of the push config ones.
+pub(super) fn task_field(operation: Operation) -> &'static str {
+    match operation {
+        Operation::CreateTaskPushNotificationConfig
+        | Operation::GetTaskPushNotificationConfig
+        | Operation::ListTaskPushNotificationConfigs
+        | Operation::DeleteTaskPushNotificationConfig => "taskId",
+        _ => "id",
+    }
+}
+
 /// The request message of `route` from its path parameters, query and body (empty for GET and
 /// DELETE routes).
 pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Request, A2aError> {
@@ -79,10 +91,7 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
         path_wins("tenant", from_path.as_deref(), query.string("tenant")?)
     };
     let task_id = |given: String| -> Result<TaskId, A2aError> {
-        let field = match route.operation {
-            Operation::GetTask | Operation::CancelTask | Operation::SubscribeToTask => "id",
-            _ => "taskId",
-        };
+        let field = task_field(route.operation);
         Ok(TaskId::from(
             path_wins(field, route.task_id.as_deref(), Some(given))?.unwrap_or_default(),
         ))
