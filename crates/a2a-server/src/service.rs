@@ -17,10 +17,11 @@ use crate::agent::Agent;
 use crate::auth::Authenticator;
 use crate::binding::card::CardEndpoint;
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
+use crate::binding::rest;
 use crate::error::A2aError;
 use crate::handler::{CallContext, HandlerBuilder, HandlerConfig, RequestHandler};
 use crate::http::body::{A2aBody, BodyLimits};
-use crate::http::head;
+use crate::http::head::{self, Refused};
 use crate::http::sse::StreamPermits;
 use crate::store::TaskStore;
 
@@ -156,6 +157,8 @@ pub struct ServiceBuilder {
     rpc_path: String,
     limits: Limits,
     authenticator: Option<Arc<dyn Authenticator>>,
+    jsonrpc: bool,
+    rest: bool,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -164,6 +167,8 @@ impl std::fmt::Debug for ServiceBuilder {
             .field("card", &self.card.name)
             .field("public_url", &self.public_url)
             .field("rpc_path", &self.rpc_path)
+            .field("jsonrpc", &self.jsonrpc)
+            .field("rest", &self.rest)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
@@ -217,10 +222,26 @@ impl ServiceBuilder {
         self
     }
 
+    /// Serves the JSON-RPC binding at the [`rpc_path`](Self::rpc_path) (default: on).
+    #[must_use]
+    pub fn jsonrpc(mut self, on: bool) -> Self {
+        self.jsonrpc = on;
+        self
+    }
+
+    /// Serves the HTTP+JSON (REST) binding: its routes (`/message:send`, `/tasks/{id}`, ...,
+    /// each also under a `/{tenant}` prefix) relative to where the service is mounted
+    /// (default: on). The JSON-RPC path, when that binding is on, is answered by JSON-RPC.
+    #[must_use]
+    pub fn rest(mut self, on: bool) -> Self {
+        self.rest = on;
+        self
+    }
+
     /// The URL clients reach the service at (`http://127.0.0.1:7420`): the card's
-    /// `supportedInterfaces` lists the bindings this service serves there (JSON-RPC 1.0 at the
-    /// [`rpc_path`](Self::rpc_path), and the others this service speaks), ahead of any
-    /// interface the card already lists.
+    /// `supportedInterfaces` lists the bindings this service serves there, ahead of any
+    /// interface the card already lists: JSON-RPC 1.0 at the [`rpc_path`](Self::rpc_path)
+    /// first, then HTTP+JSON 1.0 at the URL itself (each only when switched on).
     ///
     /// Without it, each card request names the URL the client used: the request's scheme
     /// (`X-Forwarded-Proto`, else `http`) and host (`X-Forwarded-Host`, else `Host`). Set it
@@ -233,7 +254,13 @@ impl ServiceBuilder {
 
     /// The service.
     pub fn build(self) -> A2aService {
-        let ours = vec![(binding::JSONRPC, VERSION_1_0, self.rpc_path.clone())];
+        let mut ours = Vec::new();
+        if self.jsonrpc {
+            ours.push((binding::JSONRPC, VERSION_1_0, self.rpc_path.clone()));
+        }
+        if self.rest {
+            ours.push((binding::HTTP_JSON, VERSION_1_0, String::new()));
+        }
         let card = CardEndpoint::new(
             self.card,
             ours,
@@ -249,7 +276,8 @@ impl ServiceBuilder {
             inner: Arc::new(ServiceInner {
                 handler,
                 card,
-                jsonrpc: JsonRpcBinding::new(),
+                jsonrpc: self.jsonrpc.then(JsonRpcBinding::new),
+                rest: self.rest,
                 rpc_path: self.rpc_path,
                 streams: StreamPermits::new(self.limits.max_streams),
                 limits: self.limits,
@@ -259,8 +287,8 @@ impl ServiceBuilder {
     }
 }
 
-/// The whole A2A server: the JSON-RPC endpoint and the agent card, as one
-/// `tower_service::Service<http::Request<B>>` with `Error = Infallible`.
+/// The whole A2A server: the JSON-RPC endpoint, the HTTP+JSON (REST) routes and the agent card,
+/// as one `tower_service::Service<http::Request<B>>` with `Error = Infallible`.
 ///
 /// Mount it in axum with `Router::new().fallback_service(service)` (at the root) or
 /// `nest_service("/a2a", service)`, serve it with hyper
@@ -280,7 +308,9 @@ impl ServiceBuilder {
 ///     Ok(())
 /// });
 /// let service = A2aService::builder(agent, card).public_url("http://127.0.0.1:7420").build();
-/// assert_eq!(service.card().supported_interfaces[0].url, "http://127.0.0.1:7420/");
+/// let interfaces = &service.card().supported_interfaces;
+/// assert_eq!((interfaces[0].url.as_str(), interfaces[0].protocol_binding.as_str()), ("http://127.0.0.1:7420/", "JSONRPC"));
+/// assert_eq!((interfaces[1].url.as_str(), interfaces[1].protocol_binding.as_str()), ("http://127.0.0.1:7420", "HTTP+JSON"));
 /// ```
 #[derive(Clone)]
 pub struct A2aService {
@@ -290,7 +320,9 @@ pub struct A2aService {
 struct ServiceInner {
     handler: RequestHandler,
     card: CardEndpoint,
-    jsonrpc: JsonRpcBinding,
+    /// `None` when switched off.
+    jsonrpc: Option<JsonRpcBinding>,
+    rest: bool,
     rpc_path: String,
     limits: Limits,
     streams: StreamPermits,
@@ -303,6 +335,7 @@ impl std::fmt::Debug for A2aService {
             .field("handler", &self.inner.handler)
             .field("rpc_path", &self.inner.rpc_path)
             .field("jsonrpc", &self.inner.jsonrpc)
+            .field("rest", &self.inner.rest)
             .field("limits", &self.inner.limits)
             .finish_non_exhaustive()
     }
@@ -320,6 +353,8 @@ impl A2aService {
             rpc_path: "/".to_owned(),
             limits: Limits::default(),
             authenticator: None,
+            jsonrpc: true,
+            rest: true,
         }
     }
 
@@ -351,8 +386,9 @@ impl A2aService {
         self.route(request).instrument(span).await
     }
 
-    /// Which binding answers: the card at its well-known paths, JSON-RPC at its path; any
-    /// other path is not found.
+    /// Which binding answers: the card at its well-known paths; JSON-RPC at its path; the
+    /// REST binding every other path (404 in its shape for a path that is no route). With REST
+    /// off, any other path is a 404 in the JSON-RPC shape.
     async fn route<B>(&self, request: http::Request<B>) -> http::Response<A2aBody>
     where
         B: http_body::Body + Send + 'static,
@@ -365,26 +401,6 @@ impl A2aService {
         if path == paths::AGENT_CARD || path == paths::LEGACY_AGENT_CARD {
             return inner.card.respond(&head);
         }
-        if path != inner.rpc_path {
-            let error = A2aError::method_not_found(format!("no A2A endpoint at {path}"))
-                .with_http_status(404);
-            return jsonrpc::error_response(Id::Null, &error);
-        }
-        let principal = match head::authenticate(inner.authenticator.as_deref(), &head) {
-            Ok(principal) => principal,
-            Err(refused) => {
-                let mut response = jsonrpc::error_response(Id::Null, &refused.error);
-                if let Some(challenge) = refused.challenge {
-                    response
-                        .headers_mut()
-                        .insert(header::WWW_AUTHENTICATE, challenge);
-                }
-                return response;
-            }
-        };
-        let call = CallContext::new()
-            .with_principal(principal)
-            .with_extensions(head::requested_extensions(&head));
         let settings = jsonrpc::Settings {
             body: BodyLimits {
                 max_bytes: inner.limits.max_body_bytes,
@@ -397,11 +413,65 @@ impl A2aService {
             request_timeout: inner.limits.request_timeout,
             keep_alive: inner.limits.keep_alive,
         };
-        inner
-            .jsonrpc
-            .handle(&inner.handler, settings, &inner.streams, head, body, call)
-            .await
+        if let Some(binding) = inner.jsonrpc.as_ref().filter(|_| path == inner.rpc_path) {
+            let call = match self.call(&head) {
+                Ok(call) => call,
+                Err(refused) => {
+                    return refuse(refused, |e| jsonrpc::error_response(Id::Null, e));
+                }
+            };
+            return binding
+                .handle(&inner.handler, settings, &inner.streams, head, body, call)
+                .await;
+        }
+        if !inner.rest {
+            let error = A2aError::method_not_found(format!("no A2A endpoint at {path}"))
+                .with_http_status(404);
+            return jsonrpc::error_response(Id::Null, &error);
+        }
+        let route = match rest::resolve(&head) {
+            Ok(route) => route,
+            Err(response) => return *response,
+        };
+        let call = match self.call(&head) {
+            Ok(call) => call,
+            Err(refused) => return refuse(refused, rest::error_response),
+        };
+        rest::handle(
+            &inner.handler,
+            settings,
+            &inner.streams,
+            route,
+            head,
+            body,
+            call,
+        )
+        .await
     }
+
+    /// The call context of a request: its caller (or the refusal), and the extensions it asks
+    /// for.
+    fn call(&self, head: &http::request::Parts) -> Result<CallContext, Refused> {
+        let principal = head::authenticate(self.inner.authenticator.as_deref(), head)?;
+        Ok(CallContext::new()
+            .with_principal(principal)
+            .with_extensions(head::requested_extensions(head)))
+    }
+}
+
+/// A refused request (401 or 403), in the answering binding's error shape, with the
+/// `WWW-Authenticate` challenge.
+fn refuse(
+    refused: Refused,
+    render: impl FnOnce(&A2aError) -> http::Response<A2aBody>,
+) -> http::Response<A2aBody> {
+    let mut response = render(&refused.error);
+    if let Some(challenge) = refused.challenge {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, challenge);
+    }
+    response
 }
 
 impl<B> tower_service::Service<http::Request<B>> for A2aService

@@ -256,7 +256,8 @@ async fn agent_card_with_etag_and_304() {
     assert_eq!(
         serde_json::from_slice::<serde_json::Value>(&body).unwrap(),
         json!({"name":"Test","description":"A test agent",
-            "supportedInterfaces":[{"url":"http://127.0.0.1:7420/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+            "supportedInterfaces":[{"url":"http://127.0.0.1:7420/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
+                {"url":"http://127.0.0.1:7420","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],
             "version":"1.0.0","capabilities":{"streaming":true},
             "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
             "skills":[{"id":"echo","name":"Echo","description":"Echoes","tags":["echo"]}]})

@@ -4,3 +4,4 @@
 
 pub(crate) mod card;
 pub(crate) mod jsonrpc;
+pub(crate) mod rest;

@@ -32,6 +32,9 @@ pub struct CallContext {
     pub principal: Option<Principal>,
     /// The extension URIs the caller asked for (`A2A-Extensions`).
     pub extensions: Vec<String>,
+    /// The tenant the call is addressed to (the REST path prefix `/{tenant}/...`, or the
+    /// request's `tenant` field), if any.
+    pub tenant: Option<String>,
 }
 
 impl CallContext {
@@ -51,6 +54,13 @@ impl CallContext {
     #[must_use]
     pub fn with_extensions(mut self, extensions: Vec<String>) -> Self {
         self.extensions = extensions;
+        self
+    }
+
+    /// Sets the tenant.
+    #[must_use]
+    pub fn with_tenant(mut self, tenant: Option<String>) -> Self {
+        self.tenant = tenant;
         self
     }
 }

@@ -25,6 +25,11 @@ pub(crate) trait Framing: Send + 'static {
     fn event(&self, event: &StreamResponse, out: &mut Vec<u8>);
     /// Writes the JSON for an error that ends the stream.
     fn error(&self, error: &A2aError, out: &mut Vec<u8>);
+    /// The SSE `event:` type of that error event, if the binding names one (default: none, a
+    /// plain `message` event).
+    fn error_event(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The service's limit on open streams.
@@ -117,6 +122,11 @@ pub(crate) fn response(
                         // An error ends the stream: nothing may follow it.
                         st.done = true;
                         let mut buf = Vec::with_capacity(256);
+                        if let Some(name) = st.framing.error_event() {
+                            buf.extend_from_slice(b"event: ");
+                            buf.extend_from_slice(name.as_bytes());
+                            buf.push(b'\n');
+                        }
                         buf.extend_from_slice(b"data: ");
                         st.framing.error(&err, &mut buf);
                         end_event(&mut buf, None);

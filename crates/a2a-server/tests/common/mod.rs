@@ -169,3 +169,51 @@ impl Events {
         out
     }
 }
+
+/// An agent that follows the first word of the message: `hello` replies with a message, `ask`
+/// asks for input once, `wait` works until canceled, `chunks N` streams N artifact chunks (one
+/// permit of `gate` each), `fail` fails, `extensions` answers the extensions the call asked
+/// for; anything else is echoed as an artifact.
+pub fn scripted_agent(gate: std::sync::Arc<tokio::sync::Semaphore>) -> impl a2a_server::Agent {
+    use a2a_server::agent::{AgentError, agent_fn};
+    use a2a_types::v1::{Artifact, Part};
+    agent_fn(move |ctx, sink| {
+        let gate = gate.clone();
+        async move {
+            let text = ctx.text();
+            let (command, arg) = text.split_once(' ').unwrap_or((text.as_str(), ""));
+            match command {
+                "hello" => sink.reply(sink.message(vec![Part::text("hi!")])).await?,
+                "ask" if ctx.task.is_none() => sink.input_required("which city?").await?,
+                "wait" => {
+                    sink.working(None).await?;
+                    ctx.cancelled().await;
+                }
+                "chunks" => {
+                    sink.working(None).await?;
+                    let n: usize = arg.parse().unwrap();
+                    for i in 0..n {
+                        gate.acquire().await.unwrap().forget();
+                        let chunk = Artifact::new("chunks", vec![Part::text(format!("c{i}"))]);
+                        sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
+                    }
+                    sink.complete(None).await?;
+                }
+                "fail" => return Err(AgentError::new("it broke")),
+                "extensions" => {
+                    let seen = ctx.extensions.join(" ");
+                    sink.artifact(Artifact::new("seen", vec![Part::text(seen)]))
+                        .await?;
+                    sink.complete(None).await?;
+                }
+                _ => {
+                    sink.working(None).await?;
+                    sink.artifact(Artifact::new("echo", vec![Part::text(text.clone())]))
+                        .await?;
+                    sink.complete(None).await?;
+                }
+            }
+            Ok(())
+        }
+    })
+}
