@@ -83,5 +83,5 @@ pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
 };
 #[cfg(feature = "serve")]
-pub use serve::{ShutdownConfig, serve, serve_with_shutdown};
+pub use serve::{ServeConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder};
