@@ -223,19 +223,19 @@ impl AsyncRead for Rewind {
             // Hand over what else has arrived in the same read. Given the first bytes alone,
             // hyper would find its read buffer short of a full read's room and double it, and
             // every idle connection would keep the 16 KiB buffer.
-            if buf.remaining() > 0 {
-                if let Poll::Ready(Err(err)) = Pin::new(&mut this.io).poll_read(cx, buf) {
-                    // The next read reports the end of the connection.
-                    tracing::trace!(%err, "read after the first bytes failed");
-                }
+            if buf.remaining() > 0
+                && let Poll::Ready(Err(err)) = Pin::new(&mut this.io).poll_read(cx, buf)
+            {
+                // The next read reports the end of the connection.
+                tracing::trace!(%err, "read after the first bytes failed");
             }
         } else {
             ready!(Pin::new(&mut this.io).poll_read(cx, buf))?;
         }
-        if buf.filled().len() > before {
-            if let Some(activity) = &this.heads {
-                activity.bytes_read();
-            }
+        if buf.filled().len() > before
+            && let Some(activity) = &this.heads
+        {
+            activity.bytes_read();
         }
         Poll::Ready(Ok(()))
     }

@@ -351,9 +351,9 @@ fn is_per_connection(err: &io::Error) -> bool {
 
 /// Logs a connection task that panicked (a bug in the service or in hyper).
 fn report(ended: Result<(), JoinError>) {
-    if let Err(err) = ended {
-        if err.is_panic() {
-            tracing::error!(%err, "a connection task panicked");
-        }
+    if let Err(err) = ended
+        && err.is_panic()
+    {
+        tracing::error!(%err, "a connection task panicked");
     }
 }

@@ -28,6 +28,15 @@ impl Drop for TestServer {
 }
 
 pub async fn start(service: A2aService) -> TestServer {
+    start_configured(
+        service,
+        ServeConfig::default().with_shutdown_deadline(Duration::from_millis(200)),
+    )
+    .await
+}
+
+/// [`start`] with the connection limits of `config`; shutdown stops the running agents.
+pub async fn start_configured(service: A2aService, config: ServeConfig) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -38,9 +47,7 @@ pub async fn start(service: A2aService) -> TestServer {
         async move {
             let _ = stopped.await;
         },
-        ServeConfig::default()
-            .with_shutdown_deadline(Duration::from_millis(200))
-            .on_shutdown(move || handler.shutdown()),
+        config.on_shutdown(move || handler.shutdown()),
     ));
     TestServer {
         addr,
