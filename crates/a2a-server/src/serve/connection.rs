@@ -87,6 +87,43 @@ impl Settings {
     }
 }
 
+/// The services [`serve`](super::serve) takes (the bounds of its signature, named once for
+/// the functions here).
+pub(super) trait ServedBy<B>:
+    Service<
+        Request<Incoming>,
+        Response = Response<B>,
+        Future: Send + 'static,
+        Error: Into<Box<dyn StdError + Send + Sync>>,
+    > + Clone
+    + Send
+    + 'static
+{
+}
+
+impl<S, B> ServedBy<B> for S where
+    S: Service<
+            Request<Incoming>,
+            Response = Response<B>,
+            Future: Send + 'static,
+            Error: Into<Box<dyn StdError + Send + Sync>>,
+        > + Clone
+        + Send
+        + 'static
+{
+}
+
+/// The response bodies [`serve`](super::serve) takes.
+pub(super) trait ResponseBody:
+    Body<Data = Bytes, Error: Into<Box<dyn StdError + Send + Sync>>> + Send + 'static
+{
+}
+
+impl<B> ResponseBody for B where
+    B: Body<Data = Bytes, Error: Into<Box<dyn StdError + Send + Sync>>> + Send + 'static
+{
+}
+
 /// The protocol a connection speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Protocol {
@@ -103,11 +140,8 @@ pub(super) async fn serve_connection<S, B>(
     settings: Arc<Settings>,
     closing: CancellationToken,
 ) where
-    S: Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<Box<dyn StdError + Send + Sync>>,
-    B: Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    S: ServedBy<B>,
+    B: ResponseBody,
 {
     // Every connection's task holds this future: the connections are built by plain functions
     // and the larger HTTP/2 one is boxed, which keeps it small (each idle SSE subscriber pays
@@ -180,11 +214,8 @@ fn http1_connection<S, B>(
     activity: &Arc<Activity>,
 ) -> Http1Connection<S>
 where
-    S: Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<Box<dyn StdError + Send + Sync>>,
-    B: Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    S: ServedBy<B>,
+    B: ResponseBody,
 {
     io.heads = Some(Arc::clone(activity));
     let service = Tracked::new(service, activity);
@@ -200,11 +231,8 @@ fn http2_connection<S, B>(
     activity: &Arc<Activity>,
 ) -> Pin<Box<Http2Connection<S>>>
 where
-    S: Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<Box<dyn StdError + Send + Sync>>,
-    B: Body<Data = Bytes> + Send + 'static,
-    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+    S: ServedBy<B>,
+    B: ResponseBody,
 {
     let service = Tracked::new(service, activity);
     Box::pin(settings.http2.serve_connection(TokioIo::new(io), service))
