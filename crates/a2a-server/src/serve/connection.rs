@@ -89,7 +89,7 @@ impl Settings {
 
 /// The services [`serve`](super::serve) takes (the bounds of its signature, named once for
 /// the functions here).
-pub(super) trait ServedBy<B>:
+pub(super) trait Servable<B>:
     Service<
         Request<Incoming>,
         Response = Response<B>,
@@ -101,7 +101,7 @@ pub(super) trait ServedBy<B>:
 {
 }
 
-impl<S, B> ServedBy<B> for S where
+impl<S, B> Servable<B> for S where
     S: Service<
             Request<Incoming>,
             Response = Response<B>,
@@ -140,7 +140,7 @@ pub(super) async fn serve_connection<S, B>(
     settings: Arc<Settings>,
     closing: CancellationToken,
 ) where
-    S: ServedBy<B>,
+    S: Servable<B>,
     B: ResponseBody,
 {
     // Every connection's task holds this future: the connections are built by plain functions
@@ -214,7 +214,7 @@ fn http1_connection<S, B>(
     activity: &Arc<Activity>,
 ) -> Http1Connection<S>
 where
-    S: ServedBy<B>,
+    S: Servable<B>,
     B: ResponseBody,
 {
     io.heads = Some(Arc::clone(activity));
@@ -231,7 +231,7 @@ fn http2_connection<S, B>(
     activity: &Arc<Activity>,
 ) -> Pin<Box<Http2Connection<S>>>
 where
-    S: ServedBy<B>,
+    S: Servable<B>,
     B: ResponseBody,
 {
     let service = Tracked::new(service, activity);
