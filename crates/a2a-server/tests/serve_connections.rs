@@ -489,3 +489,22 @@ async fn any_tower_service_is_served_over_both_protocols() {
     let body = h2.send_request(request()).await.unwrap().into_body();
     assert_eq!(body.collect().await.unwrap().to_bytes(), "/some/path");
 }
+
+#[tokio::test]
+async fn an_axum_router_combining_services_shares_the_listener() {
+    let router = axum::Router::new()
+        .route("/health", axum::routing::get(|| async { "ok" }))
+        .fallback_service(service());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(a2a_server::serve(listener, router));
+    for version in [http::Version::HTTP_11, http::Version::HTTP_2] {
+        let (mut client, _conn) = Client::connect(addr, version).await;
+        let health = http::Request::get("http://t/health")
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        let body = client.send(health).await.into_body();
+        assert_eq!(body.collect().await.unwrap().to_bytes(), "ok");
+        assert_eq!(card_name(client.send(card_request()).await).await, "T");
+    }
+}
