@@ -48,5 +48,8 @@ async fn main() -> std::io::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    a2a_server::serve_with_shutdown(listener, service, shutdown, Default::default()).await
+    // On Ctrl-C, running agents are told to stop before open streams are drained.
+    let handler = service.handler().clone();
+    let config = a2a_server::ServeConfig::default().on_shutdown(move || handler.shutdown());
+    a2a_server::serve_with_shutdown(listener, service, shutdown, config).await
 }

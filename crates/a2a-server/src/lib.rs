@@ -114,5 +114,5 @@ pub use handler::{
 };
 pub use http::body::A2aBody;
 #[cfg(feature = "serve")]
-pub use serve::{ShutdownConfig, serve, serve_with_shutdown};
+pub use serve::{ServeConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder};

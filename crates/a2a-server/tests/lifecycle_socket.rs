@@ -5,7 +5,7 @@ mod common;
 use std::time::Duration;
 
 use a2a_server::agent::agent_fn;
-use a2a_server::{A2aService, ShutdownConfig};
+use a2a_server::{A2aService, ServeConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard};
 use common::{Events, rpc, rpc_request, send};
 use pretty_assertions::assert_eq;
@@ -85,13 +85,17 @@ async fn graceful_shutdown_stops_accepting_and_closes_streams_after_the_deadline
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let service = A2aService::builder(waiting_agent(), card(false)).build();
+    let handler = service.handler().clone();
     let server = tokio::spawn(a2a_server::serve_with_shutdown(
         listener,
-        A2aService::builder(waiting_agent(), card(false)).build(),
+        service,
         async move {
             let _ = stopped.await;
         },
-        ShutdownConfig::default().with_deadline(Duration::from_millis(300)),
+        ServeConfig::default()
+            .with_shutdown_deadline(Duration::from_millis(300))
+            .on_shutdown(move || handler.shutdown()),
     ));
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}}}"#;
     let mut events = Events::new(send(addr, rpc_request(body, &[("A2A-Version", "1.0")])).await);

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_server::agent::{AgentError, agent_fn};
-use a2a_server::{A2aService, HandlerConfig, ShutdownConfig};
+use a2a_server::{A2aService, HandlerConfig, ServeConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full};
@@ -97,13 +97,16 @@ pub async fn start_with(build: impl FnOnce(&str) -> A2aService) -> TestServer {
     let addr = listener.local_addr().unwrap();
     let service = build(&format!("http://{addr}"));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let handler = service.handler().clone();
     tokio::spawn(a2a_server::serve_with_shutdown(
         listener,
         service,
         async move {
             let _ = stopped.await;
         },
-        ShutdownConfig::default().with_deadline(Duration::from_millis(200)),
+        ServeConfig::default()
+            .with_shutdown_deadline(Duration::from_millis(200))
+            .on_shutdown(move || handler.shutdown()),
     ));
     TestServer {
         addr,

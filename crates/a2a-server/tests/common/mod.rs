@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_server::{A2aService, ShutdownConfig};
+use a2a_server::{A2aService, ServeConfig};
 use bytes::Bytes;
 use http::{HeaderMap, Request, StatusCode};
 use http_body_util::{BodyExt as _, Full};
@@ -28,16 +28,26 @@ impl Drop for TestServer {
 }
 
 pub async fn start(service: A2aService) -> TestServer {
+    start_configured(
+        service,
+        ServeConfig::default().with_shutdown_deadline(Duration::from_millis(200)),
+    )
+    .await
+}
+
+/// [`start`] with the connection limits of `config`; shutdown stops the running agents.
+pub async fn start_configured(service: A2aService, config: ServeConfig) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let handler = service.handler().clone();
     tokio::spawn(a2a_server::serve_with_shutdown(
         listener,
         service,
         async move {
             let _ = stopped.await;
         },
-        ShutdownConfig::default().with_deadline(Duration::from_millis(200)),
+        config.on_shutdown(move || handler.shutdown()),
     ));
     TestServer {
         addr,
