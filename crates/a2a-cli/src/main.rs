@@ -537,8 +537,7 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcom
         "card: {url}/.well-known/agent-card.json; try: a2a stream {url} \"hello\"; Ctrl-C stops"
     ));
     // Shutdown tells the running agents to stop, as before the serve loop became generic.
-    let handler = service.handler().clone();
-    let config = a2a_server::ServeConfig::default().on_shutdown(move || handler.shutdown());
+    let config = service.serve_config();
     a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config)
         .await
         .map_err(|err| Failure(format!("the server failed: {err}")))?;

@@ -78,5 +78,6 @@ async fn main() -> std::io::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    a2a_server::serve_with_shutdown(listener, service, shutdown, Default::default()).await
+    let config = service.serve_config();
+    a2a_server::serve_with_shutdown(listener, service, shutdown, config).await
 }

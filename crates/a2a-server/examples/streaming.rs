@@ -63,7 +63,6 @@ async fn main() -> std::io::Result<()> {
         let _ = tokio::signal::ctrl_c().await;
     };
     // On Ctrl-C, running agents are told to stop before open streams are drained.
-    let handler = service.handler().clone();
-    let config = a2a_server::ServeConfig::default().on_shutdown(move || handler.shutdown());
+    let config = service.serve_config();
     a2a_server::serve_with_shutdown(listener, service, shutdown, config).await
 }

@@ -49,8 +49,6 @@ pub struct Limits {
     pub batch_concurrency: usize,
     /// The interval of keep-alive comments on idle SSE streams. Default 15 s.
     pub keep_alive: Duration,
-    /// How long a client may take to send the request head (used by [`serve`](crate::serve)). Default 30 s.
-    pub header_read_timeout: Duration,
     /// How long a request body may take to arrive in all (408 beyond). Default 60 s.
     pub body_read_timeout: Duration,
     /// How long a request body may stall between two chunks (408 beyond); this also ends an
@@ -69,7 +67,6 @@ impl Default for Limits {
             max_batch_len: a2a_jsonrpc::Limits::DEFAULT_MAX_BATCH_LEN,
             batch_concurrency: a2a_jsonrpc::Limits::DEFAULT_BATCH_CONCURRENCY,
             keep_alive: Duration::from_secs(15),
-            header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
             body_idle_timeout: Duration::from_secs(15),
             card_max_age: 300,
@@ -138,13 +135,6 @@ impl Limits {
     #[must_use]
     pub fn with_card_max_age(mut self, seconds: u32) -> Self {
         self.card_max_age = seconds;
-        self
-    }
-
-    /// Sets the header read timeout.
-    #[must_use]
-    pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
-        self.header_read_timeout = timeout;
         self
     }
 }
@@ -368,6 +358,21 @@ impl A2aService {
     /// The operations behind the service.
     pub fn handler(&self) -> &RequestHandler {
         &self.inner.handler
+    }
+
+    /// The [`ServeConfig`](crate::ServeConfig) defaults with a shutdown hook that stops this
+    /// service's running agents: what [`serve_with_shutdown`](crate::serve_with_shutdown) of
+    /// this service wants.
+    ///
+    /// ```
+    /// # fn config(service: &a2a_server::A2aService) -> a2a_server::ServeConfig {
+    /// service.serve_config().with_shutdown_deadline(std::time::Duration::from_secs(5))
+    /// # }
+    /// ```
+    #[cfg(feature = "serve")]
+    pub fn serve_config(&self) -> crate::ServeConfig {
+        let handler = self.inner.handler.clone();
+        crate::ServeConfig::default().on_shutdown(move || handler.shutdown())
     }
 
     /// The limits in force.
