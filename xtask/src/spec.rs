@@ -93,10 +93,15 @@ impl SpecDir {
 
     /// [`Self::resolve`] from this process's environment and directory, then [`Self::check`].
     pub fn locate(root: &Path) -> Result<SpecDir, String> {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| root.to_owned());
-        let dir = SpecDir::resolve(root, std::env::var_os(ENV), &cwd);
+        let dir = SpecDir::locate_unchecked(root);
         dir.check()?;
         Ok(dir)
+    }
+
+    /// [`Self::resolve`] from this process's environment and directory.
+    pub fn locate_unchecked(root: &Path) -> SpecDir {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| root.to_owned());
+        SpecDir::resolve(root, std::env::var_os(ENV), &cwd)
     }
 
     /// `Ok` when every file in [`FILES`] is in the folder; else the one-line error.
@@ -106,8 +111,30 @@ impl SpecDir {
             .filter(|f| !self.path.join(f.path).is_file())
             .collect();
         if missing.is_empty() {
-            return Ok(());
+            Ok(())
+        } else {
+            Err(self.missing(&missing))
         }
+    }
+
+    /// The path of the spec file `rel` (one of [`FILES`]) when it is there; else the one-line
+    /// error for that file.
+    pub fn file(&self, rel: &str) -> Result<PathBuf, String> {
+        let Some(file) = FILES.iter().find(|f| f.path == rel) else {
+            return Err(format!(
+                "{rel} is not one of the spec files xtask checks: add it to xtask::spec::FILES"
+            ));
+        };
+        let path = self.path.join(rel);
+        if path.is_file() {
+            Ok(path)
+        } else {
+            Err(self.missing(&[file]))
+        }
+    }
+
+    /// The one-line error for the `missing` files: which, where, and where they come from.
+    fn missing(&self, missing: &[&SpecFile]) -> String {
         let (source, setting) = match self.source {
             Source::Env => (ENV.to_owned(), ENV),
             Source::Flag => ("--spec-dir".to_owned(), "--spec-dir"),
@@ -116,23 +143,41 @@ impl SpecDir {
                 ENV,
             ),
         };
-        let what = if missing.len() == FILES.len() {
-            "no A2A spec files".to_owned()
-        } else {
-            let names: Vec<&str> = missing.iter().map(|f| f.path).collect();
-            format!("A2A spec files missing ({})", names.join(", "))
+        let names: Vec<&str> = missing.iter().map(|f| f.path).collect();
+        let (what, them) = match missing.len() {
+            n if n == FILES.len() => ("no A2A spec files".to_owned(), "them"),
+            1 => (format!("A2A spec file {} missing", names[0]), "it"),
+            _ => (
+                format!("A2A spec files missing ({})", names.join(", ")),
+                "them",
+            ),
         };
         let fetch: Vec<String> = missing
             .iter()
             .map(|f| format!("{} into {}", f.origin, f.path))
             .collect();
-        Err(format!(
-            "{what} in {} ({source}): point {setting} at a folder holding them, or get them \
-             from github.com/a2aproject/A2A: {}; see docs/conformance.md",
+        format!(
+            "{what} in {} ({source}): point {setting} at a folder holding {them}, or get \
+             {them} from github.com/a2aproject/A2A: {}; see docs/conformance.md",
             self.path.display(),
             fetch.join(", ")
-        ))
+        )
     }
+}
+
+/// For tests that read the spec: the spec file `rel` (one of [`FILES`]) of the workspace cargo
+/// runs the test in, from `A2A_SPEC_DIR` or the default folder.
+///
+/// # Panics
+/// When the file is not there, with the one-line message of [`SpecDir::file`]: a test without
+/// its spec input fails, it never skips.
+pub fn test_file(rel: &str) -> PathBuf {
+    let root = crate::Workspace::discover()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .root;
+    SpecDir::locate_unchecked(&root)
+        .file(rel)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[cfg(test)]
@@ -245,6 +290,24 @@ mod tests {
                  see docs/conformance.md",
                 folder.0.canonicalize().unwrap().display()
             )
+        );
+        assert_eq!(
+            dir.file("v0.3/a2a.json"),
+            Ok(folder.0.canonicalize().unwrap().join("v0.3/a2a.json"))
+        );
+        assert_eq!(
+            dir.file("v0.1/a2a.json").unwrap_err(),
+            format!(
+                "A2A spec file v0.1/a2a.json missing in {} (A2A_SPEC_DIR): point A2A_SPEC_DIR \
+                 at a folder holding it, or get it from github.com/a2aproject/A2A: \
+                 specification/json/a2a.json at tag v0.1.0 into v0.1/a2a.json; see \
+                 docs/conformance.md",
+                folder.0.canonicalize().unwrap().display()
+            )
+        );
+        assert_eq!(
+            dir.file("v9/a2a.json").unwrap_err(),
+            "v9/a2a.json is not one of the spec files xtask checks: add it to xtask::spec::FILES"
         );
         let full = Folder::new("full", &FILES.iter().map(|f| f.path).collect::<Vec<_>>());
         let dir = SpecDir::resolve(Path::new("/"), Some(full.0.clone().into()), Path::new("/"));
