@@ -341,14 +341,15 @@ struct Built {
 
 /// Builds `interop_agent` and `a2a`, and returns the paths of the executables cargo reports.
 fn build_rust(paths: &Paths<'_>) -> Result<Built, String> {
+    // `--workspace --all-features`: the feature set of `cargo test --workspace --all-features`,
+    // so that in `cargo xtask ci` this build reuses what the test step built (with `-p` it
+    // rebuilt a2a-types, the server and the client, about a minute on two cores).
     let args = [
         "build",
-        "-p",
-        "a2a-server",
+        "--workspace",
+        "--all-features",
         "--example",
         "interop_agent",
-        "-p",
-        "a2a-cli",
         "--bin",
         "a2a",
         "--locked",
