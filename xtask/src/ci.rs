@@ -130,16 +130,10 @@ impl Step {
     fn command(&self, workspace: &Workspace, spec_dir: &Path) -> Result<Command, String> {
         let mut command = match self.program {
             Program::Cargo => workspace.cargo_command(),
-            Program::Xtask => {
-                let exe = std::env::current_exe()
-                    .map_err(|e| format!("cannot find the xtask executable: {e}"))?;
-                let mut command = Command::new(exe);
-                command
-                    .current_dir(&workspace.root)
-                    .env("CARGO_TARGET_DIR", &workspace.target_dir)
-                    .env("CARGO", &workspace.cargo);
-                command
-            }
+            Program::Xtask => workspace.command(
+                std::env::current_exe()
+                    .map_err(|e| format!("cannot find the xtask executable: {e}"))?,
+            ),
         };
         command
             .args(self.args)

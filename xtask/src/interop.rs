@@ -25,7 +25,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use xtask::{Workspace, json};
+use xtask::{Workspace, workspace};
 
 /// How long one install step (venv + pip, or npm ci) may take.
 const INSTALL_TIMEOUT: Duration = Duration::from_secs(600);
@@ -341,23 +341,17 @@ struct Built {
 
 /// Builds `interop_agent` and `a2a`, and returns the paths of the executables cargo reports.
 fn build_rust(paths: &Paths<'_>) -> Result<Built, String> {
-    // `--workspace --all-features`: the feature set of `cargo test --workspace --all-features`,
-    // so that in `cargo xtask ci` this build reuses what the test step built (with `-p` it
-    // rebuilt a2a-types, the server and the client, about a minute on two cores).
-    let args = [
-        "build",
-        "--workspace",
-        "--all-features",
-        "--example",
-        "interop_agent",
-        "--bin",
-        "a2a",
-        "--locked",
-        "--message-format=json-render-diagnostics",
-    ];
-    eprintln!("\n==> cargo {}", args[..args.len() - 1].join(" "));
+    let targets = ["--example", "interop_agent", "--bin", "a2a"];
+    eprintln!(
+        "\n==> cargo {} {}",
+        workspace::BUILD_ARGS.join(" "),
+        targets.join(" ")
+    );
     let mut command = paths.workspace.cargo_command();
-    command.args(args).stderr(Stdio::inherit());
+    command
+        .args(workspace::BUILD_ARGS)
+        .args(targets)
+        .stderr(Stdio::inherit());
     let output = run_capture(&mut command, BUILD_TIMEOUT, "cargo build")?;
     if !output.status.success() {
         return Err(format!(
@@ -365,20 +359,7 @@ fn build_rust(paths: &Paths<'_>) -> Result<Built, String> {
             output.status
         ));
     }
-    let executable = |name: &str| {
-        output
-            .stdout
-            .lines()
-            .filter_map(|line| json::parse(line).ok())
-            .filter(|msg| {
-                let reason = msg.get("reason").and_then(json::Value::as_str);
-                let target = msg.get("target").and_then(|t| t.get("name"));
-                reason == Some("compiler-artifact")
-                    && target.and_then(json::Value::as_str) == Some(name)
-            })
-            .find_map(|msg| msg.get("executable")?.as_str().map(PathBuf::from))
-            .ok_or_else(|| format!("cargo build did not report the {name} executable"))
-    };
+    let executable = |name: &str| workspace::built_executable(&output.stdout, name);
     Ok(Built {
         agent: executable("interop_agent")?,
         cli: executable("a2a")?,

@@ -2,7 +2,8 @@
 //!
 //! This binary has no dependencies, so that it builds in a second or two on a fresh clone. The
 //! tasks that need jsonschema, protox or `a2a-types` (`schema`, `conformance`) live in the
-//! `xtask-spec` package, which it runs with `cargo run -p xtask-spec`.
+//! `xtask-spec` package, which it builds (with the feature set of the test step, see
+//! [`workspace::BUILD_ARGS`]) and runs.
 //!
 //! The workspace root and cargo's target directory are found at run time ([`Workspace`]), never
 //! from this crate's compile-time manifest folder: a binary built for one checkout must not run
@@ -10,16 +11,16 @@
 //! are there, then runs its steps.
 
 use std::io::Write as _;
-use std::process::ExitCode;
+use std::process::{ExitCode, Stdio};
 
-use xtask::Workspace;
 use xtask::spec::{self, SpecDir};
+use xtask::{Workspace, workspace};
 
 mod bench;
 mod ci;
 mod interop;
 
-/// The tasks that run in `xtask-spec` (`cargo run -p xtask-spec -- <task> ...`).
+/// The tasks that run in `xtask-spec` (`xtask-spec <task> ...`, built by [`spec_task`]).
 const SPEC_TASKS: &[&str] = &["schema", "conformance"];
 
 fn main() -> ExitCode {
@@ -97,21 +98,41 @@ environment:
     )
 }
 
-/// Runs `xtask-spec <args>` through cargo, after checking the spec folder when the task reads
-/// it (so that a missing spec says so before xtask-spec is compiled).
+/// Builds `xtask-spec` and runs it with `args`, after checking the spec folder when the task
+/// reads it (so that a missing spec says so before xtask-spec is compiled).
 fn spec_task(workspace: &Workspace, args: &[String]) -> Result<ExitCode, String> {
-    let mut command = workspace.cargo_command();
-    if args[0] == "conformance" && !args.iter().any(|a| a == "--spec-dir") {
-        let dir = SpecDir::locate(&workspace.root)?;
-        command.env(spec::ENV, &dir.path);
+    let spec_dir = if args[0] == "conformance" && !args.iter().any(|a| a == "--spec-dir") {
+        Some(SpecDir::locate(&workspace.root)?.path)
+    } else {
+        None
+    };
+    let cannot = |e: std::io::Error| {
+        let cargo = std::path::Path::new(&workspace.cargo);
+        format!("cannot start {}: {e}", cargo.display())
+    };
+    let build = workspace
+        .cargo_command()
+        .args(workspace::BUILD_ARGS)
+        .args(["--quiet", "--bin", "xtask-spec"])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(cannot)?;
+    if !build.status.success() {
+        return Err(format!(
+            "cargo build of xtask-spec failed ({})",
+            build.status
+        ));
     }
-    command.args(["run", "--quiet", "--locked", "-p", "xtask-spec", "--"]);
-    let status = command.args(args).status().map_err(|e| {
-        format!(
-            "cannot start {}: {e}",
-            std::path::Path::new(&workspace.cargo).display()
-        )
-    })?;
+    let stdout = String::from_utf8_lossy(&build.stdout);
+    let exe = workspace::built_executable(&stdout, "xtask-spec")?;
+    let mut command = workspace.command(&exe);
+    if let Some(dir) = spec_dir {
+        command.env(spec::ENV, dir);
+    }
+    let status = command
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
     // xtask-spec has printed its own error; pass its exit code on.
     Ok(match status.code() {
         Some(0) => ExitCode::SUCCESS,

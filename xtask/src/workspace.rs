@@ -5,7 +5,7 @@
 //! `CARGO_MANIFEST_DIR`: the root and the target directory are what `cargo metadata` says for the
 //! current directory, and the cargo to run is `$CARGO` only while that file exists.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
 
@@ -100,12 +100,47 @@ impl Workspace {
     /// `cargo` at the workspace root, with `CARGO_TARGET_DIR` set to [`Self::target_dir`] (the
     /// same folder cargo would pick, spelled out for the tools it runs).
     pub fn cargo_command(&self) -> Command {
-        let mut command = Command::new(&self.cargo);
+        self.command(&self.cargo)
+    }
+
+    /// `program` at the workspace root, with `CARGO_TARGET_DIR` set to [`Self::target_dir`] and
+    /// `CARGO` to [`Self::cargo`].
+    pub fn command(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut command = Command::new(program);
         command
             .current_dir(&self.root)
-            .env("CARGO_TARGET_DIR", &self.target_dir);
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env("CARGO", &self.cargo);
         command
     }
+}
+
+/// The `cargo` arguments with which xtask builds what it then runs (`xtask-spec`, the interop
+/// binaries): the feature set of `cargo test --workspace --all-features`, the test step of
+/// `cargo xtask ci`, so that these builds reuse that step's artifacts instead of building
+/// `a2a-types` and everything above it again with other features. Add the targets
+/// (`--bin NAME`, `--example NAME`) and read the executables with [`built_executable`].
+pub const BUILD_ARGS: &[&str] = &[
+    "build",
+    "--workspace",
+    "--all-features",
+    "--locked",
+    "--message-format=json-render-diagnostics",
+];
+
+/// The executable of the target `name`, from the output of `cargo build --message-format json`.
+pub fn built_executable(stdout: &str, name: &str) -> Result<PathBuf, String> {
+    stdout
+        .lines()
+        .filter_map(|line| json::parse(line).ok())
+        .filter(|msg| {
+            let reason = msg.get("reason").and_then(json::Value::as_str);
+            let target = msg.get("target").and_then(|t| t.get("name"));
+            reason == Some("compiler-artifact")
+                && target.and_then(json::Value::as_str) == Some(name)
+        })
+        .find_map(|msg| msg.get("executable")?.as_str().map(PathBuf::from))
+        .ok_or_else(|| format!("cargo build did not report the {name} executable"))
 }
 
 /// The cargo to run: `$CARGO` (the cargo that started us) when that file exists, else `cargo`
@@ -174,6 +209,26 @@ mod tests {
         assert_eq!(
             Workspace::from_metadata("{", "cargo".into()).unwrap_err(),
             "`cargo metadata`: invalid JSON at byte 1: expected a member name"
+        );
+    }
+
+    #[test]
+    fn executables_are_read_from_cargo_messages() {
+        let stdout = concat!(
+            r#"{"reason":"compiler-artifact","target":{"name":"a2a-types","kind":["lib"]},"executable":null}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"xtask-spec","kind":["bin"]},"executable":"/t/debug/xtask-spec"}"#,
+            "\nnot json\n",
+            r#"{"reason":"build-finished","success":true}"#,
+            "\n"
+        );
+        assert_eq!(
+            built_executable(stdout, "xtask-spec"),
+            Ok(PathBuf::from("/t/debug/xtask-spec"))
+        );
+        assert_eq!(
+            built_executable(stdout, "a2a-types"),
+            Err("cargo build did not report the a2a-types executable".to_owned())
         );
     }
 

@@ -1,6 +1,7 @@
 //! `xtask-spec`: the tasks of `cargo xtask` that need jsonschema, protox and the schemars derives
-//! of `a2a-types`. `cargo xtask schema` and `cargo xtask conformance` run this binary through
-//! `cargo run -p xtask-spec`, so that `cargo xtask` itself builds in seconds.
+//! of `a2a-types`. `cargo xtask schema` and `cargo xtask conformance` build this binary (with the
+//! workspace's feature set, so that after `cargo test --workspace --all-features` only this
+//! crate is compiled) and run it, so that `cargo xtask` itself builds in seconds.
 //!
 //! ```text
 //! xtask-spec schema [--check]              write (or check) schema/a2a-v1.json, a2a-v0.3.json,
