@@ -120,57 +120,58 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Value, String> {
-        self.nested(depth)?;
-        self.at += 1;
         let mut members = Vec::new();
-        self.whitespace();
-        if self.peek() == Some(b'}') {
-            self.at += 1;
-            return Ok(Value::Object(members));
-        }
-        loop {
-            self.whitespace();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a member name"));
+        self.items(depth, b'}', |parser| {
+            if parser.peek() != Some(b'"') {
+                return Err(parser.error("expected a member name"));
             }
-            let key = self.string()?;
-            self.whitespace();
-            self.expect(b':')?;
-            self.whitespace();
-            let value = self.value(depth)?;
-            members.push((key, value));
-            self.whitespace();
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Value::Object(members));
-                }
-                _ => return Err(self.error("expected `,` or `}`")),
-            }
-        }
+            let key = parser.string()?;
+            parser.whitespace();
+            parser.expect(b':')?;
+            parser.whitespace();
+            members.push((key, parser.value(depth)?));
+            Ok(())
+        })?;
+        Ok(Value::Object(members))
     }
 
     fn array(&mut self, depth: usize) -> Result<Value, String> {
+        let mut items = Vec::new();
+        self.items(depth, b']', |parser| {
+            items.push(parser.value(depth)?);
+            Ok(())
+        })?;
+        Ok(Value::Array(items))
+    }
+
+    /// The items of an array or object, its opening bracket at hand: `item` reads one (at its
+    /// first character), until `close`.
+    fn items(
+        &mut self,
+        depth: usize,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Result<(), String>,
+    ) -> Result<(), String> {
         self.nested(depth)?;
         self.at += 1;
-        let mut items = Vec::new();
         self.whitespace();
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.at += 1;
-            return Ok(Value::Array(items));
+            return Ok(());
         }
         loop {
             self.whitespace();
-            items.push(self.value(depth)?);
+            item(self)?;
             self.whitespace();
             match self.peek() {
                 Some(b',') => self.at += 1,
-                Some(b']') => {
+                Some(byte) if byte == close => {
                     self.at += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(());
                 }
-                _ => return Err(self.error("expected `,` or `]`")),
+                _ => {
+                    return Err(self.error(&format!("expected `,` or `{}`", char::from(close))));
+                }
             }
         }
     }

@@ -62,10 +62,11 @@ fn field(stdout: &str, name: &str) -> String {
         .unwrap_or_else(|| panic!("no `{name}` line in:\n{stdout}"))
 }
 
-#[test]
-fn ci_without_the_spec_files_stops_at_once_with_one_line() {
-    let target = Temp::new("ci-no-spec");
-    let output = xtask(&["ci"], &target.0)
+/// `xtask <task>` with `A2A_SPEC_DIR` naming no folder, and an empty target directory (returned):
+/// it fails with the one line naming the folder and where the files come from, and nothing else.
+fn without_spec_files(task: &str) -> Temp {
+    let target = Temp::new(&format!("{task}-no-spec"));
+    let output = xtask(&[task], &target.0)
         .env("A2A_SPEC_DIR", "/nonexistent/a2a-spec")
         .output()
         .unwrap();
@@ -75,22 +76,19 @@ fn ci_without_the_spec_files_stops_at_once_with_one_line() {
         format!("xtask: no A2A spec files in /nonexistent/a2a-spec (A2A_SPEC_DIR): {FETCH}")
     );
     assert_eq!(text(&output.stdout), "");
+    target
+}
+
+#[test]
+fn ci_without_the_spec_files_stops_at_once_with_one_line() {
+    let target = without_spec_files("ci");
     // No step started: not even the log folder was made.
     assert!(!target.0.join("xtask").exists());
 }
 
 #[test]
 fn conformance_without_the_spec_files_stops_before_building_anything() {
-    let target = Temp::new("conformance-no-spec");
-    let output = xtask(&["conformance"], &target.0)
-        .env("A2A_SPEC_DIR", "/nonexistent/a2a-spec")
-        .output()
-        .unwrap();
-    assert!(failed(&output));
-    assert_eq!(
-        text(&output.stderr),
-        format!("xtask: no A2A spec files in /nonexistent/a2a-spec (A2A_SPEC_DIR): {FETCH}")
-    );
+    let target = without_spec_files("conformance");
     // xtask-spec was not compiled into the (empty) target directory.
     assert_eq!(std::fs::read_dir(&target.0).unwrap().count(), 0);
 }
