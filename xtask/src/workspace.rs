@@ -118,14 +118,19 @@ impl Workspace {
 /// The `cargo` arguments with which xtask builds what it then runs (`xtask-spec`, the interop
 /// binaries): the feature set of `cargo test --workspace --all-features`, the test step of
 /// `cargo xtask ci`, so that these builds reuse that step's artifacts instead of building
-/// `a2a-types` and everything above it again with other features. Add the targets
-/// (`--bin NAME`, `--example NAME`) and read the executables with [`built_executable`].
+/// `a2a-types` and everything above it again with other features. That takes every feature
+/// (`--workspace --all-features`) and the dev-dependencies' features, which cargo adds only when
+/// an example, test or bench is built: hence the empty example `dev_features` of `xtask-spec`.
+/// Add the targets (`--bin NAME`, `--example NAME`) and read the executables with
+/// [`built_executable`].
 pub const BUILD_ARGS: &[&str] = &[
     "build",
     "--workspace",
     "--all-features",
     "--locked",
     "--message-format=json-render-diagnostics",
+    "--example",
+    "dev_features",
 ];
 
 /// The executable of the target `name`, from the output of `cargo build --message-format json`.
