@@ -4,10 +4,10 @@
 //! type). The few documented deviations are listed in `DEVIATIONS`.
 //!
 //! The spec file is read from `$A2A_SPEC_DIR/v0.1/a2a.json` (default `../shared/spec`, beside the
-//! workspace); when it is not there, the comparison is skipped with a note.
+//! workspace; `cargo xtask ci` passes the folder it checked). When it is not there the test fails,
+//! saying where it looked and where the file comes from.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use a2a_types::v0_1::*;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
@@ -75,15 +75,12 @@ fn our_definitions() -> Map<String, Value> {
     generator.take_definitions(true)
 }
 
-fn main_spec() -> Option<Map<String, Value>> {
-    let dir = std::env::var_os("A2A_SPEC_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec"),
-        PathBuf::from,
-    );
-    let path = dir.join("v0.1/a2a.json");
-    let text = std::fs::read_to_string(&path).ok()?;
+fn main_spec() -> Map<String, Value> {
+    let path = xtask::spec::test_file("v0.1/a2a.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let doc: Value = serde_json::from_str(&text).expect("a2a.json 0.1 is JSON");
-    Some(doc["$defs"].as_object().expect("$defs").clone())
+    doc["$defs"].as_object().expect("$defs").clone()
 }
 
 /// `Definition.property` whose type deliberately differs from `a2a.json`, and why.
@@ -234,10 +231,7 @@ fn compare(at: &str, spec: &Value, ours: &Value, out: &mut Vec<String>) {
 
 #[test]
 fn every_definition_matches_a2a_json() {
-    let Some(spec) = main_spec() else {
-        eprintln!("note: v0.1/a2a.json not found under $A2A_SPEC_DIR or ../shared/spec; skipped");
-        return;
-    };
+    let spec = main_spec();
     let ours = our_definitions();
     let spec_names: BTreeSet<&String> = spec.keys().collect();
     let our_names: BTreeSet<&String> = ours.keys().collect();

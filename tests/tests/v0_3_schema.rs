@@ -3,11 +3,12 @@
 //! with the same property names, the same `required` set, and the same `const` and `enum`
 //! values.
 //!
-//! The spec is read from `$A2A_SPEC_DIR/v0.3/a2a.json` (default `../shared/spec`, relative to
-//! the workspace root); the test is skipped, with a note on stderr, when it is not there.
+//! The spec is read from `$A2A_SPEC_DIR/v0.3/a2a.json` and `v0.2/a2a.json` (default
+//! `../shared/spec`, relative to the workspace root; `cargo xtask ci` passes the folder it
+//! checked). When a file is not there the test fails, saying where it looked and where the file
+//! comes from.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use a2a_types::v0_3::*;
 use schemars::generate::SchemaSettings;
@@ -26,12 +27,12 @@ const NO_TYPE: &[&str] = &[
     "JSONRPCResponse",
 ];
 
-fn spec_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("A2A_SPEC_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec"),
-        PathBuf::from,
-    );
-    dir.join("v0.3/a2a.json").exists().then_some(dir)
+/// The spec file `rel` as JSON; a missing file fails the test with where it was looked for.
+fn spec_json(rel: &str) -> Value {
+    let path = xtask::spec::test_file(rel);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
 fn our_definitions() -> Map<String, Value> {
@@ -221,12 +222,7 @@ fn prop_shape(prop: &Value) -> Value {
 
 #[test]
 fn every_definition_matches_a2a_json() {
-    let Some(dir) = spec_dir() else {
-        eprintln!("skipped: no v0.3/a2a.json under A2A_SPEC_DIR or ../shared/spec");
-        return;
-    };
-    let spec: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("v0.3/a2a.json")).unwrap()).unwrap();
+    let spec = spec_json("v0.3/a2a.json");
     let spec = spec["definitions"].as_object().unwrap();
     let ours = our_definitions();
 
@@ -268,12 +264,7 @@ fn every_definition_matches_a2a_json() {
 /// the same shape for every property 0.2 has.
 #[test]
 fn every_0_2_definition_is_covered() {
-    let Some(dir) = spec_dir() else {
-        eprintln!("skipped: no spec dir");
-        return;
-    };
-    let spec: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("v0.2/a2a.json")).unwrap()).unwrap();
+    let spec = spec_json("v0.2/a2a.json");
     let ours = our_definitions();
     let mut problems = Vec::new();
     for (name, def) in spec["definitions"].as_object().unwrap() {

@@ -9,46 +9,61 @@
 
 use std::process::Command;
 
+use xtask::Workspace;
+
 /// Builds and runs the bench driver with `args` (a leading `--` is dropped).
-pub(crate) fn run(args: &[String]) -> Result<(), String> {
+pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> {
     let args = match args.first().map(String::as_str) {
         Some("--") => &args[1..],
         _ => args,
     };
-    let root = crate::project_root();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let build = ["build", "--release", "-p", "a2a-bench", "--bins"];
     eprintln!("==> cargo {}", build.join(" "));
-    let status = Command::new(&cargo)
-        .args(build)
-        .current_dir(&root)
-        .status()
-        .map_err(|e| format!("cannot start {cargo}: {e}"))?;
+    let status = status_of(workspace.cargo_command().args(build), workspace)?;
     if !status.success() {
         return Err(format!("`cargo {}` failed ({status})", build.join(" ")));
     }
     // `cargo run` finds the binary wherever the target directory is; the driver finds the other
-    // binaries next to itself.
-    let status = Command::new(&cargo)
-        .args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "a2a-bench",
-            "--bin",
-            "a2a-bench",
-            "--",
-            "--root",
-        ])
-        .arg(&root)
-        .args(args)
-        .current_dir(&root)
-        .status()
-        .map_err(|e| format!("cannot start {cargo}: {e}"))?;
-    match status.code() {
+    // binaries next to itself, and the SDK installs of `cargo xtask interop` where we tell it.
+    let mut run = workspace.cargo_command();
+    run.args([
+        "run",
+        "--quiet",
+        "--release",
+        "-p",
+        "a2a-bench",
+        "--bin",
+        "a2a-bench",
+        "--",
+        "--root",
+    ])
+    .arg(&workspace.root)
+    .args(args);
+    let interop = crate::interop::work_dir(workspace);
+    for (var, dir) in [
+        ("A2A_INTEROP_VENV", "venv"),
+        ("A2A_INTEROP_NODE_MODULES", "node_modules"),
+    ] {
+        if std::env::var_os(var).is_none() {
+            run.env(var, interop.join(dir));
+        }
+    }
+    match status_of(&mut run, workspace)?.code() {
         Some(0) => Ok(()),
         Some(2) => Err("bench: the floor or a2a-rs did not measure end to end (see above)".into()),
-        _ => Err(format!("bench: the driver failed ({status})")),
+        _ => Err("bench: the driver failed (see above)".to_owned()),
     }
+}
+
+/// Runs `command` with inherited output.
+fn status_of(
+    command: &mut Command,
+    workspace: &Workspace,
+) -> Result<std::process::ExitStatus, String> {
+    command.status().map_err(|e| {
+        format!(
+            "cannot start {}: {e}",
+            std::path::Path::new(&workspace.cargo).display()
+        )
+    })
 }

@@ -2,8 +2,8 @@
 //! against agents written with them. `docs/interop.md` explains the matrix.
 //!
 //! 1. Installs the pinned SDKs once: `tests/interop/python/requirements.txt` into the venv
-//!    `target/interop/venv`, and `tests/interop/js/package-lock.json` into
-//!    `target/interop/node_modules` (`npm ci`). A marker file holding the pins skips the install
+//!    `interop/venv`, and `tests/interop/js/package-lock.json` into `interop/node_modules`
+//!    (`npm ci`), both under cargo's target directory (`CARGO_TARGET_DIR`, or `target/`). A marker file holding the pins skips the install
 //!    while they are unchanged. Nothing is fetched beyond PyPI and npm.
 //! 2. Builds the `interop_agent` example of `a2a-server` and the `a2a` command (`a2a-cli`, our
 //!    client), which `tests/interop/rust/cli_scenarios.py` drives.
@@ -12,7 +12,7 @@
 //! 4. Runs each client's scenario script against each agent. A script prints `PASS name`,
 //!    `FAIL name: reason` or `SKIP name: reason` (a scenario that client cannot express) per
 //!    scenario.
-//! 5. Prints the matrix, writes `target/interop/report.md`, and fails on any failure, on a
+//! 5. Prints the matrix, writes `interop/report.md` (under the target directory), and fails on any failure, on a
 //!    known divergence ([`KNOWN`]) that no longer fails, and on a cell that printed nothing.
 //!
 //! Every child process is killed when its guard drops, on every path; every wait has a deadline.
@@ -24,6 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use xtask::{Workspace, workspace};
 
 /// How long one install step (venv + pip, or npm ci) may take.
 const INSTALL_TIMEOUT: Duration = Duration::from_secs(600);
@@ -107,22 +109,30 @@ const CELLS: &[(Client, Agent)] = &[
 ];
 
 /// The workspace paths the suite uses.
-struct Paths {
+struct Paths<'a> {
+    workspace: &'a Workspace,
     root: PathBuf,
-    /// `target/interop`: the venv, node_modules, the copied JS scripts, logs and the report.
+    /// `interop/` under the target directory: the venv, node_modules, the copied JS scripts,
+    /// logs and the report.
     work: PathBuf,
     venv_python: PathBuf,
 }
 
+/// `interop/` under the target directory, where the suite installs the SDKs and writes its
+/// report (`cargo xtask bench` reuses the installs).
+pub(crate) fn work_dir(workspace: &Workspace) -> PathBuf {
+    workspace.target_dir.join("interop")
+}
+
 /// Runs the interop matrix; `Err` lists the failures.
-pub(crate) fn run() -> Result<(), String> {
+pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     let started = Instant::now();
-    let root = super::project_root();
-    let work = root.join("target").join("interop");
+    let work = work_dir(workspace);
     fs::create_dir_all(work.join("logs")).map_err(|e| format!("cannot create {work:?}: {e}"))?;
     let paths = Paths {
+        workspace,
         venv_python: work.join("venv").join("bin").join("python"),
-        root,
+        root: workspace.root.clone(),
         work,
     };
     install_python(&paths)?;
@@ -192,7 +202,7 @@ pub(crate) fn run() -> Result<(), String> {
 
 /// Holds the matrix block of `docs/interop.md` to the matrix this run produced; with
 /// `A2A_INTEROP_BLESS=1` in the environment, rewrites the block instead.
-fn check_doc(paths: &Paths, table: &str) -> Result<(), String> {
+fn check_doc(paths: &Paths<'_>, table: &str) -> Result<(), String> {
     let path = paths.root.join(DOC);
     let text = fs::read_to_string(&path).map_err(|e| format!("cannot read {DOC}: {e}"))?;
     let (Some(begin), Some(end)) = (text.find(DOC_BEGIN), text.find(DOC_END)) else {
@@ -222,7 +232,7 @@ fn check_doc(paths: &Paths, table: &str) -> Result<(), String> {
 
 // --- installs ------------------------------------------------------------------------------
 
-fn install_python(paths: &Paths) -> Result<(), String> {
+fn install_python(paths: &Paths<'_>) -> Result<(), String> {
     let requirements = paths
         .root
         .join("tests")
@@ -279,13 +289,13 @@ fn install_python(paths: &Paths) -> Result<(), String> {
     fs::write(&marker, pins).map_err(|e| format!("cannot write {marker:?}: {e}"))
 }
 
-fn install_node(paths: &Paths) -> Result<(), String> {
+fn install_node(paths: &Paths<'_>) -> Result<(), String> {
     let js = paths.root.join("tests").join("interop").join("js");
     let lock = fs::read_to_string(js.join("package-lock.json"))
         .map_err(|e| format!("cannot read tests/interop/js/package-lock.json: {e}"))?;
     let manifest = fs::read_to_string(js.join("package.json"))
         .map_err(|e| format!("cannot read tests/interop/js/package.json: {e}"))?;
-    // The scripts run from target/interop, next to node_modules, so that Node resolves the SDK.
+    // The scripts run from interop/, next to node_modules, so that Node resolves the SDK.
     for entry in fs::read_dir(&js).map_err(|e| format!("cannot list {js:?}: {e}"))? {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.extension().is_some_and(|x| x == "mjs") {
@@ -330,26 +340,17 @@ struct Built {
 }
 
 /// Builds `interop_agent` and `a2a`, and returns the paths of the executables cargo reports.
-fn build_rust(paths: &Paths) -> Result<Built, String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let args = [
-        "build",
-        "-p",
-        "a2a-server",
-        "--example",
-        "interop_agent",
-        "-p",
-        "a2a-cli",
-        "--bin",
-        "a2a",
-        "--locked",
-        "--message-format=json-render-diagnostics",
-    ];
-    eprintln!("\n==> cargo {}", args[..args.len() - 1].join(" "));
-    let mut command = Command::new(&cargo);
+fn build_rust(paths: &Paths<'_>) -> Result<Built, String> {
+    let targets = ["--example", "interop_agent", "--bin", "a2a"];
+    eprintln!(
+        "\n==> cargo {} {}",
+        workspace::BUILD_ARGS.join(" "),
+        targets.join(" ")
+    );
+    let mut command = paths.workspace.cargo_command();
     command
-        .args(args)
-        .current_dir(&paths.root)
+        .args(workspace::BUILD_ARGS)
+        .args(targets)
         .stderr(Stdio::inherit());
     let output = run_capture(&mut command, BUILD_TIMEOUT, "cargo build")?;
     if !output.status.success() {
@@ -358,15 +359,7 @@ fn build_rust(paths: &Paths) -> Result<Built, String> {
             output.status
         ));
     }
-    let executable = |name: &str| {
-        output
-            .stdout
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == name)
-            .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
-            .ok_or_else(|| format!("cargo build did not report the {name} executable"))
-    };
+    let executable = |name: &str| workspace::built_executable(&output.stdout, name);
     Ok(Built {
         agent: executable("interop_agent")?,
         cli: executable("a2a")?,
@@ -455,7 +448,7 @@ struct Server {
     _guard: Guard,
 }
 
-fn start_agent(paths: &Paths, agent: Agent, rust_agent: &Path) -> Result<Server, String> {
+fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Server, String> {
     let mut command = match agent {
         Agent::Rust => Command::new(rust_agent),
         Agent::Python => {
@@ -571,7 +564,13 @@ impl CellResult {
     }
 }
 
-fn run_cell(paths: &Paths, built: &Built, client: Client, agent: Agent, url: &str) -> CellResult {
+fn run_cell(
+    paths: &Paths<'_>,
+    built: &Built,
+    client: Client,
+    agent: Agent,
+    url: &str,
+) -> CellResult {
     let mut command = match client {
         Client::Python => {
             let mut c = Command::new(&paths.venv_python);

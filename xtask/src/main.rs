@@ -1,50 +1,54 @@
-//! `cargo xtask`: the workspace's automation.
+//! `cargo xtask`: the workspace's automation. `cargo xtask --help` lists the tasks.
 //!
-//! ```text
-//! cargo xtask ci                     fmt check, clippy -D warnings, every test (unit, integration,
-//!                                    doc), rustdoc -D warnings, schema --check, conformance
-//! cargo xtask schema [--check]       write (or check) schema/a2a-v1.json, a2a-v0.3.json, a2a-v0.1.json
-//! cargo xtask conformance [--spec-dir DIR]
-//!                                    hold our types against the spec (A2A_SPEC_DIR, ../shared/spec)
-//! ```
+//! This binary has no dependencies, so that it builds in a second or two on a fresh clone. The
+//! tasks that need jsonschema, protox or `a2a-types` (`schema`, `conformance`) live in the
+//! `xtask-spec` package, which it builds (with the feature set of the test step, see
+//! [`workspace::BUILD_ARGS`]) and runs.
 //!
-//! Each `ci` step prints the command it runs; the first failing step stops the run with its exit
-//! code. `docs/conformance.md` explains `schema` and `conformance`.
+//! The workspace root and cargo's target directory are found at run time ([`Workspace`]), never
+//! from this crate's compile-time manifest folder: a binary built for one checkout must not run
+//! in another one's folder. `cargo xtask ci` (see [`ci`]) first checks that the A2A spec files
+//! are there, then runs its steps.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::io::Write as _;
+use std::process::{ExitCode, Stdio};
+
+use xtask::spec::{self, SpecDir};
+use xtask::{Workspace, workspace};
 
 mod bench;
-mod conformance;
-mod diff;
+mod ci;
 mod interop;
-mod schema;
-mod types;
+
+/// The tasks that run in `xtask-spec` (`xtask-spec <task> ...`, built by [`spec_task`]).
+const SPEC_TASKS: &[&str] = &["schema", "conformance"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("ci") => ci(),
-        Some("schema") => match &args[1..] {
-            [] => schema::run(&project_root(), false),
-            [flag] if flag == "--check" => schema::run(&project_root(), true),
-            [other, ..] => Err(format!("schema: unknown argument `{other}`\n\n{USAGE}")),
-        },
-        Some("conformance") => conformance::main(&project_root(), &args[1..]),
-        Some("interop") => interop::run(),
-        Some("bench") => bench::run(&args[1..]),
-        Some("help" | "--help" | "-h") | None => {
-            eprintln!("{USAGE}");
-            return if args.is_empty() {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            };
+    let task = args.first().map(String::as_str);
+    let run = |f: &dyn Fn(&Workspace) -> Result<ExitCode, String>| {
+        Workspace::discover().and_then(|workspace| f(&workspace))
+    };
+    let result = match task {
+        None => {
+            eprintln!("{}", usage());
+            return ExitCode::FAILURE;
         }
-        Some(other) => Err(format!("unknown xtask `{other}`\n\n{USAGE}")),
+        Some("help" | "--help" | "-h") => {
+            eprintln!("{}", usage());
+            return ExitCode::SUCCESS;
+        }
+        Some("ci") => run(&|ws| ci::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
+        Some(name) if SPEC_TASKS.contains(&name) => run(&|ws| spec_task(ws, &args)),
+        Some("interop") => run(&|ws| interop::run(ws).map(|()| ExitCode::SUCCESS)),
+        Some("bench") => run(&|ws| bench::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
+        Some("paths") => run(&|ws| paths(ws).map(|()| ExitCode::SUCCESS)),
+        Some(other) => Err(format!(
+            "unknown task `{other}` (`cargo xtask --help` lists them)"
+        )),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("xtask: {message}");
             ExitCode::FAILURE
@@ -52,94 +56,108 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <task>
+fn usage() -> String {
+    let files: Vec<&str> = spec::FILES.iter().map(|f| f.path).collect();
+    format!(
+        "usage: cargo xtask <task> [ARGS]
 
 tasks:
-  ci                        the whole test suite: fmt --check, clippy -D warnings, tests and doc
-                            tests, rustdoc, schema --check, conformance, interop
-  schema [--check]          write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the
-                            schemars derives; --check fails when the committed files drift
+  ci [--verbose] [--fail-fast]
+                 the whole test suite: fmt --check, clippy -D warnings, unit, integration and doc
+                 tests, rustdoc -D warnings, schema --check, conformance, interop. Checks the
+                 spec files first. Prints one line per step; a failing step's output is printed
+                 from its log (<target dir>/xtask/ci/<step>.log). --verbose (or
+                 A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
+                 first failing step
+  schema [--check]
+                 write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the schemars
+                 derives; --check fails when the committed files drift
   conformance [--spec-dir DIR]
-                            hold our types and fixtures against the spec files in DIR (default:
-                            $A2A_SPEC_DIR, else ../shared/spec); report in
-                            target/conformance/report.md; see docs/conformance.md
-  interop                   the Python and JS SDKs against our server and our client; pinned
-                            installs in target/interop; see docs/interop.md
-  bench [ARGS]              load, streaming and memory benchmarks against a raw hyper floor and
-                            the SDKs (not part of ci); see docs/benchmarks.md";
+                 hold our types and fixtures against the spec files (in DIR, else the spec
+                 folder below); report in <target dir>/conformance/report.md
+  interop        the Python and JS SDKs against our server and our client; pinned installs in
+                 <target dir>/interop; see docs/interop.md
+  bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
+                 (not part of ci); see docs/benchmarks.md
+  paths          print the workspace root, target directory, spec folder and cargo in use
 
-/// The workspace root, derived from this crate's manifest directory.
-fn project_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives one level below the workspace root")
-        .to_path_buf()
+the spec files:
+  {env} names the folder holding the A2A spec files (default {default}, from the
+  workspace root; a relative path is taken from the current directory). ci, conformance and
+  the a2a-tests schema tests read {files}. They come from
+  github.com/a2aproject/A2A; docs/conformance.md says how to fetch them.
+
+environment:
+  {env}        the spec folder (above)
+  CARGO_TARGET_DIR    cargo's target directory; xtask writes its logs and reports under it
+  A2A_XTASK_VERBOSE   1: `ci` streams every step's output
+  A2A_INTEROP_BLESS, PYTHON, NODE, NPM: see docs/interop.md",
+        env = spec::ENV,
+        default = spec::DEFAULT,
+        files = files.join(", "),
+    )
 }
 
-/// Runs `cargo <args>` at the workspace root with extra environment, failing on a non-zero exit.
-fn cargo(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    eprintln!("\n==> cargo {}", args.join(" "));
-    let status = Command::new(&cargo)
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(project_root())
-        .status()
-        .map_err(|e| format!("cannot start {cargo}: {e}"))?;
-    if status.success() {
-        Ok(())
+/// Builds `xtask-spec` and runs it with `args`, after checking the spec folder when the task
+/// reads it (so that a missing spec says so before xtask-spec is compiled).
+fn spec_task(workspace: &Workspace, args: &[String]) -> Result<ExitCode, String> {
+    let spec_dir = if args[0] == "conformance" && !args.iter().any(|a| a == "--spec-dir") {
+        Some(SpecDir::locate(&workspace.root)?.path)
     } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+        None
+    };
+    let cannot = |e: std::io::Error| {
+        let cargo = std::path::Path::new(&workspace.cargo);
+        format!("cannot start {}: {e}", cargo.display())
+    };
+    let build = workspace
+        .cargo_command()
+        .args(workspace::BUILD_ARGS)
+        .args(["--quiet", "--bin", "xtask-spec"])
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(cannot)?;
+    if !build.status.success() {
+        return Err(format!(
+            "cargo build of xtask-spec failed ({})",
+            build.status
+        ));
     }
+    let stdout = String::from_utf8_lossy(&build.stdout);
+    let exe = workspace::built_executable(&stdout, "xtask-spec")?;
+    let mut command = workspace.command(&exe);
+    if let Some(dir) = spec_dir {
+        command.env(spec::ENV, dir);
+    }
+    let status = command
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    // xtask-spec has printed its own error; pass its exit code on.
+    Ok(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::FAILURE,
+    })
 }
 
-/// The one test command of the workspace.
-fn ci() -> Result<(), String> {
-    cargo(&["fmt", "--all", "--check"], &[])?;
-    cargo(
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--all-features",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        &[],
-    )?;
-    cargo(
-        &[
-            "test",
-            "--workspace",
-            "--all-targets",
-            "--all-features",
-            "--locked",
-        ],
-        &[],
-    )?;
-    cargo(
-        &["test", "--workspace", "--doc", "--all-features", "--locked"],
-        &[],
-    )?;
-    cargo(
-        &[
-            "doc",
-            "--workspace",
-            "--no-deps",
-            "--all-features",
-            "--locked",
-        ],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    )?;
-    let root = project_root();
-    eprintln!("\n==> cargo xtask schema --check");
-    schema::run(&root, true)?;
-    eprintln!("\n==> cargo xtask conformance");
-    conformance::main(&root, &[])?;
-    eprintln!("\n==> cargo xtask interop");
-    interop::run()?;
-    eprintln!("\nxtask ci: all steps passed");
-    Ok(())
+/// `cargo xtask paths`: what the tasks would use, one `name value` line each, on stdout.
+fn paths(workspace: &Workspace) -> Result<(), String> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| workspace.root.clone());
+    let dir = SpecDir::resolve(&workspace.root, std::env::var_os(spec::ENV), &cwd);
+    let status = match dir.check() {
+        Ok(()) => "ok".to_owned(),
+        Err(e) => e,
+    };
+    let text = format!(
+        "root    {}\ntarget  {}\nspec    {}\nspec-ok {}\ncargo   {}\n",
+        workspace.root.display(),
+        workspace.target_dir.display(),
+        dir.path.display(),
+        status,
+        std::path::Path::new(&workspace.cargo).display()
+    );
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write to stdout: {e}"))
 }

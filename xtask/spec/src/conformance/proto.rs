@@ -39,7 +39,7 @@ pub(crate) struct ProtoModel {
     pub(crate) enum_values: usize,
 }
 
-/// Compiles `<spec_v1_dir>/a2a.proto` (google/api imports from the stubs in `xtask/proto`).
+/// Compiles `<spec_v1_dir>/a2a.proto` (google/api imports from the stubs in `xtask/spec/proto`).
 pub(crate) fn load(spec_v1_dir: &Path, stubs_dir: &Path) -> Result<ProtoModel, String> {
     let file = spec_v1_dir.join("a2a.proto");
     if !file.is_file() {

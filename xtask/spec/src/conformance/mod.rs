@@ -7,7 +7,7 @@
 //! 3. Every fixture under `tests/fixtures/` against the spec schema of its version and ours.
 //! 4. Differences listed in `schema/deviations.json` are explained; any other fails the run.
 //!
-//! The report is printed and written to `target/conformance/report.md`.
+//! The report is printed and written to `conformance/report.md` under cargo's target directory.
 
 mod deviations;
 mod fixtures;
@@ -19,6 +19,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use xtask::Workspace;
+use xtask::spec::{Source, SpecDir};
 
 use crate::schema::{self, Generation};
 use fixtures::{SchemaSet, Verdict};
@@ -38,17 +40,14 @@ pub(crate) struct Options {
 }
 
 impl Options {
-    /// The defaults: `A2A_SPEC_DIR` or `../shared/spec` from the workspace root,
-    /// `schema/deviations.json`, `target/conformance/report.md`.
-    pub(crate) fn from_env(root: &Path) -> Self {
-        let spec_dir = std::env::var_os("A2A_SPEC_DIR")
-            .filter(|v| !v.is_empty())
-            .map_or_else(|| root.join("../shared/spec"), PathBuf::from);
+    /// The defaults for `workspace` and a spec folder: `schema/deviations.json`, and the report in
+    /// `conformance/report.md` under the target directory.
+    pub(crate) fn new(workspace: &Workspace, spec_dir: PathBuf) -> Self {
         Options {
-            root: root.to_owned(),
+            root: workspace.root.clone(),
             spec_dir,
-            deviations: root.join("schema/deviations.json"),
-            report: Some(root.join("target/conformance/report.md")),
+            deviations: workspace.root.join("schema/deviations.json"),
+            report: Some(workspace.target_dir.join("conformance/report.md")),
         }
     }
 }
@@ -160,7 +159,7 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
     }
 
     // 2. 1.0: the proto, then the published a2a.json's property names.
-    let stubs = options.root.join("xtask/proto");
+    let stubs = options.root.join("xtask/spec/proto");
     let v1_dir = spec_dir.join("v1.0");
     let ours_v1_shapes = shape::definitions(&ours_v1);
     let model = match proto::load(&v1_dir, &stubs) {
@@ -653,19 +652,30 @@ impl Report {
     }
 }
 
-/// `cargo xtask conformance [--spec-dir DIR]`.
-pub(crate) fn main(root: &Path, args: &[String]) -> Result<(), String> {
-    let mut options = Options::from_env(root);
+/// `cargo xtask conformance [--spec-dir DIR]`: first checks that every spec file is there (one
+/// line saying where it looked and where the files come from, when one is not).
+pub(crate) fn main(workspace: &Workspace, args: &[String]) -> Result<(), String> {
+    let mut flag = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--spec-dir" => {
-                options.spec_dir = PathBuf::from(args.next().ok_or("--spec-dir needs a folder")?);
-            }
+            "--spec-dir" => flag = Some(args.next().ok_or("--spec-dir needs a folder")?),
             other => return Err(format!("conformance: unknown argument `{other}`")),
         }
     }
-    main_with(&options, &mut std::io::stdout())
+    let spec_dir = match flag {
+        Some(dir) => {
+            let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+            let dir = SpecDir::named(&cwd, Path::new(dir), Source::Flag);
+            dir.check()?;
+            dir
+        }
+        None => SpecDir::locate(&workspace.root)?,
+    };
+    main_with(
+        &Options::new(workspace, spec_dir.path),
+        &mut std::io::stdout(),
+    )
 }
 
 /// "1 unexplained difference", "2 unexplained differences".
@@ -697,16 +707,6 @@ pub(crate) fn main_with(options: &Options, out: &mut impl std::io::Write) -> Res
         ))
     }
 }
-
-/// The version folders the JSON check reads, for tests that copy the spec.
-#[cfg(test)]
-const SPEC_FILES: &[&str] = &[
-    "v0.1/a2a.json",
-    "v0.2/a2a.json",
-    "v0.3/a2a.json",
-    "v1.0/a2a.json",
-    "v1.0/a2a.proto",
-];
 
 #[cfg(test)]
 mod tests;

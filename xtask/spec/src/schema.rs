@@ -214,7 +214,7 @@ mod tests {
     /// `cargo xtask schema --check`, as a test: the committed files match the derives.
     #[test]
     fn committed_schemas_are_up_to_date() {
-        if let Err(message) = run(&crate::project_root(), true) {
+        if let Err(message) = run(&crate::test_workspace().root, true) {
             panic!("{message}");
         }
     }

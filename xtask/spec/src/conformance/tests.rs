@@ -1,6 +1,6 @@
 //! The check can fail: edited copies of the spec make conformance report each edit.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::*;
 
@@ -9,10 +9,13 @@ struct SpecCopy(PathBuf);
 
 impl SpecCopy {
     fn new(name: &str) -> Self {
-        let source = Options::from_env(&crate::project_root()).spec_dir;
+        // The real spec files, or the one-line error saying where they were looked for.
+        let source = SpecDir::locate(&crate::test_workspace().root)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .path;
         let dir = std::env::temp_dir().join(format!("a2a-xtask-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        for file in SPEC_FILES {
+        for file in xtask::spec::FILES.iter().map(|f| f.path) {
             let to = dir.join(file);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(source.join(file), &to)
@@ -32,14 +35,15 @@ impl SpecCopy {
         std::fs::write(&path, text.replace(from, to)).unwrap();
     }
 
-    fn run(&self) -> Report {
-        let root = crate::project_root();
-        let options = Options {
-            spec_dir: self.0.clone(),
+    fn options(&self) -> Options {
+        Options {
             report: None,
-            ..Options::from_env(&root)
-        };
-        run(&options).unwrap()
+            ..Options::new(&crate::test_workspace(), self.0.clone())
+        }
+    }
+
+    fn run(&self) -> Report {
+        run(&self.options()).unwrap()
     }
 }
 
@@ -161,9 +165,8 @@ fn bundle_names_are_checked() {
 #[test]
 fn a_missing_spec_folder_is_one_clear_error() {
     let options = Options {
-        spec_dir: Path::new("/nonexistent/a2a-spec").to_owned(),
         report: None,
-        ..Options::from_env(&crate::project_root())
+        ..Options::new(&crate::test_workspace(), "/nonexistent/a2a-spec".into())
     };
     let err = run(&options).unwrap_err();
     assert!(
@@ -255,16 +258,7 @@ fn a_removed_property_fails_the_command() {
             .unwrap()
             .remove("description");
     });
-    let root = crate::project_root();
-    let err = main_with(
-        &Options {
-            spec_dir: spec.0.clone(),
-            report: None,
-            ..Options::from_env(&root)
-        },
-        &mut Vec::new(),
-    )
-    .unwrap_err();
+    let err = main_with(&spec.options(), &mut Vec::new()).unwrap_err();
     assert!(
         err.starts_with("conformance: 1 unexplained difference between"),
         "{err}"
