@@ -26,15 +26,17 @@ use crate::auth::Principal;
 ///
 /// | limit | default | what a client sees when it is hit |
 /// |---|---|---|
-/// | `max_tasks` | 10 000 | ended tasks are dropped, oldest first (`GetTask` on one: `TaskNotFoundError` -32001); with only unfinished or pinned tasks left, a `SendMessage` that would start a new task gets `UnsupportedOperationError` (-32004) "the task store holds its limit of N tasks ..." |
-/// | `max_total_bytes` | 256 MiB | the same, by bytes: ended tasks are dropped until the store's tasks hold at most this many bytes (see the [module docs](super#bytes)); with only unfinished or pinned tasks left, a new task gets -32004 "the task store is full ...", and an agent event or follow-up message that does not fit is refused (`SinkError::TooLarge` to the agent, -32004 to the client) |
-/// | `terminal_ttl` | 1 hour | ended tasks older than this (by their final status time) are dropped: `TaskNotFoundError` (-32001) |
+/// | `max_tasks` | 10 000 | ended tasks beyond it are dropped, oldest first (`GetTask` on one: `TaskNotFoundError` -32001); tasks that may not be dropped can hold the store above it for a while |
+/// | `max_live_tasks` | 10 000 | a `SendMessage` that would start a new task while this many tasks are unfinished or pinned: `UnsupportedOperationError` (-32004) "the task store holds its limit of N unfinished or pinned tasks (max_live_tasks) ..." |
+/// | `max_total_bytes` | 256 MiB | ended tasks are dropped, oldest first, until all tasks hold at most this many bytes (see the [module docs](super#bytes)); when unfinished and pinned tasks fill it, a new task gets -32004 "the task store is full ...", and a follow-up message or agent event that does not fit is refused (-32004 to the client, `SinkError::TooLarge` to the agent) |
+/// | `terminal_ttl` | 1 hour | ended tasks whose final status is older are dropped: `TaskNotFoundError` (-32001) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RetentionPolicy {
-    /// The most tasks held: the oldest ended tasks are dropped to stay within it, and no task
-    /// is created when none of them may be dropped.
+    /// Drop the oldest ended tasks while more than this many tasks are stored.
     pub max_tasks: usize,
+    /// Create no task while this many tasks may not be dropped (unfinished, or pinned).
+    pub max_live_tasks: usize,
     /// Drop ended tasks whose final status is older than this.
     pub terminal_ttl: Option<Duration>,
     /// The most bytes all tasks hold together (see the [module docs](super#bytes)): the oldest
@@ -44,10 +46,12 @@ pub struct RetentionPolicy {
 }
 
 impl Default for RetentionPolicy {
-    /// At most 10 000 tasks and 256 MiB; ended tasks kept for one hour.
+    /// At most 10 000 tasks, 10 000 of them unfinished, and 256 MiB; ended tasks kept for one
+    /// hour.
     fn default() -> Self {
         Self {
             max_tasks: 10_000,
+            max_live_tasks: 10_000,
             terminal_ttl: Some(Duration::from_secs(3600)),
             max_total_bytes: 256 * 1024 * 1024,
         }
@@ -59,6 +63,13 @@ impl RetentionPolicy {
     #[must_use]
     pub fn with_max_tasks(mut self, max_tasks: usize) -> Self {
         self.max_tasks = max_tasks;
+        self
+    }
+
+    /// Sets the most tasks that may not be dropped.
+    #[must_use]
+    pub fn with_max_live_tasks(mut self, max_live_tasks: usize) -> Self {
+        self.max_live_tasks = max_live_tasks;
         self
     }
 
@@ -587,11 +598,11 @@ impl Shared {
     /// Whether a task of `bytes` fits once every droppable task is dropped; the reason when not.
     fn room_for(&self, inner: &Inner, bytes: u64) -> Result<(), StoreError> {
         let kept = inner.tasks.len() - inner.evictable.len();
-        let max_tasks = self.retention.max_tasks;
-        if kept >= max_tasks {
+        let max_live = self.retention.max_live_tasks;
+        if kept >= max_live {
             return Err(StoreError::Full(format!(
-                "the task store holds its limit of {max_tasks} tasks (max_tasks), none of which \
-                 may be dropped now (they are unfinished, or being read); try again later"
+                "the task store holds its limit of {max_live} unfinished or pinned tasks \
+                 (max_live_tasks); try again later"
             )));
         }
         let kept_bytes = inner.total_bytes - inner.evictable_bytes;

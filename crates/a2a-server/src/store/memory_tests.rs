@@ -55,27 +55,59 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
         assert_eq!(store.len(), 3);
         assert!(store.load(&"done-old".into()).await.unwrap().is_none());
         assert!(store.load(&"working-old".into()).await.unwrap().is_some());
+        // With only live tasks left to evict, the store grows rather than lose one.
         store
             .create(task("fresh-2", TaskState::Working, now), None)
             .await
             .unwrap();
-        assert!(store.load(&"done-new".into()).await.unwrap().is_none());
-        // With only live tasks left, the store refuses a new one rather than lose one or grow.
-        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(3));
-        let refused = store
+        store
             .create(task("fresh-3", TaskState::Working, now), None)
             .await
-            .unwrap_err();
-        assert_eq!(refused, full_of_tasks(3));
-        assert_eq!(store.len(), 3);
+            .unwrap();
+        assert!(store.load(&"done-new".into()).await.unwrap().is_none());
+        assert_eq!(store.len(), 4);
     });
 }
 
 fn full_of_tasks(n: usize) -> StoreError {
     StoreError::Full(format!(
-        "the task store holds its limit of {n} tasks (max_tasks), none of which may be dropped \
-         now (they are unfinished, or being read); try again later"
+        "the task store holds its limit of {n} unfinished or pinned tasks (max_live_tasks); try \
+         again later"
     ))
+}
+
+/// Up to `max_live_tasks` tasks that may not be dropped; then new ones are refused, until one
+/// ends.
+#[test]
+fn max_live_tasks_bounds_what_cannot_be_dropped() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_tasks(10)
+                .with_max_live_tasks(2),
+        );
+        let now = Timestamp::now().unix_seconds();
+        for id in ["a", "b"] {
+            store
+                .create(task(id, TaskState::Working, now), None)
+                .await
+                .unwrap();
+        }
+        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(2));
+        let refused = store
+            .create(task("c", TaskState::Working, now), None)
+            .await
+            .unwrap_err();
+        assert_eq!(refused, full_of_tasks(2));
+        assert_eq!(store.len(), 2);
+        edit(&store, &"a".into(), status(TaskState::Completed)).await;
+        store.check_room(0).await.unwrap();
+        store
+            .create(task("c", TaskState::Working, now), None)
+            .await
+            .unwrap();
+        assert_eq!(store.len(), 3);
+    });
 }
 
 #[test]
@@ -473,6 +505,7 @@ fn pinned_tasks_stay_until_released() {
         let store = InMemoryTaskStore::with_retention(
             RetentionPolicy::default()
                 .with_max_tasks(1)
+                .with_max_live_tasks(1)
                 .with_terminal_ttl(Some(Duration::from_secs(60))),
         );
         let id = TaskId::from("read");
