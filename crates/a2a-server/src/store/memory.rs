@@ -1,6 +1,6 @@
 //! The in-memory store: the embedded default.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -117,11 +117,13 @@ struct Inner {
     /// Boxed: a table slot is then 32 bytes, not ~450, and the table's spare capacity (up to
     /// half of it after a resize) costs little.
     tasks: HashMap<TaskId, Box<Entry>>,
-    /// (status timestamp in nanoseconds, id): the `ListTasks` order, iterated newest first.
-    by_time: BTreeSet<(i128, TaskId)>,
+    /// Every task by its [`Key`]: the `ListTasks` order, iterated newest first.
+    by_time: BTreeMap<Key, TaskId>,
     /// The tasks that may be dropped (terminal, unpinned), oldest final status first: the
     /// eviction order. Pinned and live tasks are not in it, so eviction never skips any.
-    evictable: BTreeSet<(i128, TaskId)>,
+    evictable: BTreeSet<Key>,
+    /// The number of the next task created.
+    next_number: u64,
     push: HashMap<TaskId, Vec<TaskPushNotificationConfig>>,
     /// The bytes of all tasks.
     total_bytes: u64,
@@ -145,6 +147,8 @@ struct Entry {
     /// by the first of them and dropped once it has woken them: an idle task holds none.
     notify: Option<Arc<Notify>>,
     time_key: i128,
+    /// The order of creation, which breaks ties of `time_key`.
+    number: u64,
     /// The bytes accounted to the task.
     bytes: u64,
     /// How many [`TaskPin`]s hold the task.
@@ -212,7 +216,7 @@ fn index(n: usize) -> u32 {
 }
 
 impl Entry {
-    fn new(task: Task, owner: Option<Principal>, time_key: i128, bytes: u64) -> Self {
+    fn new(task: Task, owner: Option<Principal>, (time_key, number): Key, bytes: u64) -> Self {
         let mut status = TaskStatus::new(task.status.state);
         status.timestamp = task.status.timestamp;
         let first = if status == task.status && task.artifacts.is_empty() {
@@ -240,6 +244,7 @@ impl Entry {
             status_message: None,
             notify: None,
             time_key,
+            number,
             bytes,
             pins: 0,
         }
@@ -247,6 +252,10 @@ impl Entry {
 
     fn last_seq(&self) -> u64 {
         self.log.len() as u64
+    }
+
+    fn key(&self) -> Key {
+        (self.time_key, self.number)
     }
 
     fn evictable(&self) -> bool {
@@ -574,25 +583,33 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Drops tasks past the TTL, then the oldest droppable ones while over a limit.
-    fn evict(&self, inner: &mut Inner) {
-        if let Some(ttl) = self.retention.terminal_ttl {
+    /// Takes out tasks past the TTL, then the oldest droppable ones while over a limit. The
+    /// caller drops them once it released the lock: freeing a task's memory, cold by then,
+    /// is the slow part of evicting it.
+    #[must_use = "drop the evicted tasks after releasing the lock"]
+    #[expect(clippy::vec_box, reason = "the boxes come out of the map: moved, not copied")]
+    fn evict(&self, inner: &mut Inner) -> Vec<Box<Entry>> {
+        let mut evicted = Vec::new();
+        if let Some(ttl) = self.retention.terminal_ttl
+            && !inner.evictable.is_empty()
+        {
             let cutoff = now_key() - i128::try_from(ttl.as_nanos()).unwrap_or(i128::MAX);
             while inner
                 .evictable
                 .first()
                 .is_some_and(|(key, _)| *key < cutoff)
             {
-                inner.evict_first();
+                inner.evict_first(&mut evicted);
             }
         }
         while inner.tasks.len() > self.retention.max_tasks
             || inner.total_bytes > self.retention.max_total_bytes
         {
-            if !inner.evict_first() {
+            if !inner.evict_first(&mut evicted) {
                 break;
             }
         }
+        evicted
     }
 
     /// Whether a task of `bytes` fits once every droppable task is dropped; the reason when not.
@@ -618,34 +635,42 @@ impl Shared {
     }
 
     fn unpin(&self, id: &TaskId) {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
+        let mut guard = self.lock();
+        let inner = &mut *guard;
         let Some(entry) = inner.tasks.get_mut(id) else {
             return;
         };
         entry.pins -= 1;
         if entry.evictable() {
-            inner.evictable.insert((entry.time_key, id.clone()));
+            inner.evictable.insert(entry.key());
             inner.evictable_bytes += entry.bytes;
-            self.evict(inner);
+            let evicted = self.evict(inner);
+            drop(guard);
+            drop(evicted);
         }
     }
 }
 
 impl Inner {
-    /// Drops the oldest droppable task; false when there is none.
-    fn evict_first(&mut self) -> bool {
-        let Some((key, id)) = self.evictable.pop_first() else {
+    /// Takes out the oldest droppable task; false when there is none.
+    #[expect(clippy::vec_box, reason = "the boxes come out of the map: moved, not copied")]
+    fn evict_first(&mut self, evicted: &mut Vec<Box<Entry>>) -> bool {
+        let Some(key) = self.evictable.pop_first() else {
             return false;
+        };
+        let Some(id) = self.by_time.remove(&key) else {
+            return true;
         };
         if let Some(mut entry) = self.tasks.remove(&id) {
             self.evictable_bytes -= entry.bytes;
             self.total_bytes -= entry.bytes;
-            self.by_time.remove(&(key, id.clone()));
             // Waiters re-read and find the task gone.
             entry.notify();
+            evicted.push(entry);
         }
-        self.push.remove(&id);
+        if !self.push.is_empty() {
+            self.push.remove(&id);
+        }
         true
     }
 
@@ -667,14 +692,18 @@ impl Drop for PinGuard {
     }
 }
 
-fn parse_cursor(token: &str) -> Option<(i128, TaskId)> {
-    let rest = token.strip_prefix("t1:")?;
-    let (nanos, id) = rest.split_once(':')?;
-    Some((nanos.parse().ok()?, TaskId::from(id)))
+/// Where a task stands in the store's order: (status timestamp in nanoseconds, number of
+/// creation). Numbers, so that keeping the order costs no copy or comparison of ids.
+type Key = (i128, u64);
+
+fn parse_cursor(token: &str) -> Option<Key> {
+    let rest = token.strip_prefix("t2:")?;
+    let (nanos, number) = rest.split_once(':')?;
+    Some((nanos.parse().ok()?, number.parse().ok()?))
 }
 
-fn cursor(key: &(i128, TaskId)) -> String {
-    format!("t1:{}:{}", key.0, key.1)
+fn cursor(key: &Key) -> String {
+    format!("t2:{}:{}", key.0, key.1)
 }
 
 impl TaskStore for InMemoryTaskStore {
@@ -694,15 +723,19 @@ impl TaskStore for InMemoryTaskStore {
             let key = time_key(&task);
             let state = task.status.state;
             let id = task.id.clone();
-            let entry = Box::new(Entry::new(task, owner, key, bytes));
-            inner.by_time.insert((key, id.clone()));
+            let number = inner.next_number;
+            inner.next_number += 1;
+            let entry = Box::new(Entry::new(task, owner, (key, number), bytes));
+            inner.by_time.insert(entry.key(), id.clone());
             inner.total_bytes += bytes;
             if entry.evictable() {
-                inner.evictable.insert((key, id.clone()));
+                inner.evictable.insert(entry.key());
                 inner.evictable_bytes += bytes;
             }
             inner.tasks.insert(id, entry);
-            shared.evict(&mut inner);
+            let evicted = shared.evict(&mut inner);
+            drop(inner);
+            drop(evicted);
             Ok(UpdateOutcome { last_seq: 1, state })
         })();
         Box::pin(std::future::ready(result))
@@ -738,7 +771,7 @@ impl TaskStore for InMemoryTaskStore {
         let inner = &mut *guard;
         let pin = inner.tasks.get_mut(id).map(|entry| {
             if entry.evictable() {
-                inner.evictable.remove(&(entry.time_key, id.clone()));
+                inner.evictable.remove(&entry.key());
                 inner.evictable_bytes -= entry.bytes;
             }
             entry.pins += 1;
@@ -772,7 +805,7 @@ impl TaskStore for InMemoryTaskStore {
         };
         let was_evictable = entry.evictable();
         if was_evictable {
-            inner.evictable.remove(&(entry.time_key, id.clone()));
+            inner.evictable.remove(&entry.key());
             inner.evictable_bytes -= entry.bytes;
         }
         let was_terminal = entry.task.status.state.is_terminal();
@@ -782,9 +815,10 @@ impl TaskStore for InMemoryTaskStore {
         inner.total_bytes = inner.total_bytes.saturating_add(cost);
         let key = time_key(&entry.task);
         if key != entry.time_key {
-            inner.by_time.remove(&(entry.time_key, id.clone()));
-            inner.by_time.insert((key, id.clone()));
+            let old = entry.key();
             entry.time_key = key;
+            let id = inner.by_time.remove(&old).unwrap_or_else(|| id.clone());
+            inner.by_time.insert(entry.key(), id);
         }
         let state = entry.task.status.state;
         if state.is_terminal() && !was_terminal {
@@ -803,11 +837,13 @@ impl TaskStore for InMemoryTaskStore {
         let last_seq = entry.last_seq();
         let evictable = entry.evictable();
         if evictable {
-            inner.evictable.insert((key, id.clone()));
+            inner.evictable.insert(entry.key());
             inner.evictable_bytes += entry.bytes;
         }
         if (evictable && !was_evictable) || inner.total_bytes > shared.retention.max_total_bytes {
-            shared.evict(inner);
+            let evicted = shared.evict(inner);
+            drop(guard);
+            drop(evicted);
         }
         Box::pin(std::future::ready(Ok(Some(UpdateOutcome {
             last_seq,
@@ -867,8 +903,8 @@ impl TaskStore for InMemoryTaskStore {
             };
             let inner = self.shared.lock();
             let after_key = query.status_after.map(time_key_of);
-            let matches = |key: &(i128, TaskId)| -> Option<&Entry> {
-                let entry = inner.tasks.get(&key.1)?;
+            let matches = |id: &TaskId| -> Option<&Entry> {
+                let entry = inner.tasks.get(id)?;
                 (entry.owner == query.owner
                     && query
                         .context_id
@@ -881,15 +917,15 @@ impl TaskStore for InMemoryTaskStore {
                 .by_time
                 .iter()
                 .rev()
-                .take_while(|key| after_key.is_none_or(|after| key.0 >= after));
+                .take_while(|(key, _)| after_key.is_none_or(|after| key.0 >= after));
             let max_bytes = query.max_bytes.unwrap_or(usize::MAX);
             let mut total = 0usize;
             let mut tasks = Vec::new();
             let mut page_bytes = 0usize;
             let mut last_key = None;
             let mut more = false;
-            for key in newest_first {
-                let Some(entry) = matches(key) else { continue };
+            for (key, id) in newest_first {
+                let Some(entry) = matches(id) else { continue };
                 total += 1;
                 if more || start.as_ref().is_some_and(|start| key >= start) {
                     continue;
