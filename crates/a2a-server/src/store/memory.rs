@@ -587,7 +587,10 @@ impl Shared {
     /// caller drops them once it released the lock: freeing a task's memory, cold by then,
     /// is the slow part of evicting it.
     #[must_use = "drop the evicted tasks after releasing the lock"]
-    #[expect(clippy::vec_box, reason = "the boxes come out of the map: moved, not copied")]
+    #[expect(
+        clippy::vec_box,
+        reason = "the boxes come out of the map: moved, not copied"
+    )]
     fn evict(&self, inner: &mut Inner) -> Vec<Box<Entry>> {
         let mut evicted = Vec::new();
         if let Some(ttl) = self.retention.terminal_ttl
@@ -653,7 +656,10 @@ impl Shared {
 
 impl Inner {
     /// Takes out the oldest droppable task; false when there is none.
-    #[expect(clippy::vec_box, reason = "the boxes come out of the map: moved, not copied")]
+    #[expect(
+        clippy::vec_box,
+        reason = "the boxes come out of the map: moved, not copied"
+    )]
     fn evict_first(&mut self, evicted: &mut Vec<Box<Entry>>) -> bool {
         let Some(key) = self.evictable.pop_first() else {
             return false;

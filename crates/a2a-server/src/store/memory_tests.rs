@@ -336,6 +336,13 @@ fn the_log_reads_back_what_the_reference_logged() {
                 append: true,
                 last_chunk: true,
             },
+            // An append to an artifact the task lacks starts it.
+            TaskEdit::Artifact {
+                artifact: Artifact::new("c", vec![Part::url("https://example.com/c")])
+                    .with_name("c"),
+                append: true,
+                last_chunk: false,
+            },
             TaskEdit::Restate(Timestamp::now()),
             TaskEdit::Status(
                 TaskStatus::now(TaskState::Completed).with_message(Message::new(
