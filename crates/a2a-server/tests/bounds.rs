@@ -75,6 +75,14 @@ fn handler(config: HandlerConfig, store: Arc<dyn TaskStore>, seen: Arc<Seen>) ->
         .build()
 }
 
+/// A handler over a fresh store, whose tasks may hold `bytes` each.
+fn with_max_task_bytes(bytes: u64) -> (RequestHandler, Arc<InMemoryTaskStore>, Arc<Seen>) {
+    let store = Arc::new(InMemoryTaskStore::new());
+    let seen = Arc::new(Seen::default());
+    let config = HandlerConfig::default().with_max_task_bytes(bytes);
+    (handler(config, store.clone(), seen.clone()), store, seen)
+}
+
 /// The task a new request with this message starts, as the store accounts it.
 fn new_task_bytes(text: &str) -> u64 {
     let (task_id, context_id) = (TaskId::random(), ContextId::random());
@@ -89,13 +97,7 @@ fn new_task_bytes(text: &str) -> u64 {
 
 #[tokio::test]
 async fn a_message_larger_than_a_task_may_hold_is_refused_before_the_agent_runs() {
-    let store = Arc::new(InMemoryTaskStore::new());
-    let seen = Arc::new(Seen::default());
-    let h = handler(
-        HandlerConfig::default().with_max_task_bytes(10_000),
-        store.clone(),
-        seen.clone(),
-    );
+    let (h, store, seen) = with_max_task_bytes(10_000);
     let text = "x".repeat(10_000);
     let err = h
         .send_message(send(&text), &CallContext::new())
@@ -124,13 +126,7 @@ async fn a_message_larger_than_a_task_may_hold_is_refused_before_the_agent_runs(
 
 #[tokio::test]
 async fn a_follow_up_that_would_overfill_its_task_is_refused_and_changes_nothing() {
-    let store = Arc::new(InMemoryTaskStore::new());
-    let seen = Arc::new(Seen::default());
-    let h = handler(
-        HandlerConfig::default().with_max_task_bytes(20_000),
-        store.clone(),
-        seen.clone(),
-    );
+    let (h, store, seen) = with_max_task_bytes(20_000);
     let call = CallContext::new();
     let asked = task_of(h.send_message(send("ask"), &call).await.unwrap());
     assert_eq!(asked.status.state, TaskState::InputRequired);
@@ -167,13 +163,7 @@ async fn a_follow_up_that_would_overfill_its_task_is_refused_and_changes_nothing
 
 #[tokio::test]
 async fn an_agent_event_that_would_overfill_its_task_is_refused_to_the_agent() {
-    let store = Arc::new(InMemoryTaskStore::new());
-    let seen = Arc::new(Seen::default());
-    let h = handler(
-        HandlerConfig::default().with_max_task_bytes(50_000),
-        store.clone(),
-        seen.clone(),
-    );
+    let (h, store, seen) = with_max_task_bytes(50_000);
     let task = task_of(
         h.send_message(send("big 60000"), &CallContext::new())
             .await

@@ -49,6 +49,8 @@ impl RequestHandler {
             .configuration
             .as_ref()
             .is_some_and(|c| c.return_immediately);
+        let answer =
+            |task: Task| SendMessageResponse::Task(lifecycle::present(task, history_length, true));
         let started = self.start(req, call, !return_immediately).await?;
         let (task_id, after, final_task) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
@@ -60,11 +62,7 @@ impl RequestHandler {
         };
         if return_immediately {
             let task = self.load_visible(&task_id, call).await?;
-            return Ok(SendMessageResponse::Task(lifecycle::present(
-                task,
-                history_length,
-                true,
-            )));
+            return Ok(answer(task));
         }
         // Blocking: the update that makes the task final (terminal or interrupted) hands it
         // over, so the answer never depends on the task still being stored.
@@ -72,11 +70,7 @@ impl RequestHandler {
         if let Some(final_task) = final_task
             && let Ok(task) = final_task.await
         {
-            return Ok(SendMessageResponse::Task(lifecycle::present(
-                task,
-                history_length,
-                true,
-            )));
+            return Ok(answer(task));
         }
         // The execution ended without making the task final (a newer one took it over): wait
         // for a final state reached after this message, reading only the state meanwhile.
@@ -90,11 +84,7 @@ impl RequestHandler {
                 .ok_or_else(|| A2aError::TaskNotFound(task_id.clone()))?;
             if progress.last_seq > after && progress.state.is_final() {
                 let task = self.load_visible(&task_id, call).await?;
-                return Ok(SendMessageResponse::Task(lifecycle::present(
-                    task,
-                    history_length,
-                    true,
-                )));
+                return Ok(answer(task));
             }
             seen = seen.max(progress.last_seq);
             self.inner.store.wait(&task_id, seen).await?;

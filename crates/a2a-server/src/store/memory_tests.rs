@@ -202,6 +202,21 @@ async fn edit(store: &InMemoryTaskStore, id: &TaskId, edit: TaskEdit) -> u64 {
         .last_seq
 }
 
+/// An artifact edit of one text part.
+fn chunk(id: &str, text: &str, append: bool, last_chunk: bool) -> TaskEdit {
+    TaskEdit::Artifact {
+        artifact: Artifact::new(id, vec![Part::text(text)]),
+        append,
+        last_chunk,
+    }
+}
+
+/// The events of a task's whole log.
+async fn events(store: &InMemoryTaskStore, id: &TaskId) -> Vec<StreamResponse> {
+    let log = store.read_log(id, 0, usize::MAX).await.unwrap();
+    log.into_iter().map(|e| e.event).collect()
+}
+
 fn status(state: TaskState) -> TaskEdit {
     TaskEdit::Status(TaskStatus::now(state))
 }
@@ -326,16 +341,8 @@ fn the_log_reads_back_what_the_reference_logged() {
             TaskEdit::Message(Message::new("m-3", Role::User, vec![Part::text("Paris")])),
             TaskEdit::Status(odd_status),
             // Replaces artifact `a`: the events that carried the old one still show it.
-            TaskEdit::Artifact {
-                artifact: Artifact::new("a", vec![Part::text("new")]),
-                append: false,
-                last_chunk: true,
-            },
-            TaskEdit::Artifact {
-                artifact: Artifact::new("a", vec![Part::text(" and more")]),
-                append: true,
-                last_chunk: true,
-            },
+            chunk("a", "new", false, true),
+            chunk("a", " and more", true, true),
             // An append to an artifact the task lacks starts it.
             TaskEdit::Artifact {
                 artifact: Artifact::new("c", vec![Part::url("https://example.com/c")])
@@ -363,14 +370,7 @@ fn the_log_reads_back_what_the_reference_logged() {
         assert_eq!(stored.task, shadow);
         assert_eq!(stored.bytes, bytes);
         assert_eq!(store.total_bytes(), bytes);
-        let log: Vec<StreamResponse> = store
-            .read_log(&id, 0, usize::MAX)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|e| e.event)
-            .collect();
-        assert_eq!(log, logged);
+        assert_eq!(events(&store, &id).await, logged);
         // Reading from a cursor numbers the entries from there.
         let tail: Vec<LogEntry> = store.read_log(&id, 10, 2).await.unwrap();
         assert_eq!(tail.iter().map(|e| e.seq).collect::<Vec<_>>(), [11, 12]);
@@ -398,28 +398,13 @@ fn a_task_created_whole_logs_itself_whole() {
         let mut logged = vec![StreamResponse::Task(created)];
         for e in [
             TaskEdit::Restate(Timestamp::now()),
-            TaskEdit::Artifact {
-                artifact: Artifact::new("a", vec![Part::text("y")]),
-                append: true,
-                last_chunk: true,
-            },
-            TaskEdit::Artifact {
-                artifact: Artifact::new("a", vec![Part::text("z")]),
-                append: false,
-                last_chunk: true,
-            },
+            chunk("a", "y", true, true),
+            chunk("a", "z", false, true),
         ] {
             logged.extend(e.clone().apply(&mut shadow));
             edit(&store, &id, e).await;
         }
-        let log: Vec<StreamResponse> = store
-            .read_log(&id, 0, usize::MAX)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|e| e.event)
-            .collect();
-        assert_eq!(log, logged);
+        assert_eq!(events(&store, &id).await, logged);
         assert_eq!(store.load(&id).await.unwrap().unwrap().task, shadow);
     });
 }
