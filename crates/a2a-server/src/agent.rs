@@ -246,6 +246,17 @@ pub enum SinkError {
     /// The store failed to record the event.
     #[error("the task store failed: {0}")]
     Store(String),
+    /// The event would take the task over the bytes a task may hold, or the store over its
+    /// total; the task is unchanged, and a smaller event (a shorter chunk) may still fit.
+    #[error("task {task_id} cannot take an event of {bytes} bytes: {limit}")]
+    TooLarge {
+        /// The task.
+        task_id: TaskId,
+        /// The bytes the event would add (see the store module's docs on bytes).
+        bytes: u64,
+        /// Which limit it would cross, and how much room is left.
+        limit: String,
+    },
 }
 
 /// Where an agent reports what it does. Cheap to clone; every clone writes to the same task.

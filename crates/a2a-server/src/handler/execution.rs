@@ -15,18 +15,26 @@ use tracing::Instrument as _;
 
 use super::subscribe::log_stream;
 use super::{
-    CallContext, EventStream, Execution, RequestHandler, Running, StreamEvent,
-    check_history_length, lifecycle, lock,
+    CallContext, EventStream, Execution, FinalSlot, RequestHandler, Running, StreamEvent,
+    check_history_length, final_observer, lifecycle, lock, store_refusal,
 };
 use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
 use crate::auth::Principal;
 use crate::error::A2aError;
-use crate::store::TaskStore;
+use crate::store::{TaskEdit, TaskPin, TaskStore, task_bytes};
 
+/// How the first event of a new request went, for the caller waiting in `start`.
 enum First {
+    /// The agent answered with a direct message.
     Reply(Message),
+    /// The task was created.
     Task,
+    /// The store refused the task.
+    Refused(A2aError),
 }
+
+/// The longest failure text the server writes into a task's status message.
+const MAX_FAILURE_TEXT: usize = 4096;
 
 impl RequestHandler {
     /// `SendMessage`: starts or continues a task and answers with the task (when it is
@@ -41,21 +49,31 @@ impl RequestHandler {
             .configuration
             .as_ref()
             .is_some_and(|c| c.return_immediately);
-        let started = self.start(req, call).await?;
-        let (task_id, after) = match started {
+        let answer =
+            |task: Task| SendMessageResponse::Task(lifecycle::present(task, history_length, true));
+        let started = self.start(req, call, !return_immediately).await?;
+        let (task_id, after, final_task) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
-            Started::Task { task_id, after } => (task_id, after),
+            Started::Task {
+                task_id,
+                after,
+                final_task,
+            } => (task_id, after, final_task),
         };
         if return_immediately {
             let task = self.load_visible(&task_id, call).await?;
-            return Ok(SendMessageResponse::Task(lifecycle::present(
-                task,
-                history_length,
-                true,
-            )));
+            return Ok(answer(task));
         }
-        // Blocking: wait for a terminal or interrupted state reached after this message.
-        // Only the state is read while waiting; the task is copied once, at the end.
+        // Blocking: the update that makes the task final (terminal or interrupted) hands it
+        // over, so the answer never depends on the task still being stored.
+        let _pin = self.inner.store.pin(&task_id).await?;
+        if let Some(final_task) = final_task
+            && let Ok(task) = final_task.await
+        {
+            return Ok(answer(task));
+        }
+        // The execution ended without making the task final (a newer one took it over): wait
+        // for a final state reached after this message, reading only the state meanwhile.
         let mut seen = after;
         loop {
             let progress = self
@@ -66,11 +84,7 @@ impl RequestHandler {
                 .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
             if progress.last_seq > after && progress.state.is_final() {
                 let task = self.load_visible(&task_id, call).await?;
-                return Ok(SendMessageResponse::Task(lifecycle::present(
-                    task,
-                    history_length,
-                    true,
-                )));
+                return Ok(answer(task));
             }
             seen = seen.max(progress.last_seq);
             self.inner.store.wait(&task_id, seen).await?;
@@ -86,7 +100,7 @@ impl RequestHandler {
     ) -> Result<EventStream, A2aError> {
         self.streaming_supported()?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
-        match self.start(req, call).await? {
+        match self.start(req, call, false).await? {
             Started::Replied(message) => {
                 let item = Ok(StreamEvent {
                     seq: None,
@@ -94,27 +108,33 @@ impl RequestHandler {
                 });
                 Ok(Box::pin(futures_util::stream::iter([item])))
             }
-            Started::Task { task_id, after } => {
-                let stored = self
+            Started::Task { task_id, after, .. } => {
+                let not_found = || A2aError::task_not_found(task_id.clone());
+                let pin = self
                     .inner
                     .store
-                    .load(&task_id)
+                    .pin(&task_id)
                     .await?
-                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
-                // The first event is the task as it stood when this message was accepted;
-                // what happened since then follows from the log.
-                let snapshot_seq = if after == 0 { 1 } else { after };
-                let first = match self
-                    .inner
-                    .store
-                    .read_log(&task_id, snapshot_seq - 1, 1)
-                    .await?
-                    .pop()
-                {
-                    Some(entry) if after == 0 => entry.event,
-                    _ => {
-                        StreamResponse::Task(lifecycle::present(stored.task, history_length, true))
-                    }
+                    .ok_or_else(not_found)?;
+                // The first event is the task as it stood when this message was accepted (for
+                // a new task, the first event of its log); what happened since then follows
+                // from the log.
+                let first = if after == 0 {
+                    self.inner
+                        .store
+                        .read_log(&task_id, 0, 1)
+                        .await?
+                        .pop()
+                        .ok_or_else(not_found)?
+                        .event
+                } else {
+                    let stored = self
+                        .inner
+                        .store
+                        .load(&task_id)
+                        .await?
+                        .ok_or_else(not_found)?;
+                    StreamResponse::Task(stored.task)
                 };
                 let first = match first {
                     StreamResponse::Task(task) => {
@@ -122,6 +142,7 @@ impl RequestHandler {
                     }
                     other => other,
                 };
+                let snapshot_seq = after.max(1);
                 Ok(log_stream(
                     self.inner.store.clone(),
                     task_id,
@@ -130,16 +151,19 @@ impl RequestHandler {
                         seq: Some(snapshot_seq),
                         event: first,
                     }),
+                    pin,
                 ))
             }
         }
     }
 
-    /// Validates a send, records the message and starts the agent.
+    /// Validates a send, records the message and starts the agent. With `blocking`, the
+    /// update that makes the task final hands it to the returned receiver.
     async fn start(
         &self,
         req: SendMessageRequest,
         call: &CallContext,
+        blocking: bool,
     ) -> Result<Started, A2aError> {
         let SendMessageRequest {
             mut message,
@@ -176,12 +200,25 @@ impl RequestHandler {
         self.check_content_types(&message)?;
         message.role = Role::User;
 
+        let max_task_bytes = self.inner.config.max_task_bytes;
         let cancel = self.inner.shutdown.child_token();
-        let execution_id = self
-            .inner
-            .next_execution
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (task_id, context_id, existing, after) = match message.task_id.clone() {
+        let (final_tx, final_rx) = if blocking {
+            let (tx, rx) = oneshot::channel();
+            (Some(tx), Some(rx))
+        } else {
+            (None, None)
+        };
+        let final_slot: FinalSlot = Arc::new(Mutex::new(final_tx));
+        let execution = Execution {
+            id: self
+                .inner
+                .next_execution
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            cancel: cancel.clone(),
+            final_task: final_slot.clone(),
+        };
+        let execution_id = execution.id;
+        let (task_id, context_id, existing, after, pin, initial) = match message.task_id.clone() {
             Some(task_id) => {
                 let task = self.load_visible(&task_id, call).await?;
                 let state = task.status.state;
@@ -197,12 +234,19 @@ impl RequestHandler {
                     )));
                 }
                 message.context_id = Some(context_id.clone());
-                let recorded = message.clone();
+                let recorded = TaskEdit::Message(message.clone());
+                let bytes = recorded.bytes();
+                if bytes > max_task_bytes {
+                    return Err(message_too_large(bytes, max_task_bytes));
+                }
+                // The execution holds the task from here on.
+                let pin = self
+                    .inner
+                    .store
+                    .pin(&task_id)
+                    .await?
+                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
                 let running = &self.inner.running;
-                let execution = Execution {
-                    id: execution_id,
-                    cancel: cancel.clone(),
-                };
                 let mut refused = None;
                 // Accepting the message and registering its execution happen under the store's
                 // lock of the task, so that a finishing earlier execution cannot interleave.
@@ -211,7 +255,7 @@ impl RequestHandler {
                     .store
                     .update(
                         &task_id,
-                        Box::new(|task: &mut Task| {
+                        Box::new(|task: &Task, room| {
                             let state = task.status.state;
                             let mut running = lock(running);
                             if state.is_terminal() {
@@ -225,46 +269,62 @@ impl RequestHandler {
                                 )));
                                 return None;
                             }
+                            if let Err(limit) = lifecycle::check_room(room, bytes, max_task_bytes)
+                            {
+                                refused = Some(A2aError::unsupported_operation(format!(
+                                    "task {} cannot take this message of {bytes} bytes: {limit}",
+                                    task.id
+                                )));
+                                return None;
+                            }
                             running.insert(task.id.clone(), execution);
-                            task.history.push(recorded);
-                            None
+                            Some(recorded)
                         }),
+                        None,
                     )
                     .await?
                     .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
                 if let Some(err) = refused {
                     return Err(err);
                 }
-                (task_id, context_id, Some(task), outcome.last_seq)
+                (
+                    task_id,
+                    context_id,
+                    Some(task),
+                    outcome.last_seq,
+                    Some(pin),
+                    None,
+                )
             }
             None => {
                 let task_id = TaskId::random();
                 let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
                 message.task_id = Some(task_id.clone());
                 message.context_id = Some(context_id.clone());
-                self.running().insert(
+                let initial = Task::new(
                     task_id.clone(),
-                    Execution {
-                        id: execution_id,
-                        cancel: cancel.clone(),
-                    },
-                );
-                (task_id, context_id, None, 0)
+                    context_id.clone(),
+                    TaskStatus::now(TaskState::Submitted),
+                )
+                .with_history([message.clone()]);
+                let bytes = task_bytes(&initial);
+                if bytes > max_task_bytes {
+                    return Err(message_too_large(bytes, max_task_bytes));
+                }
+                // Refused here, before the agent runs, when the store is full; `create` still
+                // decides when the first event comes.
+                self.inner
+                    .store
+                    .check_room(bytes)
+                    .await
+                    .map_err(store_refusal)?;
+                self.running().insert(task_id.clone(), execution);
+                (task_id, context_id, None, 0, None, Some(Box::new(initial)))
             }
         };
 
         let is_new = existing.is_none();
         let (first_tx, first_rx) = oneshot::channel();
-        let initial = is_new.then(|| {
-            Box::new(
-                Task::new(
-                    task_id.clone(),
-                    context_id.clone(),
-                    TaskStatus::now(TaskState::Submitted),
-                )
-                .with_history([message.clone()]),
-            )
-        });
         let writer = Arc::new(TaskWriter {
             store: self.inner.store.clone(),
             task_id: task_id.clone(),
@@ -279,6 +339,9 @@ impl RequestHandler {
             running: self.inner.running.clone(),
             execution_id,
             emitted: std::sync::atomic::AtomicUsize::new(0),
+            max_task_bytes,
+            final_task: final_slot,
+            pin: Mutex::new(pin),
         });
         let ctx = RequestContext {
             message,
@@ -318,12 +381,18 @@ impl RequestHandler {
             .instrument(span),
         );
 
+        let started = Started::Task {
+            task_id,
+            after,
+            final_task: final_rx,
+        };
         if !is_new {
-            return Ok(Started::Task { task_id, after });
+            return Ok(started);
         }
         match first_rx.await {
             Ok(First::Reply(message)) => Ok(Started::Replied(message)),
-            Ok(First::Task) => Ok(Started::Task { task_id, after: 0 }),
+            Ok(First::Task) => Ok(started),
+            Ok(First::Refused(err)) => Err(err),
             Err(_) => Err(A2aError::internal(
                 "the agent ended without a result".to_owned(),
             )),
@@ -333,13 +402,26 @@ impl RequestHandler {
 
 enum Started {
     Replied(Message),
-    Task { task_id: TaskId, after: u64 },
+    Task {
+        task_id: TaskId,
+        /// The last event before this message's turn.
+        after: u64,
+        /// Receives the task from the update that makes it final (blocking calls only).
+        final_task: Option<oneshot::Receiver<Task>>,
+    },
 }
 
 fn terminal_task(task_id: &TaskId, state: TaskState) -> A2aError {
     A2aError::unsupported_operation(format!(
         "task {task_id} is {state} (a terminal state) and accepts no more messages; \
          send a new message without taskId to start a new task"
+    ))
+}
+
+fn message_too_large(bytes: u64, max_task_bytes: u64) -> A2aError {
+    A2aError::invalid_params(format!(
+        "the message takes {bytes} bytes, more than the {max_task_bytes} bytes a task may hold \
+         (max_task_bytes)"
     ))
 }
 
@@ -353,6 +435,19 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// `text`, cut to at most `max` bytes at a character boundary.
+fn truncated(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push_str(" ...");
+    }
+    text
+}
+
 enum Phase {
     /// A new task not yet created: created by the first task event.
     Pending(Option<Box<Task>>),
@@ -360,6 +455,8 @@ enum Phase {
     Created,
     /// Answered with a direct message: no task.
     Replied,
+    /// The store refused to create the task.
+    Refused(SinkError),
 }
 
 /// The server side of an [`EventSink`]: validates, applies and logs an execution's events.
@@ -374,15 +471,17 @@ struct TaskWriter {
     execution_id: u64,
     /// Events this execution had accepted.
     emitted: std::sync::atomic::AtomicUsize,
+    /// The most bytes the task may hold.
+    max_task_bytes: u64,
+    /// Where the update that makes the task final leaves it for a blocking caller.
+    final_task: FinalSlot,
+    /// Keeps the task stored while the agent runs.
+    pin: Mutex<Option<TaskPin>>,
 }
 
 impl TaskWriter {
     fn signal(&self, first: First) {
-        let tx = self
-            .first
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
+        let tx = lock(&self.first).take();
         if let Some(tx) = tx {
             // The caller may have gone away; the task goes on regardless.
             let _ = tx.send(first);
@@ -393,16 +492,26 @@ impl TaskWriter {
         match phase {
             Phase::Pending(initial) => {
                 let task = initial.take().expect("a pending task is created once");
-                self.store
-                    .create(*task, self.owner.clone())
+                if let Err(err) = self.store.create(*task, self.owner.clone()).await {
+                    let refused = SinkError::Store(err.to_string());
+                    *phase = Phase::Refused(refused.clone());
+                    self.signal(First::Refused(store_refusal(err)));
+                    return Err(refused);
+                }
+                // A new task is not terminal, so nothing drops it before the pin holds it.
+                let pin = self
+                    .store
+                    .pin(&self.task_id)
                     .await
                     .map_err(|e| SinkError::Store(e.to_string()))?;
+                *lock(&self.pin) = pin;
                 *phase = Phase::Created;
                 self.signal(First::Task);
                 Ok(())
             }
             Phase::Created => Ok(()),
             Phase::Replied => Err(SinkError::AfterReply),
+            Phase::Refused(err) => Err(err.clone()),
         }
     }
 
@@ -423,25 +532,41 @@ impl TaskWriter {
             };
         }
         self.ensure_created(&mut phase).await?;
+        let then = match &event {
+            AgentEvent::Status { .. } => final_observer(&self.final_task),
+            _ => None,
+        };
+        let max_task_bytes = self.max_task_bytes;
         let mut result = Ok(());
         let outcome = self
             .store
             .update(
                 &self.task_id,
-                Box::new(|task: &mut Task| {
-                    let applied = match event {
+                Box::new(|task: &Task, room| {
+                    let edit = match event {
                         AgentEvent::Status { state, message } => {
-                            lifecycle::apply_status(task, state, message)
+                            lifecycle::status_edit(task, state, message)
                         }
                         AgentEvent::Artifact {
                             artifact,
                             append,
                             last_chunk,
-                        } => lifecycle::apply_artifact(task, artifact, append, last_chunk),
+                        } => lifecycle::artifact_edit(task, artifact, append, last_chunk),
                         AgentEvent::Reply(_) => unreachable!("handled above"),
                     };
-                    applied.map_err(|e| result = Err(e)).ok()
+                    let checked = edit.and_then(|edit| {
+                        let bytes = edit.bytes();
+                        lifecycle::check_room(room, bytes, max_task_bytes)
+                            .map(|()| edit)
+                            .map_err(|limit| SinkError::TooLarge {
+                                task_id: task.id.clone(),
+                                bytes,
+                                limit,
+                            })
+                    });
+                    checked.map_err(|e| result = Err(e)).ok()
                 }),
+                then,
             )
             .await
             .map_err(|e| SinkError::Store(e.to_string()))?;
@@ -473,10 +598,19 @@ impl TaskWriter {
     /// failed, with the error; or canceled, when cancellation was asked for); a request that
     /// produced nothing gets a completed task; a follow-up that produced nothing restates the
     /// task's status, so that waiting callers and streams see this turn end. A newer execution
-    /// of the same task (a follow-up accepted meanwhile) is left alone.
+    /// of the same task (a follow-up accepted meanwhile) is left alone. These edits are the
+    /// server's own and small: no byte limit refuses them, so that every task can end.
     async fn finish(&self, outcome: Result<(), String>) {
+        self.finish_turn(outcome).await;
+        // A blocking caller still waiting learns that this execution will not make the task
+        // final, and the task is free to go once nobody else holds it.
+        lock(&self.final_task).take();
+        lock(&self.pin).take();
+    }
+
+    async fn finish_turn(&self, outcome: Result<(), String>) {
         let mut phase = self.phase.lock().await;
-        if matches!(*phase, Phase::Replied) {
+        if matches!(*phase, Phase::Replied | Phase::Refused(_)) {
             self.retire(&mut lock(&self.running));
             return;
         }
@@ -493,33 +627,34 @@ impl TaskWriter {
             .store
             .update(
                 &self.task_id,
-                Box::new(move |task: &mut Task| {
+                Box::new(move |task: &Task, _room| {
                     if !self.retire(&mut lock(&self.running)) {
                         return None;
                     }
                     let state = task.status.state;
                     match outcome {
                         _ if cancelled && !state.is_terminal() => {
-                            lifecycle::apply_status(task, TaskState::Canceled, None).ok()
+                            lifecycle::status_edit(task, TaskState::Canceled, None).ok()
                         }
                         Ok(()) if state.is_interrupted() && emitted == 0 => {
-                            Some(lifecycle::restate(task))
+                            Some(lifecycle::restate())
                         }
                         Ok(()) if state.is_final() => None,
-                        Ok(()) => lifecycle::apply_status(task, TaskState::Completed, None).ok(),
+                        Ok(()) => lifecycle::status_edit(task, TaskState::Completed, None).ok(),
                         Err(_) if state.is_terminal() => None,
                         Err(reason) => {
                             let message = Message::new(
                                 a2a_types::v1::MessageId::random(),
                                 Role::Agent,
-                                vec![Part::text(reason)],
+                                vec![Part::text(truncated(reason, MAX_FAILURE_TEXT))],
                             )
                             .with_task_id(task.id.clone())
                             .with_context_id(task.context_id.clone().unwrap_or_default());
-                            lifecycle::apply_status(task, TaskState::Failed, Some(message)).ok()
+                            lifecycle::status_edit(task, TaskState::Failed, Some(message)).ok()
                         }
                     }
                 }),
+                final_observer(&self.final_task),
             )
             .await;
         if let Err(err) = result {
@@ -534,5 +669,16 @@ impl EventTarget for TaskWriter {
         event: AgentEvent,
     ) -> Pin<Box<dyn std::future::Future<Output = Result<(), SinkError>> + Send + '_>> {
         Box::pin(self.apply(event))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncated;
+
+    #[test]
+    fn failure_texts_are_cut_at_a_character_boundary() {
+        assert_eq!(truncated("short".to_owned(), 10), "short");
+        assert_eq!(truncated("ééé".to_owned(), 3), "é ...");
     }
 }

@@ -1,11 +1,9 @@
-//! The task state machine: which events a task accepts, and how each changes it.
+//! The task state machine: which events a task accepts, and the edit each makes.
 
-use a2a_types::v1::{
-    Artifact, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus,
-    TaskStatusUpdateEvent, Timestamp,
-};
+use a2a_types::v1::{Artifact, Message, Task, TaskState, TaskStatus, Timestamp};
 
 use crate::agent::SinkError;
+use crate::store::{Room, TaskEdit};
 
 /// Checks a new state against the current one. Terminal tasks accept nothing; no task goes
 /// back to `SUBMITTED` or to `UNSPECIFIED`.
@@ -33,78 +31,73 @@ pub(crate) fn check_transition(task: &Task, to: TaskState) -> Result<(), SinkErr
     }
 }
 
-/// Moves the task to a new status; a status message also joins the history.
-pub(crate) fn apply_status(
-    task: &mut Task,
+/// A new status, stamped now; a status message also joins the history.
+pub(crate) fn status_edit(
+    task: &Task,
     state: TaskState,
     message: Option<Message>,
-) -> Result<StreamResponse, SinkError> {
+) -> Result<TaskEdit, SinkError> {
     check_transition(task, state)?;
-    if let Some(message) = &message {
-        task.history.push(message.clone());
-    }
     let mut status = TaskStatus::new(state).with_timestamp(Timestamp::now());
     status.message = message;
-    task.status = status;
-    Ok(StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
-        task.id.clone(),
-        task.context_id.clone().unwrap_or_default(),
-        task.status.clone(),
-    )))
+    Ok(TaskEdit::Status(status))
 }
 
-/// Records the current status again with a fresh timestamp: the end of a turn that changed
-/// nothing (a follow-up the agent left waiting for more input).
-pub(crate) fn restate(task: &mut Task) -> StreamResponse {
-    task.status.timestamp = Some(Timestamp::now());
-    StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
-        task.id.clone(),
-        task.context_id.clone().unwrap_or_default(),
-        task.status.clone(),
-    ))
+/// The current status again with a fresh timestamp: the end of a turn that changed nothing
+/// (a follow-up the agent left waiting for more input).
+pub(crate) fn restate() -> TaskEdit {
+    TaskEdit::Restate(Timestamp::now())
 }
 
-/// Adds an artifact or a chunk of one.
-pub(crate) fn apply_artifact(
-    task: &mut Task,
+/// An artifact or a chunk of one.
+pub(crate) fn artifact_edit(
+    task: &Task,
     artifact: Artifact,
     append: bool,
     last_chunk: bool,
-) -> Result<StreamResponse, SinkError> {
+) -> Result<TaskEdit, SinkError> {
     if task.status.state.is_terminal() {
         return Err(SinkError::TaskClosed {
             task_id: task.id.clone(),
             state: task.status.state,
         });
     }
-    let existing = task
-        .artifacts
-        .iter_mut()
-        .find(|a| a.artifact_id == artifact.artifact_id);
-    match (existing, append) {
-        (Some(existing), true) => {
-            existing.parts.extend(artifact.parts.iter().cloned());
-            if artifact.metadata.is_some() {
-                existing.metadata.clone_from(&artifact.metadata);
-            }
-        }
-        (None, true) => {
-            return Err(SinkError::UnknownArtifact {
-                artifact_id: artifact.artifact_id.to_string(),
-            });
-        }
-        (Some(existing), false) => *existing = artifact.clone(),
-        (None, false) => task.artifacts.push(artifact.clone()),
+    if append
+        && !task
+            .artifacts
+            .iter()
+            .any(|a| a.artifact_id == artifact.artifact_id)
+    {
+        return Err(SinkError::UnknownArtifact {
+            artifact_id: artifact.artifact_id.to_string(),
+        });
     }
-    Ok(StreamResponse::ArtifactUpdate(
-        TaskArtifactUpdateEvent::new(
-            task.id.clone(),
-            task.context_id.clone().unwrap_or_default(),
-            artifact,
-        )
-        .with_append(append)
-        .with_last_chunk(last_chunk),
-    ))
+    Ok(TaskEdit::Artifact {
+        artifact,
+        append,
+        last_chunk,
+    })
+}
+
+/// Whether `bytes` more fit in a task that may hold `max_task_bytes` and in its store; when
+/// not, which limit they would cross, as a sentence.
+pub(crate) fn check_room(room: Room, bytes: u64, max_task_bytes: u64) -> Result<(), String> {
+    let task_room = max_task_bytes.saturating_sub(room.task_bytes);
+    if bytes > task_room {
+        return Err(format!(
+            "the task holds {} bytes, and {bytes} more would take it over the limit of \
+             {max_task_bytes} bytes a task may hold (max_task_bytes)",
+            room.task_bytes
+        ));
+    }
+    if bytes > room.store_room {
+        return Err(format!(
+            "the task store has room for {} more bytes of unfinished tasks, not {bytes} \
+             (max_total_bytes); try again later",
+            room.store_room
+        ));
+    }
+    Ok(())
 }
 
 /// The task as a client asked to see it: at most `history_length` recent messages, and
@@ -129,12 +122,33 @@ pub(crate) fn present(
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::v1::{Part, Role};
+    use a2a_types::v1::{Part, Role, StreamResponse};
 
     use super::*;
 
     fn task(state: TaskState) -> Task {
         Task::new("t", "c", TaskStatus::new(state))
+    }
+
+    fn apply_status(
+        t: &mut Task,
+        state: TaskState,
+        message: Option<Message>,
+    ) -> Result<StreamResponse, SinkError> {
+        Ok(status_edit(t, state, message)?
+            .apply(t)
+            .expect("a status is logged"))
+    }
+
+    fn apply_artifact(
+        t: &mut Task,
+        artifact: Artifact,
+        append: bool,
+        last_chunk: bool,
+    ) -> Result<StreamResponse, SinkError> {
+        Ok(artifact_edit(t, artifact, append, last_chunk)?
+            .apply(t)
+            .expect("an artifact is logged"))
     }
 
     #[test]
@@ -206,6 +220,21 @@ mod tests {
             SinkError::UnknownArtifact {
                 artifact_id: "b".into()
             }
+        );
+    }
+
+    #[test]
+    fn room_names_the_limit_it_would_cross() {
+        assert_eq!(check_room(Room::new(900, 10_000), 100, 1000), Ok(()));
+        assert_eq!(
+            check_room(Room::new(900, 10_000), 101, 1000).unwrap_err(),
+            "the task holds 900 bytes, and 101 more would take it over the limit of 1000 bytes \
+             a task may hold (max_task_bytes)"
+        );
+        assert_eq!(
+            check_room(Room::new(0, 50), 51, 1000).unwrap_err(),
+            "the task store has room for 50 more bytes of unfinished tasks, not 51 \
+             (max_total_bytes); try again later"
         );
     }
 

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::{Agent, DynAgent};
 use crate::auth::Principal;
 use crate::error::A2aError;
-use crate::store::{ListQuery, StoreError, TaskStore};
+use crate::store::{ListQuery, Observer, StoreError, TaskStore};
 
 mod execution;
 pub(crate) mod lifecycle;
@@ -80,6 +80,17 @@ pub struct StreamEvent {
 pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> + Send>>;
 
 /// Tunables of the [`RequestHandler`].
+///
+/// The limits a client can run into (the store's own are on
+/// [`RetentionPolicy`](crate::store::RetentionPolicy)); bytes are the store's estimate of the
+/// memory a task's content takes (see the [store docs](crate::store#bytes)):
+///
+/// | limit | default | what a client sees when it is hit |
+/// |---|---|---|
+/// | `max_task_bytes` | 16 MiB | a `SendMessage` whose message alone is larger: `InvalidParamsError` (-32602) "the message takes N bytes, more than the M bytes a task may hold (max_task_bytes)"; a follow-up message that would take its task over: `UnsupportedOperationError` (-32004) "task T cannot take this message of N bytes: the task holds ..."; an agent event that would: refused to the agent with `SinkError::TooLarge`, the task unchanged (what the client then sees is up to the agent: by default its error fails the task) |
+/// | `max_page_bytes` | 4 MiB | `ListTasks` ends the page early (at least one task) and returns `nextPageToken` for the rest |
+/// | `max_page_size` | 100 | larger `pageSize` values are clamped |
+/// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HandlerConfig {
@@ -89,6 +100,14 @@ pub struct HandlerConfig {
     pub default_page_size: usize,
     /// The largest `ListTasks` page size; larger requests are clamped.
     pub max_page_size: usize,
+    /// The most bytes one task may hold: its history, artifacts and event log. Four times the
+    /// default request body limit (4 MiB), so that a task can take a message of the largest
+    /// size a request carries, an answer as large, and follow-ups.
+    pub max_task_bytes: u64,
+    /// The most bytes of tasks (their JSON as presented) one `ListTasks` page carries; the
+    /// rest comes on the next page. A single larger task still comes, alone: its size is
+    /// bounded by `max_task_bytes`.
+    pub max_page_bytes: usize,
 }
 
 impl Default for HandlerConfig {
@@ -97,6 +116,8 @@ impl Default for HandlerConfig {
             cancel_grace: Duration::from_secs(5),
             default_page_size: 50,
             max_page_size: 100,
+            max_task_bytes: 16 * 1024 * 1024,
+            max_page_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -106,6 +127,20 @@ impl HandlerConfig {
     #[must_use]
     pub fn with_cancel_grace(mut self, grace: Duration) -> Self {
         self.cancel_grace = grace;
+        self
+    }
+
+    /// Sets the most bytes one task may hold.
+    #[must_use]
+    pub fn with_max_task_bytes(mut self, bytes: u64) -> Self {
+        self.max_task_bytes = bytes;
+        self
+    }
+
+    /// Sets the most bytes of tasks one `ListTasks` page carries.
+    #[must_use]
+    pub fn with_max_page_bytes(mut self, bytes: usize) -> Self {
+        self.max_page_bytes = bytes;
         self
     }
 }
@@ -342,6 +377,7 @@ impl RequestHandler {
                 .unwrap_or(usize::MAX)
                 .min(self.inner.config.max_page_size),
         };
+        let include_artifacts = req.include_artifacts.unwrap_or(false);
         let mut query = ListQuery {
             owner: call.principal.clone(),
             context_id: req.context_id,
@@ -349,6 +385,9 @@ impl RequestHandler {
             status_after: req.status_timestamp_after,
             page_size,
             page_token: req.page_token,
+            history_length: req.history_length.map(|n| usize::try_from(n).unwrap_or(0)),
+            include_artifacts,
+            max_bytes: Some(self.inner.config.max_page_bytes),
         };
         let page = match self.inner.store.list(&query).await {
             Ok(page) => page,
@@ -360,14 +399,8 @@ impl RequestHandler {
             }
             Err(err) => return Err(err.into()),
         };
-        let include_artifacts = req.include_artifacts.unwrap_or(false);
-        let tasks = page
-            .tasks
-            .into_iter()
-            .map(|t| lifecycle::present(t, req.history_length, include_artifacts))
-            .collect();
         Ok(ListTasksResponse::new(
-            tasks,
+            page.tasks,
             page.next_page_token,
             i32::try_from(page_size).unwrap_or(i32::MAX),
             i32::try_from(page.total_size).unwrap_or(i32::MAX),
@@ -388,35 +421,50 @@ impl RequestHandler {
             }
             _ => {}
         }
-        let token = self.running().get(&req.id).map(|e| e.cancel.clone());
-        if let Some(token) = token {
+        // Kept while this call waits for the agent and answers.
+        let _pin = self.inner.store.pin(&req.id).await?;
+        let execution = self
+            .running()
+            .get(&req.id)
+            .map(|e| (e.cancel.clone(), e.final_task.clone()));
+        let final_task = execution.as_ref().map(|(_, slot)| slot.clone());
+        if let Some((token, _)) = execution {
             token.cancel();
             let grace = self.inner.config.cancel_grace;
             let agent = self.inner.agent.clone();
             let wait_terminal = async {
                 agent.cancel_boxed(&task).await;
                 loop {
-                    let Some(stored) = self.inner.store.load(&req.id).await? else {
+                    let Some(progress) = self.inner.store.progress(&req.id).await? else {
                         return Ok::<_, A2aError>(());
                     };
-                    if stored.task.status.state.is_terminal() {
+                    if progress.state.is_terminal() {
                         return Ok(());
                     }
-                    self.inner.store.wait(&req.id, stored.last_seq).await?;
+                    self.inner.store.wait(&req.id, progress.last_seq).await?;
                 }
             };
             // A timeout here is the agent ignoring the cancel: the server ends the task below.
             let _ = tokio::time::timeout(grace, wait_terminal).await;
         }
         let mut refused = None;
+        let mut answer = None;
+        // The canceled task is this call's answer, taken from the update that canceled it
+        // (and any blocking `SendMessage` of the execution gets it too).
+        let then: Observer<'_> = Box::new(|task: &Task| {
+            if let Some(slot) = &final_task {
+                deliver_final(slot, task);
+            }
+            answer = Some(task.clone());
+        });
         let outcome = self
             .inner
             .store
             .update(
                 &req.id,
-                Box::new(|task: &mut Task| {
+                Box::new(|task: &Task, _room| {
                     if task.status.state.is_terminal() {
-                        refused = Some(task.status.state);
+                        refused = Some(task.clone());
                         return None;
                     }
                     let message = Message::new(
@@ -426,17 +474,23 @@ impl RequestHandler {
                     )
                     .with_task_id(task.id.clone())
                     .with_context_id(task.context_id.clone().unwrap_or_default());
-                    lifecycle::apply_status(task, TaskState::Canceled, Some(message)).ok()
+                    lifecycle::status_edit(task, TaskState::Canceled, Some(message)).ok()
                 }),
+                Some(then),
             )
             .await?;
         if outcome.is_none() {
             return Err(A2aError::task_not_found(req.id));
         }
-        if let Some(state) = refused.filter(|s| *s != TaskState::Canceled) {
-            return Err(A2aError::task_not_cancelable(req.id, state));
+        match (answer, refused) {
+            (Some(task), _) => Ok(task),
+            (None, Some(task)) if task.status.state == TaskState::Canceled => Ok(task),
+            (None, Some(task)) => Err(A2aError::task_not_cancelable(req.id, task.status.state)),
+            (None, None) => Err(A2aError::internal(format!(
+                "task {} could not be canceled",
+                req.id
+            ))),
         }
-        self.load_visible(&req.id, call).await
     }
 
     /// `CreateTaskPushNotificationConfig`.
@@ -541,6 +595,38 @@ type Running = Arc<Mutex<HashMap<TaskId, Execution>>>;
 struct Execution {
     id: u64,
     cancel: CancellationToken,
+    /// Where the update that makes the task final leaves it for a blocking `SendMessage`.
+    final_task: FinalSlot,
+}
+
+/// Holds the sender of a blocking `SendMessage` waiting for its task to become final.
+type FinalSlot = Arc<Mutex<Option<tokio::sync::oneshot::Sender<Task>>>>;
+
+/// Hands `task` to the caller waiting in `slot`, if it is final and someone waits.
+fn deliver_final(slot: &FinalSlot, task: &Task) {
+    if task.status.state.is_final()
+        && let Some(tx) = lock(slot).take()
+    {
+        // The caller may have gone away.
+        let _ = tx.send(task.clone());
+    }
+}
+
+/// An observer for an update that may make the task final: `None` when nobody waits.
+fn final_observer(slot: &FinalSlot) -> Option<Observer<'static>> {
+    if lock(slot).is_none() {
+        return None;
+    }
+    let slot = slot.clone();
+    Some(Box::new(move |task: &Task| deliver_final(&slot, task)))
+}
+
+/// The answer to a request the store refused: a full store is the client's to retry.
+fn store_refusal(err: StoreError) -> A2aError {
+    match err {
+        StoreError::Full(reason) => A2aError::unsupported_operation(reason),
+        other => other.into(),
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -6,7 +6,7 @@ use a2a_types::v1::{StreamResponse, TaskId};
 
 use super::{CallContext, EventStream, RequestHandler, StreamEvent};
 use crate::error::A2aError;
-use crate::store::TaskStore;
+use crate::store::{TaskPin, TaskStore};
 
 impl RequestHandler {
     /// `SubscribeToTask`: the current task first, then its events. With `last_event_id`
@@ -28,10 +28,22 @@ impl RequestHandler {
                 stored.last_seq
             )));
         }
+        let pin = self
+            .inner
+            .store
+            .pin(id)
+            .await?
+            .ok_or_else(|| A2aError::task_not_found(id.clone()))?;
         if let Some(last) = last_event_id
             && (last < stored.last_seq || !stored.task.status.state.is_terminal())
         {
-            return Ok(log_stream(self.inner.store.clone(), id.clone(), last, None));
+            return Ok(log_stream(
+                self.inner.store.clone(),
+                id.clone(),
+                last,
+                None,
+                pin,
+            ));
         }
         if stored.task.status.state.is_terminal() {
             return Err(A2aError::unsupported_operation(format!(
@@ -48,16 +60,20 @@ impl RequestHandler {
             id.clone(),
             stored.last_seq,
             Some(first),
+            pin,
         ))
     }
 }
 
-/// Reads a task's log from `after` on, yielding events until a final one.
+/// Reads a task's log from `after` on, yielding events until a final one, while `pin` keeps
+/// the task stored. A task that goes anyway (a store that cannot pin) ends the stream with an
+/// error that says so, never quietly.
 pub(super) fn log_stream(
     store: Arc<dyn TaskStore>,
     task_id: TaskId,
     after: u64,
     first: Option<StreamEvent>,
+    pin: TaskPin,
 ) -> EventStream {
     struct State {
         store: Arc<dyn TaskStore>,
@@ -65,10 +81,10 @@ pub(super) fn log_stream(
         after: u64,
         buffer: std::collections::VecDeque<StreamEvent>,
         done: bool,
-        /// The last read found nothing new after a `wait` returned: only then is the task
-        /// loaded to tell whether it is gone. Loading it on every empty read cloned the whole
-        /// task (all its artifact chunks so far) for every event a fast reader waited for.
+        /// The last read found nothing new after a `wait` returned: only then does the
+        /// stream ask whether the task is gone.
         waited: bool,
+        _pin: TaskPin,
     }
     let done = first.as_ref().is_some_and(|f| f.event.is_final());
     let state = State {
@@ -78,6 +94,7 @@ pub(super) fn log_stream(
         buffer: first.into_iter().collect(),
         done: false,
         waited: false,
+        _pin: pin,
     };
     let stream = futures_util::stream::unfold(state, move |mut st| async move {
         loop {
@@ -99,13 +116,22 @@ pub(super) fn log_stream(
                 }
             };
             if entries.is_empty() {
-                // `wait` returns at once when the task is gone or has logged more; the load
-                // tells which, and is needed only when the read after a wait found nothing.
+                // `wait` returns at once when the task is gone or has logged more; its
+                // progress tells which, and is needed only when the read after a wait found
+                // nothing.
                 if st.waited {
-                    match st.store.load(&st.task_id).await {
-                        Ok(Some(stored)) if stored.last_seq > st.after => continue,
+                    match st.store.progress(&st.task_id).await {
+                        Ok(Some(progress)) if progress.last_seq > st.after => continue,
                         Ok(Some(_)) => {}
-                        Ok(None) => return None,
+                        Ok(None) => {
+                            st.done = true;
+                            let gone = A2aError::internal(format!(
+                                "task {} was evicted from the store while this stream was \
+                                 reading it (after event {})",
+                                st.task_id, st.after
+                            ));
+                            return Some((Err(gone), st));
+                        }
                         Err(err) => {
                             st.done = true;
                             return Some((Err(A2aError::from(err)), st));

@@ -1,39 +1,59 @@
 //! The in-memory store: the embedded default.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_types::v1::{
-    ContextId, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig,
+    Artifact, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig,
     TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
 };
 use tokio::sync::Notify;
 
 use super::{
-    Change, ListPage, ListQuery, LogEntry, StoreError, StoreFuture, StoredTask, TaskStore,
-    UpdateOutcome,
+    Change, ListPage, ListQuery, LogEntry, Observer, Room, StoreError, StoreFuture, StoredTask,
+    TaskEdit, TaskPin, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
 };
 use crate::auth::Principal;
 
-/// How much an [`InMemoryTaskStore`] keeps, so a long-running server's memory stays bounded.
+/// How much an [`InMemoryTaskStore`] keeps, so that a long-running server's memory stays
+/// bounded.
 ///
-/// Only tasks in a terminal state are ever evicted: a task that can still change is never lost.
+/// The store drops only tasks it may drop: those in a terminal state that nobody pins (no
+/// open stream, no waiting call, no running agent; see [`TaskStore::pin`]), oldest final
+/// status first. A task that can still change, or that someone reads, is never lost: when
+/// such tasks fill the store, it refuses new ones instead ([`StoreError::Full`]).
+///
+/// | limit | default | what a client sees when it is hit |
+/// |---|---|---|
+/// | `max_tasks` | 10 000 | ended tasks beyond it are dropped, oldest first (`GetTask` on one: `TaskNotFoundError` -32001); tasks that may not be dropped can hold the store above it for a while |
+/// | `max_live_tasks` | 10 000 | a `SendMessage` that would start a new task while this many tasks are unfinished or pinned: `UnsupportedOperationError` (-32004) "the task store holds its limit of N unfinished or pinned tasks (max_live_tasks) ..." |
+/// | `max_total_bytes` | 256 MiB | ended tasks are dropped, oldest first, until all tasks hold at most this many bytes (see the [module docs](super#bytes)); when unfinished and pinned tasks fill it, a new task gets -32004 "the task store is full ...", and a follow-up message or agent event that does not fit is refused (-32004 to the client, `SinkError::TooLarge` to the agent) |
+/// | `terminal_ttl` | 1 hour | ended tasks whose final status is older are dropped: `TaskNotFoundError` (-32001) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RetentionPolicy {
-    /// Evict the oldest terminal tasks while more than this many tasks are stored.
+    /// Drop the oldest ended tasks while more than this many tasks are stored.
     pub max_tasks: usize,
-    /// Evict terminal tasks whose final status is older than this.
+    /// Create no task while this many tasks may not be dropped (unfinished, or pinned).
+    pub max_live_tasks: usize,
+    /// Drop ended tasks whose final status is older than this.
     pub terminal_ttl: Option<Duration>,
+    /// The most bytes all tasks hold together (see the [module docs](super#bytes)): the oldest
+    /// ended tasks are dropped to stay within it, and no task is created or grown when what
+    /// may not be dropped already fills it.
+    pub max_total_bytes: u64,
 }
 
 impl Default for RetentionPolicy {
-    /// At most 10 000 tasks; terminal tasks kept for one hour.
+    /// At most 10 000 tasks, 10 000 of them unfinished, and 256 MiB; ended tasks kept for one
+    /// hour.
     fn default() -> Self {
         Self {
             max_tasks: 10_000,
+            max_live_tasks: 10_000,
             terminal_ttl: Some(Duration::from_secs(3600)),
+            max_total_bytes: 256 * 1024 * 1024,
         }
     }
 }
@@ -46,15 +66,34 @@ impl RetentionPolicy {
         self
     }
 
-    /// Sets the time terminal tasks are kept (`None`: until `max_tasks` forces them out).
+    /// Sets the most tasks that may not be dropped.
+    #[must_use]
+    pub fn with_max_live_tasks(mut self, max_live_tasks: usize) -> Self {
+        self.max_live_tasks = max_live_tasks;
+        self
+    }
+
+    /// Sets the time terminal tasks are kept (`None`: until the limits force them out).
     #[must_use]
     pub fn with_terminal_ttl(mut self, ttl: Option<Duration>) -> Self {
         self.terminal_ttl = ttl;
         self
     }
+
+    /// Sets the most bytes all tasks may hold together.
+    #[must_use]
+    pub fn with_max_total_bytes(mut self, bytes: u64) -> Self {
+        self.max_total_bytes = bytes;
+        self
+    }
 }
 
 /// Tasks, event logs and push configurations in process memory.
+///
+/// A task's log does not copy what the task holds: an event that a message or an artifact
+/// made refers to it in the task (the first event to the first messages of the history, an
+/// artifact event to the parts it added), and is rebuilt when read. An artifact that is
+/// replaced moves into the log, for the events that carried it.
 ///
 /// ```
 /// use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
@@ -64,6 +103,11 @@ impl RetentionPolicy {
 /// ```
 #[derive(Debug, Default)]
 pub struct InMemoryTaskStore {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
     inner: Mutex<Inner>,
     retention: RetentionPolicy,
 }
@@ -73,227 +117,380 @@ struct Inner {
     /// Boxed: a table slot is then 32 bytes, not ~450, and the table's spare capacity (up to
     /// half of it after a resize) costs little.
     tasks: HashMap<TaskId, Box<Entry>>,
-    /// (status timestamp in nanoseconds, id): the `ListTasks` order, iterated newest first.
-    by_time: BTreeSet<(i128, TaskId)>,
-    /// Terminal tasks, oldest final status first: the eviction order.
-    terminal: BTreeSet<(i128, TaskId)>,
+    /// Every task by its [`Key`]: the `ListTasks` order, iterated newest first.
+    by_time: BTreeMap<Key, TaskId>,
+    /// The tasks that may be dropped (terminal, unpinned), oldest final status first: the
+    /// eviction order. Pinned and live tasks are not in it, so eviction never skips any.
+    evictable: BTreeSet<Key>,
+    /// The number of the next task created.
+    next_number: u64,
     push: HashMap<TaskId, Vec<TaskPushNotificationConfig>>,
-    /// Tasks that became terminal most recently, oldest first: their logs are frozen once
-    /// [`COOLING`] newer ones follow, after the calls that still read and touch a task that
-    /// just ended (the blocking `SendMessage`, the handler's final update) are done with it.
-    cooling: VecDeque<TaskId>,
+    /// The bytes of all tasks.
+    total_bytes: u64,
+    /// The bytes of the tasks in `evictable`.
+    evictable_bytes: u64,
 }
-
-/// How many recently ended tasks keep their logs as logged (see [`Log`]).
-const COOLING: usize = 64;
 
 #[derive(Debug)]
 struct Entry {
     task: Task,
     owner: Option<Principal>,
-    log: Log,
-    /// The sequence number of the last logged event: the length of the log.
-    last_seq: u64,
+    /// The events, in the short forms of [`Logged`]; the sequence number of `log[i]` is `i + 1`.
+    log: Vec<Logged>,
+    /// The artifacts the log's artifact events refer to, by slot.
+    slots: Vec<Slot>,
+    /// The slot of each of the task's artifacts.
+    artifact_slots: Vec<u32>,
+    /// The index in the history of the current status's message, when it has one there.
+    status_message: Option<u32>,
     /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
     /// by the first of them and dropped once it has woken them: an idle task holds none.
     notify: Option<Arc<Notify>>,
     time_key: i128,
+    /// The order of creation, which breaks ties of `time_key`.
+    number: u64,
+    /// The bytes accounted to the task.
+    bytes: u64,
+    /// How many [`TaskPin`]s hold the task.
+    pins: u32,
 }
 
-/// A task's event log.
-///
-/// While the task can change, the events as they were logged. Once it has been terminal for a
-/// while (see [`COOLING`]) the log is frozen: each event that can be rebuilt from the final task is kept as a few bytes (its status,
-/// or the index of the artifact it carried) instead of a copy of the task's ids, messages and
-/// artifacts; [`Frozen::compact`] keeps the short form only when rebuilding it gives the very
-/// event that was logged. Any later change thaws the log first, so the short forms always refer
-/// to the task they were made from. For an echo task this is ~150 bytes instead of ~2 KiB.
+/// One event of a task's log.
 #[derive(Debug)]
-enum Log {
-    Live(Vec<StreamResponse>),
-    Frozen(Box<[Frozen]>),
-}
-
-/// One event of a frozen log.
-#[derive(Debug)]
-enum Frozen {
+enum Logged {
     /// The event as logged.
     Event(Box<StreamResponse>),
-    /// `StatusUpdate` of this task with this state and timestamp, no message or metadata.
-    Status {
-        state: TaskState,
-        timestamp: Option<Timestamp>,
-    },
-    /// `Task`: this task with this state and timestamp, its first `history` messages, no
-    /// artifacts (the snapshot logged when the task was created or a message joined it).
+    /// `Task`: the task with this state and timestamp, its first `history` messages and no
+    /// artifacts (the task as created).
     Snapshot {
         state: TaskState,
         timestamp: Option<Timestamp>,
-        history: usize,
+        history: u32,
     },
-    /// `ArtifactUpdate` of this task carrying its artifact `index` as it is now.
+    /// `StatusUpdate` with this state and timestamp, and the history's message `message`.
+    Status {
+        state: TaskState,
+        timestamp: Option<Timestamp>,
+        message: Option<u32>,
+    },
+    /// `ArtifactUpdate` carrying the parts `start..end` of the artifact in `slot`.
     Artifact {
-        index: usize,
+        slot: u32,
+        start: u32,
+        end: u32,
+        header: Header,
         append: bool,
         last_chunk: bool,
     },
 }
 
-impl Frozen {
-    /// The short form of `event`, if rebuilding it from `task` gives `event` back.
-    ///
-    /// The checks compare fields in place (rebuilding every event to compare it would cost
-    /// more than the rest of a request): the event must belong to this task and carry no
-    /// message or metadata the short form would lose. Debug builds (and so the tests) also
-    /// rebuild the event and compare it whole, which catches a field added to these types
-    /// later that the checks do not know about.
-    fn compact(event: StreamResponse, task: &Task) -> Self {
-        let context = task.context_id.as_ref().map_or("", |c| c.as_str());
-        let ours = |task_id: &TaskId, context_id: &ContextId| {
-            *task_id == task.id && context_id.as_str() == context
+/// Everything but the parts of a logged artifact.
+#[derive(Debug)]
+enum Header {
+    /// The slot's artifact's own (the event that made the slot).
+    Slot,
+    /// Only the artifact id (a chunk without a name, metadata ...).
+    Bare,
+    /// Its own.
+    Own(Box<Artifact>),
+}
+
+/// An artifact the log refers to.
+#[derive(Debug)]
+struct Slot {
+    artifact: SlotArtifact,
+    /// The log index of the event that made the slot (its header is [`Header::Slot`]).
+    origin: u32,
+}
+
+#[derive(Debug)]
+enum SlotArtifact {
+    /// The task's artifact at this index.
+    Live(u32),
+    /// An artifact the task replaced since.
+    Retired(Box<Artifact>),
+}
+
+fn index(n: usize) -> u32 {
+    u32::try_from(n).expect("fewer than 2^32 messages, artifacts and events per task")
+}
+
+impl Entry {
+    fn new(task: Task, owner: Option<Principal>, (time_key, number): Key, bytes: u64) -> Self {
+        let mut status = TaskStatus::new(task.status.state);
+        status.timestamp = task.status.timestamp;
+        let first = if status == task.status && task.artifacts.is_empty() {
+            Logged::Snapshot {
+                state: status.state,
+                timestamp: status.timestamp,
+                history: index(task.history.len()),
+            }
+        } else {
+            Logged::Event(Box::new(StreamResponse::Task(task.clone())))
         };
-        let short = match &event {
-            StreamResponse::StatusUpdate(e)
-                if ours(&e.task_id, &e.context_id)
-                    && e.metadata.is_none()
-                    && e.status.message.is_none() =>
-            {
-                Some(Frozen::Status {
-                    state: e.status.state,
-                    timestamp: e.status.timestamp,
-                })
-            }
-            StreamResponse::Task(t)
-                if t.id == task.id
-                    && t.context_id == task.context_id
-                    && t.status.message.is_none()
-                    && t.artifacts.is_empty()
-                    && t.metadata == task.metadata
-                    && task.history.get(..t.history.len()) == Some(&t.history[..]) =>
-            {
-                Some(Frozen::Snapshot {
-                    state: t.status.state,
-                    timestamp: t.status.timestamp,
-                    history: t.history.len(),
-                })
-            }
-            StreamResponse::ArtifactUpdate(e)
-                if ours(&e.task_id, &e.context_id) && e.metadata.is_none() =>
-            {
-                task.artifacts
-                    .iter()
-                    .position(|a| *a == e.artifact)
-                    .map(|index| Frozen::Artifact {
-                        index,
-                        append: e.append,
-                        last_chunk: e.last_chunk,
-                    })
-            }
-            _ => None,
-        };
-        match short {
-            Some(short) => {
-                debug_assert_eq!(
-                    short.rebuild(task),
-                    event,
-                    "a frozen event rebuilds as logged"
-                );
-                short
-            }
-            None => Frozen::Event(Box::new(event)),
+        let slots = (0..task.artifacts.len())
+            .map(|i| Slot {
+                artifact: SlotArtifact::Live(index(i)),
+                // Made by no event of the log: the first one is logged whole.
+                origin: u32::MAX,
+            })
+            .collect();
+        Self {
+            artifact_slots: (0..index(task.artifacts.len())).collect(),
+            slots,
+            task,
+            owner,
+            log: vec![first],
+            status_message: None,
+            notify: None,
+            time_key,
+            number,
+            bytes,
+            pins: 0,
         }
     }
 
-    /// The event, rebuilt from the task the log was frozen with.
-    fn rebuild(&self, task: &Task) -> StreamResponse {
+    fn last_seq(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    fn key(&self) -> Key {
+        (self.time_key, self.number)
+    }
+
+    fn evictable(&self) -> bool {
+        self.pins == 0 && self.task.status.state.is_terminal()
+    }
+
+    fn status_event(&self) -> StreamResponse {
+        StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+            self.task.id.clone(),
+            self.task.context_id.clone().unwrap_or_default(),
+            self.task.status.clone(),
+        ))
+    }
+
+    /// The short form of the status just set, whose message (if any) is the history's
+    /// `message`; the status as logged when the short form cannot rebuild it.
+    fn log_status(&mut self, message: Option<u32>) -> Logged {
+        let status = &mut self.task.status;
+        // Compared whole, without its message (taken out, not copied), so that a field added
+        // to TaskStatus later falls back to logging the whole event.
+        let taken = status.message.take();
+        let plain = *status == status_without_message(status);
+        let has_message = taken.is_some();
+        status.message = taken;
+        if plain && has_message == message.is_some() {
+            Logged::Status {
+                state: status.state,
+                timestamp: status.timestamp,
+                message,
+            }
+        } else {
+            Logged::Event(Box::new(self.status_event()))
+        }
+    }
+
+    /// Applies an edit as [`TaskEdit::apply`] does, logging its event in short form.
+    fn apply(&mut self, edit: TaskEdit) -> Option<Logged> {
+        match edit {
+            TaskEdit::Message(message) => {
+                self.task.history.push(message);
+                None
+            }
+            TaskEdit::Status(status) => {
+                let message = status.message.as_ref().map(|m| {
+                    self.task.history.push(m.clone());
+                    index(self.task.history.len() - 1)
+                });
+                self.task.status = status;
+                self.status_message = message;
+                Some(self.log_status(message))
+            }
+            TaskEdit::Restate(timestamp) => {
+                self.task.status.timestamp = Some(timestamp);
+                Some(self.log_status(self.status_message))
+            }
+            TaskEdit::Artifact {
+                mut artifact,
+                append,
+                last_chunk,
+            } => Some(self.apply_artifact(&mut artifact, append, last_chunk)),
+        }
+    }
+
+    fn apply_artifact(
+        &mut self,
+        artifact: &mut Artifact,
+        append: bool,
+        last_chunk: bool,
+    ) -> Logged {
+        let parts = std::mem::take(&mut artifact.parts);
+        let count = index(parts.len());
+        let position = self
+            .task
+            .artifacts
+            .iter()
+            .position(|a| a.artifact_id == artifact.artifact_id);
+        let log_index = index(self.log.len());
+        match (position, append) {
+            (Some(i), true) => {
+                let slot = self.artifact_slots[i];
+                if artifact.metadata.is_some() {
+                    // The event that made the slot keeps the metadata it carried.
+                    self.keep_slot_header(slot);
+                }
+                let existing = &mut self.task.artifacts[i];
+                let start = index(existing.parts.len());
+                existing.parts.extend(parts);
+                if artifact.metadata.is_some() {
+                    existing.metadata.clone_from(&artifact.metadata);
+                }
+                let bare = *artifact == Artifact::new(artifact.artifact_id.clone(), Vec::new());
+                Logged::Artifact {
+                    slot,
+                    start,
+                    end: start + count,
+                    header: if bare {
+                        Header::Bare
+                    } else {
+                        Header::Own(Box::new(std::mem::replace(
+                            artifact,
+                            Artifact::new("", Vec::new()),
+                        )))
+                    },
+                    append,
+                    last_chunk,
+                }
+            }
+            (position, _) => {
+                artifact.parts = parts;
+                let whole = std::mem::replace(artifact, Artifact::new("", Vec::new()));
+                let slot = index(self.slots.len());
+                match position {
+                    Some(i) => {
+                        let old = std::mem::replace(&mut self.task.artifacts[i], whole);
+                        let old_slot = self.artifact_slots[i] as usize;
+                        self.slots[old_slot].artifact = SlotArtifact::Retired(Box::new(old));
+                        self.artifact_slots[i] = slot;
+                        self.slots.push(Slot {
+                            artifact: SlotArtifact::Live(index(i)),
+                            origin: log_index,
+                        });
+                    }
+                    None => {
+                        self.task.artifacts.push(whole);
+                        self.artifact_slots.push(slot);
+                        self.slots.push(Slot {
+                            artifact: SlotArtifact::Live(index(self.task.artifacts.len() - 1)),
+                            origin: log_index,
+                        });
+                    }
+                }
+                Logged::Artifact {
+                    slot,
+                    start: 0,
+                    end: count,
+                    header: Header::Slot,
+                    append,
+                    last_chunk,
+                }
+            }
+        }
+    }
+
+    /// Before the artifact in `slot` changes its metadata: the event that made the slot takes
+    /// a copy of the header it showed.
+    fn keep_slot_header(&mut self, slot: u32) {
+        let origin = self.slots[slot as usize].origin as usize;
+        let header = match self.log.get(origin) {
+            Some(Logged::Artifact {
+                header: Header::Slot,
+                ..
+            }) => self.slot_artifact(slot).clone_without_parts(),
+            _ => return,
+        };
+        if let Some(Logged::Artifact { header: h, .. }) = self.log.get_mut(origin) {
+            *h = Header::Own(Box::new(header));
+        }
+    }
+
+    fn slot_artifact(&self, slot: u32) -> &Artifact {
+        match &self.slots[slot as usize].artifact {
+            SlotArtifact::Live(i) => &self.task.artifacts[*i as usize],
+            SlotArtifact::Retired(artifact) => artifact,
+        }
+    }
+
+    /// The event at `index`, rebuilt from the task.
+    fn event(&self, index: usize) -> StreamResponse {
+        let task = &self.task;
         let status = |state: TaskState, timestamp: Option<Timestamp>| {
             let mut status = TaskStatus::new(state);
             status.timestamp = timestamp;
             status
         };
         let context = || task.context_id.clone().unwrap_or_default();
-        match self {
-            Frozen::Event(event) => (**event).clone(),
-            Frozen::Status { state, timestamp } => StreamResponse::StatusUpdate(
-                TaskStatusUpdateEvent::new(task.id.clone(), context(), status(*state, *timestamp)),
-            ),
-            Frozen::Snapshot {
+        match &self.log[index] {
+            Logged::Event(event) => (**event).clone(),
+            Logged::Snapshot {
                 state,
                 timestamp,
                 history,
             } => {
                 let mut snapshot =
                     Task::new(task.id.clone(), context(), status(*state, *timestamp))
-                        .with_history(task.history[..*history].iter().cloned());
+                        .with_history(task.history[..*history as usize].iter().cloned());
                 snapshot.context_id.clone_from(&task.context_id);
                 snapshot.metadata.clone_from(&task.metadata);
                 StreamResponse::Task(snapshot)
             }
-            Frozen::Artifact {
-                index,
-                append,
-                last_chunk,
-            } => StreamResponse::ArtifactUpdate(
-                TaskArtifactUpdateEvent::new(
+            Logged::Status {
+                state,
+                timestamp,
+                message,
+            } => {
+                let mut status = status(*state, *timestamp);
+                status.message = message.map(|i| task.history[i as usize].clone());
+                StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
                     task.id.clone(),
                     context(),
-                    task.artifacts[*index].clone(),
+                    status,
+                ))
+            }
+            Logged::Artifact {
+                slot,
+                start,
+                end,
+                header,
+                append,
+                last_chunk,
+            } => {
+                let source = self.slot_artifact(*slot);
+                let parts = source.parts[*start as usize..*end as usize].to_vec();
+                let mut artifact = match header {
+                    Header::Slot => source.clone_without_parts(),
+                    Header::Bare => Artifact::new(source.artifact_id.clone(), Vec::new()),
+                    Header::Own(header) => (**header).clone(),
+                };
+                artifact.parts = parts;
+                StreamResponse::ArtifactUpdate(
+                    TaskArtifactUpdateEvent::new(task.id.clone(), context(), artifact)
+                        .with_append(*append)
+                        .with_last_chunk(*last_chunk),
                 )
-                .with_append(*append)
-                .with_last_chunk(*last_chunk),
-            ),
-        }
-    }
-}
-
-impl Entry {
-    fn new(task: Task, owner: Option<Principal>, time_key: i128) -> Self {
-        Self {
-            log: Log::Live(vec![StreamResponse::Task(task.clone())]),
-            task,
-            owner,
-            last_seq: 1,
-            notify: None,
-            time_key,
-        }
-    }
-
-    /// Compacts the log of a terminal task (see [`Log`]), and gives back the spare capacity of
-    /// its lists (one artifact pushed onto an empty list reserves four).
-    fn freeze(&mut self) {
-        if let Log::Live(events) = &mut self.log {
-            let events = std::mem::take(events);
-            let task = &self.task;
-            self.log = Log::Frozen(
-                events
-                    .into_iter()
-                    .map(|event| Frozen::compact(event, task))
-                    .collect(),
-            );
-            self.task.artifacts.shrink_to_fit();
-            self.task.history.shrink_to_fit();
-            for artifact in &mut self.task.artifacts {
-                artifact.parts.shrink_to_fit();
             }
         }
     }
 
-    /// Turns a frozen log back into the events, before the task changes. True if it was
-    /// frozen.
-    fn thaw(&mut self) -> bool {
-        let Log::Frozen(frozen) = &self.log else {
-            return false;
-        };
-        let events = frozen.iter().map(|f| f.rebuild(&self.task)).collect();
-        self.log = Log::Live(events);
-        true
-    }
-
-    fn event(&self, index: usize) -> StreamResponse {
-        match &self.log {
-            Log::Live(events) => events[index].clone(),
-            Log::Frozen(frozen) => frozen[index].rebuild(&self.task),
-        }
+    /// Gives back the spare capacity of the task's lists once it ended (one artifact pushed
+    /// onto an empty list reserves four).
+    fn shrink(&mut self) {
+        self.task.artifacts.shrink_to_fit();
+        self.task.history.shrink_to_fit();
+        self.log.shrink_to_fit();
+        self.slots.shrink_to_fit();
+        self.artifact_slots.shrink_to_fit();
     }
 
     /// Wakes every registered waiter; each re-checks and, if it must go on waiting, registers
@@ -305,10 +502,31 @@ impl Entry {
     }
 }
 
+/// A status without its message, field by field.
+fn status_without_message(status: &TaskStatus) -> TaskStatus {
+    let mut copy = TaskStatus::new(status.state);
+    copy.timestamp = status.timestamp;
+    copy
+}
+
+/// Copies of an artifact's fields but its parts.
+trait CloneWithoutParts {
+    fn clone_without_parts(&self) -> Artifact;
+}
+
+impl CloneWithoutParts for Artifact {
+    fn clone_without_parts(&self) -> Artifact {
+        let mut copy = Artifact::new(self.artifact_id.clone(), Vec::new());
+        copy.name.clone_from(&self.name);
+        copy.description.clone_from(&self.description);
+        copy.metadata.clone_from(&self.metadata);
+        copy.extensions.clone_from(&self.extensions);
+        copy
+    }
+}
+
 fn time_key(task: &Task) -> i128 {
-    task.status.timestamp.map_or(0, |t| {
-        i128::from(t.unix_seconds()) * 1_000_000_000 + i128::from(t.subsec_nanos())
-    })
+    task.status.timestamp.map_or(0, time_key_of)
 }
 
 fn now_key() -> i128 {
@@ -328,14 +546,16 @@ impl InMemoryTaskStore {
     /// An empty store with this retention policy.
     pub fn with_retention(retention: RetentionPolicy) -> Self {
         Self {
-            inner: Mutex::default(),
-            retention,
+            shared: Arc::new(Shared {
+                inner: Mutex::default(),
+                retention,
+            }),
         }
     }
 
     /// The number of tasks held.
     pub fn len(&self) -> usize {
-        self.lock().tasks.len()
+        self.shared.lock().tasks.len()
     }
 
     /// True when no task is held.
@@ -343,6 +563,18 @@ impl InMemoryTaskStore {
         self.len() == 0
     }
 
+    /// The bytes all tasks hold together, as accounted (see the [module docs](super#bytes)).
+    pub fn total_bytes(&self) -> u64 {
+        self.shared.lock().total_bytes
+    }
+
+    /// The retention policy.
+    pub fn retention(&self) -> &RetentionPolicy {
+        &self.shared.retention
+    }
+}
+
+impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves consistent data (every mutation below is
         // completed before anything can panic), so a poisoned lock is still usable.
@@ -351,60 +583,133 @@ impl InMemoryTaskStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn evict(&self, inner: &mut Inner) {
-        if let Some(ttl) = self.retention.terminal_ttl {
+    /// Takes out tasks past the TTL, then the oldest droppable ones while over a limit. The
+    /// caller drops them once it released the lock: freeing a task's memory, cold by then,
+    /// is the slow part of evicting it.
+    #[must_use = "drop the evicted tasks after releasing the lock"]
+    #[expect(
+        clippy::vec_box,
+        reason = "the boxes come out of the map: moved, not copied"
+    )]
+    fn evict(&self, inner: &mut Inner) -> Vec<Box<Entry>> {
+        let mut evicted = Vec::new();
+        if let Some(ttl) = self.retention.terminal_ttl
+            && !inner.evictable.is_empty()
+        {
             let cutoff = now_key() - i128::try_from(ttl.as_nanos()).unwrap_or(i128::MAX);
-            while let Some((key, _)) = inner.terminal.first() {
-                if *key >= cutoff {
-                    break;
-                }
-                let (_, id) = inner.terminal.pop_first().expect("first exists");
-                inner.remove(&id);
+            while inner
+                .evictable
+                .first()
+                .is_some_and(|(key, _)| *key < cutoff)
+            {
+                inner.evict_first(&mut evicted);
             }
         }
-        while inner.tasks.len() > self.retention.max_tasks {
-            let Some((_, id)) = inner.terminal.pop_first() else {
+        while inner.tasks.len() > self.retention.max_tasks
+            || inner.total_bytes > self.retention.max_total_bytes
+        {
+            if !inner.evict_first(&mut evicted) {
                 break;
-            };
-            inner.remove(&id);
+            }
+        }
+        evicted
+    }
+
+    /// Whether a task of `bytes` fits once every droppable task is dropped; the reason when not.
+    fn room_for(&self, inner: &Inner, bytes: u64) -> Result<(), StoreError> {
+        let kept = inner.tasks.len() - inner.evictable.len();
+        let max_live = self.retention.max_live_tasks;
+        if kept >= max_live {
+            return Err(StoreError::Full(format!(
+                "the task store holds its limit of {max_live} unfinished or pinned tasks \
+                 (max_live_tasks); try again later"
+            )));
+        }
+        let kept_bytes = inner.total_bytes - inner.evictable_bytes;
+        let max_bytes = self.retention.max_total_bytes;
+        if kept_bytes.saturating_add(bytes) > max_bytes {
+            return Err(StoreError::Full(format!(
+                "the task store is full: its unfinished and pinned tasks hold {kept_bytes} bytes, \
+                 and a new task of {bytes} bytes would take it over its limit of {max_bytes} \
+                 bytes (max_total_bytes); try again later"
+            )));
+        }
+        Ok(())
+    }
+
+    fn unpin(&self, id: &TaskId) {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let Some(entry) = inner.tasks.get_mut(id) else {
+            return;
+        };
+        entry.pins -= 1;
+        if entry.evictable() {
+            inner.evictable.insert(entry.key());
+            inner.evictable_bytes += entry.bytes;
+            let evicted = self.evict(inner);
+            drop(guard);
+            drop(evicted);
         }
     }
 }
 
 impl Inner {
-    /// Queues a task that is (again) terminal with a live log for freezing, and freezes the
-    /// ones that have cooled long enough.
-    fn cool(&mut self, id: TaskId) {
-        self.cooling.push_back(id);
-        while self.cooling.len() > COOLING {
-            let id = self.cooling.pop_front().expect("longer than COOLING");
-            if let Some(entry) = self.tasks.get_mut(&id)
-                && entry.task.status.state.is_terminal()
-            {
-                entry.freeze();
-            }
-        }
-    }
-
-    fn remove(&mut self, id: &TaskId) {
-        if let Some(mut entry) = self.tasks.remove(id) {
-            self.by_time.remove(&(entry.time_key, id.clone()));
-            self.terminal.remove(&(entry.time_key, id.clone()));
+    /// Takes out the oldest droppable task; false when there is none.
+    #[expect(
+        clippy::vec_box,
+        reason = "the boxes come out of the map: moved, not copied"
+    )]
+    fn evict_first(&mut self, evicted: &mut Vec<Box<Entry>>) -> bool {
+        let Some(key) = self.evictable.pop_first() else {
+            return false;
+        };
+        let Some(id) = self.by_time.remove(&key) else {
+            return true;
+        };
+        if let Some(mut entry) = self.tasks.remove(&id) {
+            self.evictable_bytes -= entry.bytes;
+            self.total_bytes -= entry.bytes;
             // Waiters re-read and find the task gone.
             entry.notify();
+            evicted.push(entry);
         }
-        self.push.remove(id);
+        if !self.push.is_empty() {
+            self.push.remove(&id);
+        }
+        true
+    }
+
+    /// How many more bytes fit without dropping what may not be dropped.
+    fn store_room(&self, max_total_bytes: u64) -> u64 {
+        max_total_bytes.saturating_sub(self.total_bytes - self.evictable_bytes)
     }
 }
 
-fn parse_cursor(token: &str) -> Option<(i128, TaskId)> {
-    let rest = token.strip_prefix("t1:")?;
-    let (nanos, id) = rest.split_once(':')?;
-    Some((nanos.parse().ok()?, TaskId::from(id)))
+/// What an [`InMemoryTaskStore`] pin holds: the store and the task.
+struct PinGuard {
+    shared: Arc<Shared>,
+    id: TaskId,
 }
 
-fn cursor(key: &(i128, TaskId)) -> String {
-    format!("t1:{}:{}", key.0, key.1)
+impl Drop for PinGuard {
+    fn drop(&mut self) {
+        self.shared.unpin(&self.id);
+    }
+}
+
+/// Where a task stands in the store's order: (status timestamp in nanoseconds, number of
+/// creation). Numbers, so that keeping the order costs no copy or comparison of ids.
+type Key = (i128, u64);
+
+fn parse_cursor(token: &str) -> Option<Key> {
+    let rest = token.strip_prefix("t2:")?;
+    let (nanos, number) = rest.split_once(':')?;
+    Some((nanos.parse().ok()?, number.parse().ok()?))
+}
+
+fn cursor(key: &Key) -> String {
+    format!("t2:{}:{}", key.0, key.1)
 }
 
 impl TaskStore for InMemoryTaskStore {
@@ -414,90 +719,137 @@ impl TaskStore for InMemoryTaskStore {
         owner: Option<Principal>,
     ) -> StoreFuture<'a, UpdateOutcome> {
         let result = (|| {
-            let mut inner = self.lock();
+            let shared = &*self.shared;
+            let mut inner = shared.lock();
             if inner.tasks.contains_key(&task.id) {
                 return Err(StoreError::AlreadyExists(task.id.clone()));
             }
+            let bytes = task_bytes(&task);
+            shared.room_for(&inner, bytes)?;
             let key = time_key(&task);
             let state = task.status.state;
             let id = task.id.clone();
-            inner.by_time.insert((key, id.clone()));
-            if state.is_terminal() {
-                inner.terminal.insert((key, id.clone()));
+            let number = inner.next_number;
+            inner.next_number += 1;
+            let entry = Box::new(Entry::new(task, owner, (key, number), bytes));
+            inner.by_time.insert(entry.key(), id.clone());
+            inner.total_bytes += bytes;
+            if entry.evictable() {
+                inner.evictable.insert(entry.key());
+                inner.evictable_bytes += bytes;
             }
-            inner
-                .tasks
-                .insert(id.clone(), Box::new(Entry::new(task, owner, key)));
-            if state.is_terminal() {
-                inner.cool(id);
-            }
-            self.evict(&mut inner);
+            inner.tasks.insert(id, entry);
+            let evicted = shared.evict(&mut inner);
+            drop(inner);
+            drop(evicted);
             Ok(UpdateOutcome { last_seq: 1, state })
         })();
         Box::pin(std::future::ready(result))
     }
 
+    fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
+        let result = self.shared.room_for(&self.shared.lock(), bytes);
+        Box::pin(std::future::ready(result))
+    }
+
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
-        let inner = self.lock();
+        let inner = self.shared.lock();
         let found = inner.tasks.get(id).map(|e| StoredTask {
             task: e.task.clone(),
             owner: e.owner.clone(),
-            last_seq: e.last_seq,
+            last_seq: e.last_seq(),
+            bytes: e.bytes,
         });
         Box::pin(std::future::ready(Ok(found)))
     }
 
     fn progress<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<UpdateOutcome>> {
-        let inner = self.lock();
+        let inner = self.shared.lock();
         let found = inner.tasks.get(id).map(|e| UpdateOutcome {
-            last_seq: e.last_seq,
+            last_seq: e.last_seq(),
             state: e.task.status.state,
         });
         Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn pin<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<TaskPin>> {
+        let mut guard = self.shared.lock();
+        let inner = &mut *guard;
+        let pin = inner.tasks.get_mut(id).map(|entry| {
+            if entry.evictable() {
+                inner.evictable.remove(&entry.key());
+                inner.evictable_bytes -= entry.bytes;
+            }
+            entry.pins += 1;
+            TaskPin::new(PinGuard {
+                shared: self.shared.clone(),
+                id: id.clone(),
+            })
+        });
+        Box::pin(std::future::ready(Ok(pin)))
     }
 
     fn update<'a>(
         &'a self,
         id: &'a TaskId,
         change: Change<'a>,
+        then: Option<Observer<'a>>,
     ) -> StoreFuture<'a, Option<UpdateOutcome>> {
-        let mut guard = self.lock();
+        let shared = &*self.shared;
+        let mut guard = shared.lock();
         let inner = &mut *guard;
+        let store_room = inner.store_room(shared.retention.max_total_bytes);
         let Some(entry) = inner.tasks.get_mut(id) else {
             return Box::pin(std::future::ready(Ok(None)));
         };
+        let Some(edit) = change(&entry.task, Room::new(entry.bytes, store_room)) else {
+            let outcome = UpdateOutcome {
+                last_seq: entry.last_seq(),
+                state: entry.task.status.state,
+            };
+            return Box::pin(std::future::ready(Ok(Some(outcome))));
+        };
+        let was_evictable = entry.evictable();
+        if was_evictable {
+            inner.evictable.remove(&entry.key());
+            inner.evictable_bytes -= entry.bytes;
+        }
         let was_terminal = entry.task.status.state.is_terminal();
-        let thawed = entry.thaw();
-        let event = change(&mut entry.task);
+        let cost = edit.bytes();
+        let logged = entry.apply(edit);
+        entry.bytes = entry.bytes.saturating_add(cost);
+        inner.total_bytes = inner.total_bytes.saturating_add(cost);
         let key = time_key(&entry.task);
-        let moved = key != entry.time_key;
-        if moved {
-            inner.by_time.remove(&(entry.time_key, id.clone()));
-            inner.by_time.insert((key, id.clone()));
-            if was_terminal {
-                inner.terminal.remove(&(entry.time_key, id.clone()));
-            }
+        if key != entry.time_key {
+            let old = entry.key();
             entry.time_key = key;
+            let id = inner.by_time.remove(&old).unwrap_or_else(|| id.clone());
+            inner.by_time.insert(entry.key(), id);
         }
         let state = entry.task.status.state;
-        // A task that became terminal, or a terminal one whose status time changed, takes its
-        // (new) place in the eviction order.
-        if state.is_terminal() && (!was_terminal || moved) {
-            inner.terminal.insert((key, id.clone()));
+        if state.is_terminal() && !was_terminal {
+            entry.shrink();
         }
-        if let Some(event) = event {
-            if let Log::Live(events) = &mut entry.log {
-                events.push(event);
-            }
-            entry.last_seq += 1;
+        let logged_event = logged.is_some();
+        if let Some(logged) = logged {
+            entry.log.push(logged);
+        }
+        if let Some(then) = then {
+            then(&entry.task);
+        }
+        if logged_event {
             entry.notify();
         }
-        let last_seq = entry.last_seq;
-        if state.is_terminal() && (!was_terminal || thawed) {
-            inner.cool(id.clone());
+        let last_seq = entry.last_seq();
+        let evictable = entry.evictable();
+        if evictable {
+            inner.evictable.insert(entry.key());
+            inner.evictable_bytes += entry.bytes;
         }
-        if state.is_terminal() && !was_terminal {
-            self.evict(inner);
+        if (evictable && !was_evictable) || inner.total_bytes > shared.retention.max_total_bytes {
+            let evicted = shared.evict(inner);
+            drop(guard);
+            drop(evicted);
         }
         Box::pin(std::future::ready(Ok(Some(UpdateOutcome {
             last_seq,
@@ -511,9 +863,9 @@ impl TaskStore for InMemoryTaskStore {
         after: u64,
         limit: usize,
     ) -> StoreFuture<'a, Vec<LogEntry>> {
-        let inner = self.lock();
+        let inner = self.shared.lock();
         let entries = inner.tasks.get(id).map_or_else(Vec::new, |e| {
-            let len = usize::try_from(e.last_seq).unwrap_or(usize::MAX);
+            let len = e.log.len();
             let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
             (start..len)
                 .take(limit)
@@ -529,10 +881,10 @@ impl TaskStore for InMemoryTaskStore {
     fn wait<'a>(&'a self, id: &'a TaskId, after: u64) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             loop {
-                let notified = match self.lock().tasks.get_mut(id) {
+                let notified = match self.shared.lock().tasks.get_mut(id) {
                     // Gone (the caller re-reads and finds it so), or already past `after`.
                     None => return Ok(()),
-                    Some(e) if e.last_seq > after => return Ok(()),
+                    Some(e) if e.last_seq() > after => return Ok(()),
                     // Made under the lock, so the next append or the removal (which notify
                     // under the lock) wakes it even before it is first polled.
                     Some(e) => e
@@ -555,10 +907,10 @@ impl TaskStore for InMemoryTaskStore {
                 ),
                 _ => None,
             };
-            let inner = self.lock();
+            let inner = self.shared.lock();
             let after_key = query.status_after.map(time_key_of);
-            let matches = |key: &(i128, TaskId)| -> Option<&Entry> {
-                let entry = inner.tasks.get(&key.1)?;
+            let matches = |id: &TaskId| -> Option<&Entry> {
+                let entry = inner.tasks.get(id)?;
                 (entry.owner == query.owner
                     && query
                         .context_id
@@ -571,23 +923,34 @@ impl TaskStore for InMemoryTaskStore {
                 .by_time
                 .iter()
                 .rev()
-                .take_while(|key| after_key.is_none_or(|after| key.0 >= after));
+                .take_while(|(key, _)| after_key.is_none_or(|after| key.0 >= after));
+            let max_bytes = query.max_bytes.unwrap_or(usize::MAX);
             let mut total = 0usize;
             let mut tasks = Vec::new();
+            let mut page_bytes = 0usize;
             let mut last_key = None;
             let mut more = false;
-            for key in newest_first {
-                let Some(entry) = matches(key) else { continue };
+            for (key, id) in newest_first {
+                let Some(entry) = matches(id) else { continue };
                 total += 1;
-                if start.as_ref().is_some_and(|start| key >= start) {
+                if more || start.as_ref().is_some_and(|start| key >= start) {
                     continue;
                 }
-                if tasks.len() < query.page_size {
-                    tasks.push(entry.task.clone());
-                    last_key = Some(key);
-                } else {
+                if tasks.len() == query.page_size {
                     more = true;
+                    continue;
                 }
+                let shown =
+                    present_task(&entry.task, query.history_length, query.include_artifacts);
+                // The JSON of a task in the page, and the comma before it.
+                let size = json_len(&shown) + 1;
+                if !tasks.is_empty() && page_bytes.saturating_add(size) > max_bytes {
+                    more = true;
+                    continue;
+                }
+                page_bytes = page_bytes.saturating_add(size);
+                tasks.push(shown);
+                last_key = Some(key);
             }
             let next_page_token = match (more, last_key) {
                 (true, Some(key)) => cursor(key),
@@ -603,7 +966,7 @@ impl TaskStore for InMemoryTaskStore {
     }
 
     fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()> {
-        let mut inner = self.lock();
+        let mut inner = self.shared.lock();
         let task_id = config.task_id.clone().unwrap_or_default();
         let configs = inner.push.entry(task_id).or_default();
         match configs.iter_mut().find(|c| c.id == config.id) {
@@ -618,7 +981,7 @@ impl TaskStore for InMemoryTaskStore {
         task_id: &'a TaskId,
         id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
-        let inner = self.lock();
+        let inner = self.shared.lock();
         let found = inner.push.get(task_id).and_then(|configs| {
             configs
                 .iter()
@@ -632,238 +995,18 @@ impl TaskStore for InMemoryTaskStore {
         &'a self,
         task_id: &'a TaskId,
     ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
-        let inner = self.lock();
+        let inner = self.shared.lock();
         let configs = inner.push.get(task_id).cloned().unwrap_or_default();
         Box::pin(std::future::ready(Ok(configs)))
     }
 
     fn delete_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, bool> {
-        let mut inner = self.lock();
+        let mut inner = self.shared.lock();
         let removed = inner.push.get_mut(task_id).is_some_and(|configs| {
             let before = configs.len();
             configs.retain(|c| c.id.as_deref() != Some(id));
             configs.len() != before
         });
         Box::pin(std::future::ready(Ok(removed)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use a2a_types::v1::{Artifact, Message, Part, Role};
-
-    use super::*;
-    use crate::handler::lifecycle;
-
-    fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
-
-    fn message(text: &str) -> Message {
-        Message::new("m-1", Role::User, vec![Part::text(text)])
-            .with_task_id("t-1")
-            .with_context_id("c-1")
-    }
-
-    /// Freezes every cooling task at once.
-    fn freeze_all(store: &InMemoryTaskStore) {
-        let mut inner = store.lock();
-        while let Some(id) = inner.cooling.pop_front() {
-            if let Some(entry) = inner.tasks.get_mut(&id) {
-                entry.freeze();
-            }
-        }
-    }
-
-    async fn log(store: &InMemoryTaskStore, id: &TaskId) -> Vec<LogEntry> {
-        store.read_log(id, 0, usize::MAX).await.unwrap()
-    }
-
-    async fn apply(
-        store: &InMemoryTaskStore,
-        id: &TaskId,
-        change: impl FnOnce(&mut Task) -> Option<StreamResponse> + Send + 'static,
-    ) {
-        store
-            .update(id, Box::new(change))
-            .await
-            .unwrap()
-            .expect("the task exists");
-    }
-
-    /// An echo task and a chunked one, logged as the handler logs them: once terminal their
-    /// logs are compacted, and read back they are the very events that were logged.
-    #[test]
-    fn frozen_logs_read_back_the_logged_events() {
-        block_on(async {
-            let store = InMemoryTaskStore::new();
-            let id = TaskId::from("t-1");
-            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted))
-                .with_history([message("hello")]);
-            store.create(task, None).await.unwrap();
-            apply(&store, &id, |t| {
-                lifecycle::apply_status(t, TaskState::Working, None).ok()
-            })
-            .await;
-            apply(&store, &id, |t| {
-                let artifact = Artifact::new("echo", vec![Part::text("hello")]).with_name("echo");
-                lifecycle::apply_artifact(t, artifact, false, false).ok()
-            })
-            .await;
-            for (i, text) in ["one ", "two"].into_iter().enumerate() {
-                apply(&store, &id, move |t| {
-                    let chunk = Artifact::new("chunks", vec![Part::text(text)]);
-                    lifecycle::apply_artifact(t, chunk, i > 0, i == 1).ok()
-                })
-                .await;
-            }
-            let reply = Message::new("m-2", Role::Agent, vec![Part::text("done")]);
-            apply(&store, &id, move |t| {
-                lifecycle::apply_status(t, TaskState::Working, Some(reply)).ok()
-            })
-            .await;
-            let live = log(&store, &id).await;
-            assert_eq!(live.len(), 6);
-            apply(&store, &id, |t| {
-                lifecycle::apply_status(t, TaskState::Completed, None).ok()
-            })
-            .await;
-            freeze_all(&store);
-            let frozen = log(&store, &id).await;
-            assert_eq!(frozen[..6], live[..]);
-            assert_eq!(frozen.len(), 7);
-            assert!(matches!(
-                &frozen[6].event,
-                StreamResponse::StatusUpdate(e) if e.status.state == TaskState::Completed
-            ));
-            let inner = store.lock();
-            let Log::Frozen(short) = &inner.tasks[&id].log else {
-                panic!("a terminal task's log is frozen");
-            };
-            // The snapshot, the statuses and the whole artifact are short; the two chunks and
-            // the status with a message are kept as logged.
-            let kept: Vec<bool> = short
-                .iter()
-                .map(|f| matches!(f, Frozen::Event(_)))
-                .collect();
-            assert_eq!(kept, [false, false, false, true, true, true, false]);
-        });
-    }
-
-    /// The log of a task freezes once [`COOLING`] tasks ended after it.
-    #[test]
-    fn logs_freeze_after_cooling() {
-        block_on(async {
-            let store = InMemoryTaskStore::new();
-            for i in 0..=COOLING {
-                let task = Task::new(
-                    format!("t-{i}"),
-                    "c-1",
-                    TaskStatus::now(TaskState::Completed),
-                );
-                store.create(task, None).await.unwrap();
-            }
-            let inner = store.lock();
-            let frozen = |i: usize| {
-                matches!(
-                    inner.tasks[&TaskId::from(format!("t-{i}"))].log,
-                    Log::Frozen(_)
-                )
-            };
-            assert!(frozen(0));
-            assert!(!frozen(1));
-            assert!(!frozen(COOLING));
-        });
-    }
-
-    /// A change to a terminal task thaws its log first: the events logged before keep their
-    /// content although the task they were compacted against changed.
-    #[test]
-    fn a_change_after_freezing_keeps_the_logged_events() {
-        block_on(async {
-            let store = InMemoryTaskStore::new();
-            let id = TaskId::from("t-1");
-            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted))
-                .with_history([message("hello")]);
-            store.create(task, None).await.unwrap();
-            apply(&store, &id, |t| {
-                let artifact = Artifact::new("a", vec![Part::text("first")]);
-                lifecycle::apply_artifact(t, artifact, false, false).ok()
-            })
-            .await;
-            apply(&store, &id, |t| {
-                lifecycle::apply_status(t, TaskState::Completed, None).ok()
-            })
-            .await;
-            freeze_all(&store);
-            let before = log(&store, &id).await;
-            apply(&store, &id, |t| {
-                t.artifacts[0] = Artifact::new("a", vec![Part::text("second")]);
-                t.history.clear();
-                t.status.state = TaskState::Failed;
-                Some(StreamResponse::Task(t.clone()))
-            })
-            .await;
-            let after = log(&store, &id).await;
-            assert_eq!(after[..3], before[..]);
-            assert_eq!(after.len(), 4);
-        });
-    }
-
-    /// `wait` resolves on the next append, at once when the log is already past `after`, and
-    /// when the task is evicted.
-    #[test]
-    fn wait_wakes_on_append_and_on_removal() {
-        block_on(async {
-            let store = std::sync::Arc::new(InMemoryTaskStore::with_retention(
-                RetentionPolicy::default()
-                    .with_max_tasks(1)
-                    .with_terminal_ttl(None),
-            ));
-            let id = TaskId::from("t-1");
-            let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted));
-            store.create(task, None).await.unwrap();
-            store.wait(&id, 0).await.unwrap();
-            let waiter = {
-                let store = store.clone();
-                let id = id.clone();
-                tokio::spawn(async move { store.wait(&id, 1).await })
-            };
-            tokio::task::yield_now().await;
-            assert!(!waiter.is_finished());
-            apply(&store, &id, |t| {
-                lifecycle::apply_status(t, TaskState::Working, None).ok()
-            })
-            .await;
-            waiter.await.unwrap().unwrap();
-
-            let waiter = {
-                let store = store.clone();
-                let id = id.clone();
-                tokio::spawn(async move { store.wait(&id, 2).await })
-            };
-            tokio::task::yield_now().await;
-            apply(&store, &id, |t| {
-                lifecycle::apply_status(t, TaskState::Completed, None).ok()
-            })
-            .await;
-            waiter.await.unwrap().unwrap();
-            let waiter = {
-                let store = store.clone();
-                let id = id.clone();
-                tokio::spawn(async move { store.wait(&id, 3).await })
-            };
-            tokio::task::yield_now().await;
-            assert!(!waiter.is_finished());
-            // A second terminal task pushes the first out (max_tasks 1).
-            let other = Task::new("t-2", "c-1", TaskStatus::now(TaskState::Completed));
-            store.create(other, None).await.unwrap();
-            waiter.await.unwrap().unwrap();
-            assert!(store.load(&id).await.unwrap().is_none());
-        });
     }
 }

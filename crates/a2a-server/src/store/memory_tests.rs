@@ -1,12 +1,17 @@
-//! The in-memory store: retention, filters, the log and waking readers.
-
-use a2a_types::v1::{TaskState, TaskStatus};
+//! The in-memory store: retention by count, time and bytes, pins, filters and pages, the log
+//! and waking readers.
 
 use std::time::Duration;
 
-use a2a_types::v1::{StreamResponse, Task, TaskId, Timestamp};
+use a2a_types::v1::{
+    Artifact, Message, Part, Role, StreamResponse, Task, TaskId, TaskState, TaskStatus, Timestamp,
+};
+use pretty_assertions::assert_eq;
 
-use super::{InMemoryTaskStore, ListPage, ListQuery, RetentionPolicy, TaskStore};
+use super::{
+    InMemoryTaskStore, ListPage, ListQuery, LogEntry, RetentionPolicy, Room, StoreError, TaskEdit,
+    TaskStore, json_len, present_task, task_bytes,
+};
 use crate::auth::Principal;
 
 fn task(id: &str, state: TaskState, unix: i64) -> Task {
@@ -61,6 +66,47 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .unwrap();
         assert!(store.load(&"done-new".into()).await.unwrap().is_none());
         assert_eq!(store.len(), 4);
+    });
+}
+
+fn full_of_tasks(n: usize) -> StoreError {
+    StoreError::Full(format!(
+        "the task store holds its limit of {n} unfinished or pinned tasks (max_live_tasks); try \
+         again later"
+    ))
+}
+
+/// Up to `max_live_tasks` tasks that may not be dropped; then new ones are refused, until one
+/// ends.
+#[test]
+fn max_live_tasks_bounds_what_cannot_be_dropped() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_tasks(10)
+                .with_max_live_tasks(2),
+        );
+        let now = Timestamp::now().unix_seconds();
+        for id in ["a", "b"] {
+            store
+                .create(task(id, TaskState::Working, now), None)
+                .await
+                .unwrap();
+        }
+        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(2));
+        let refused = store
+            .create(task("c", TaskState::Working, now), None)
+            .await
+            .unwrap_err();
+        assert_eq!(refused, full_of_tasks(2));
+        assert_eq!(store.len(), 2);
+        edit(&store, &"a".into(), status(TaskState::Completed)).await;
+        store.check_room(0).await.unwrap();
+        store
+            .create(task("c", TaskState::Working, now), None)
+            .await
+            .unwrap();
+        assert_eq!(store.len(), 3);
     });
 }
 
@@ -147,6 +193,34 @@ fn list_filters_by_context_state_time_and_owner() {
     });
 }
 
+async fn edit(store: &InMemoryTaskStore, id: &TaskId, edit: TaskEdit) -> u64 {
+    store
+        .update(id, Box::new(move |_, _| Some(edit)), None)
+        .await
+        .unwrap()
+        .expect("the task exists")
+        .last_seq
+}
+
+/// An artifact edit of one text part.
+fn chunk(id: &str, text: &str, append: bool, last_chunk: bool) -> TaskEdit {
+    TaskEdit::Artifact {
+        artifact: Artifact::new(id, vec![Part::text(text)]),
+        append,
+        last_chunk,
+    }
+}
+
+/// The events of a task's whole log.
+async fn events(store: &InMemoryTaskStore, id: &TaskId) -> Vec<StreamResponse> {
+    let log = store.read_log(id, 0, usize::MAX).await.unwrap();
+    log.into_iter().map(|e| e.event).collect()
+}
+
+fn status(state: TaskState) -> TaskEdit {
+    TaskEdit::Status(TaskStatus::now(state))
+}
+
 #[test]
 fn the_log_numbers_events_without_gaps_and_wait_wakes_readers() {
     block_on(async {
@@ -165,37 +239,27 @@ fn the_log_numbers_events_without_gaps_and_wait_wakes_readers() {
             })
         };
         tokio::task::yield_now().await;
-        let outcome = store
-            .update(
-                &id,
-                Box::new(|t: &mut Task| {
-                    t.status = TaskStatus::new(TaskState::Working);
-                    Some(StreamResponse::Task(t.clone()))
-                }),
-            )
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(outcome.last_seq, 2);
+        assert_eq!(edit(&store, &id, status(TaskState::Working)).await, 2);
         let entries = reader.await.unwrap();
         assert_eq!(entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [2]);
-        // A change without an event updates the task and leaves the log alone.
-        let outcome = store
-            .update(
-                &id,
-                Box::new(|t: &mut Task| {
-                    t.metadata = Some(Default::default());
-                    None
-                }),
-            )
+        // A message joins the history and logs nothing.
+        let message = Message::new("m", Role::User, vec![Part::text("more")]);
+        assert_eq!(edit(&store, &id, TaskEdit::Message(message)).await, 2);
+        assert_eq!(store.read_log(&id, 0, 10).await.unwrap().len(), 2);
+        assert_eq!(
+            store.load(&id).await.unwrap().unwrap().task.history.len(),
+            1
+        );
+        // A change that returns no edit leaves everything as it was.
+        let unchanged = store
+            .update(&id, Box::new(|_, _| None), None)
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(outcome.last_seq, 2);
-        assert_eq!(store.read_log(&id, 0, 10).await.unwrap().len(), 2);
+        assert_eq!(unchanged.last_seq, 2);
         assert!(
             store
-                .update(&"nope".into(), Box::new(|_: &mut Task| None))
+                .update(&"nope".into(), Box::new(|_, _| None), None)
                 .await
                 .unwrap()
                 .is_none()
@@ -216,23 +280,367 @@ fn a_terminal_task_whose_status_time_changes_stays_evictable() {
             .create(task("done", TaskState::Completed, now - 10), None)
             .await
             .unwrap();
-        store
-            .update(
-                &"done".into(),
-                Box::new(|t: &mut Task| {
-                    t.status.timestamp =
-                        Timestamp::from_unix(Timestamp::now().unix_seconds() - 5, 0);
-                    None
-                }),
-            )
-            .await
-            .unwrap()
-            .unwrap();
+        let restated = TaskEdit::Restate(Timestamp::from_unix(now - 5, 0).unwrap());
+        edit(&store, &"done".into(), restated).await;
         store
             .create(task("next", TaskState::Working, now), None)
             .await
             .unwrap();
         assert!(store.load(&"done".into()).await.unwrap().is_none());
         assert_eq!(store.len(), 1);
+    });
+}
+
+/// Edits of every kind, applied to the store and to a copy of the task with
+/// [`TaskEdit::apply`]: the store's task, log and bytes are what the reference makes of them,
+/// although its log keeps messages and artifacts only once, in the task.
+#[test]
+fn the_log_reads_back_what_the_reference_logged() {
+    block_on(async {
+        let store = InMemoryTaskStore::new();
+        let id = TaskId::from("t");
+        let mut shadow = Task::new("t", "c", TaskStatus::now(TaskState::Submitted))
+            .with_history([Message::new("m-1", Role::User, vec![Part::text("hello")])]);
+        shadow.metadata = Some(serde_json::from_str(r#"{"k":"v"}"#).unwrap());
+        let mut bytes = task_bytes(&shadow);
+        let mut logged = vec![StreamResponse::Task(shadow.clone())];
+        store.create(shadow.clone(), None).await.unwrap();
+        let question = Message::new("m-2", Role::Agent, vec![Part::text("which city?")]);
+        let named = Artifact::new("a", vec![Part::text("one")]).with_name("answer");
+        let mut with_metadata = Artifact::new("a", vec![Part::text("three")]);
+        with_metadata.metadata = Some(serde_json::from_str(r#"{"page":2}"#).unwrap());
+        let mut odd_status = TaskStatus::now(TaskState::Working);
+        odd_status.message = Some(question.clone());
+        let edits = [
+            status(TaskState::Working),
+            TaskEdit::Artifact {
+                artifact: named.clone(),
+                append: false,
+                last_chunk: false,
+            },
+            TaskEdit::Artifact {
+                artifact: Artifact::new("a", vec![Part::text("two"), Part::raw(vec![1, 2])]),
+                append: true,
+                last_chunk: false,
+            },
+            // Changes the artifact's metadata: the first event keeps the one it carried.
+            TaskEdit::Artifact {
+                artifact: with_metadata,
+                append: true,
+                last_chunk: true,
+            },
+            TaskEdit::Artifact {
+                artifact: Artifact::new("b", vec![Part::data(serde_json::json!({"x": [1, 2]}))]),
+                append: false,
+                last_chunk: false,
+            },
+            TaskEdit::Status(
+                TaskStatus::now(TaskState::InputRequired).with_message(question.clone()),
+            ),
+            TaskEdit::Restate(Timestamp::now()),
+            TaskEdit::Message(Message::new("m-3", Role::User, vec![Part::text("Paris")])),
+            TaskEdit::Status(odd_status),
+            // Replaces artifact `a`: the events that carried the old one still show it.
+            chunk("a", "new", false, true),
+            chunk("a", " and more", true, true),
+            // An append to an artifact the task lacks starts it.
+            TaskEdit::Artifact {
+                artifact: Artifact::new("c", vec![Part::url("https://example.com/c")])
+                    .with_name("c"),
+                append: true,
+                last_chunk: false,
+            },
+            TaskEdit::Restate(Timestamp::now()),
+            TaskEdit::Status(
+                TaskStatus::now(TaskState::Completed).with_message(Message::new(
+                    "m-4",
+                    Role::Agent,
+                    vec![Part::text("done")],
+                )),
+            ),
+        ];
+        for e in edits {
+            bytes += e.bytes();
+            if let Some(event) = e.clone().apply(&mut shadow) {
+                logged.push(event);
+            }
+            edit(&store, &id, e).await;
+        }
+        let stored = store.load(&id).await.unwrap().unwrap();
+        assert_eq!(stored.task, shadow);
+        assert_eq!(stored.bytes, bytes);
+        assert_eq!(store.total_bytes(), bytes);
+        assert_eq!(events(&store, &id).await, logged);
+        // Reading from a cursor numbers the entries from there.
+        let tail: Vec<LogEntry> = store.read_log(&id, 10, 2).await.unwrap();
+        assert_eq!(tail.iter().map(|e| e.seq).collect::<Vec<_>>(), [11, 12]);
+        assert_eq!(tail[0].event, logged[10]);
+    });
+}
+
+/// A task created with artifacts or a status message keeps its first event as given.
+#[test]
+fn a_task_created_whole_logs_itself_whole() {
+    block_on(async {
+        let store = InMemoryTaskStore::new();
+        let question = Message::new("q", Role::Agent, vec![Part::text("which?")]);
+        let mut created = Task::new(
+            "t",
+            "c",
+            TaskStatus::now(TaskState::InputRequired).with_message(question),
+        );
+        created
+            .artifacts
+            .push(Artifact::new("a", vec![Part::text("x")]));
+        store.create(created.clone(), None).await.unwrap();
+        let id = TaskId::from("t");
+        let mut shadow = created.clone();
+        let mut logged = vec![StreamResponse::Task(created)];
+        for e in [
+            TaskEdit::Restate(Timestamp::now()),
+            chunk("a", "y", true, true),
+            chunk("a", "z", false, true),
+        ] {
+            logged.extend(e.clone().apply(&mut shadow));
+            edit(&store, &id, e).await;
+        }
+        assert_eq!(events(&store, &id).await, logged);
+        assert_eq!(store.load(&id).await.unwrap().unwrap().task, shadow);
+    });
+}
+
+fn text_task(id: &str, state: TaskState, unix: i64, text_bytes: usize) -> Task {
+    task(id, state, unix).with_history([Message::new(
+        "m",
+        Role::User,
+        vec![Part::text("x".repeat(text_bytes))],
+    )])
+}
+
+/// The store drops ended tasks, oldest first, to keep its bytes within `max_total_bytes`, and
+/// refuses a task that only unfinished tasks leave no room for.
+#[test]
+fn the_total_budget_evicts_by_bytes() {
+    block_on(async {
+        let one = task_bytes(&text_task("t-x", TaskState::Completed, 0, 10_000));
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_terminal_ttl(None)
+                .with_max_total_bytes(3 * one),
+        );
+        let now = Timestamp::now().unix_seconds();
+        for (i, id) in ["t-0", "t-1", "t-2"].into_iter().enumerate() {
+            let t = text_task(id, TaskState::Completed, now - 30 + i as i64, 10_000);
+            store.create(t, None).await.unwrap();
+        }
+        assert_eq!(store.total_bytes(), 3 * one);
+        // One more pushes the oldest out, by bytes: the count limit is far away.
+        store
+            .create(text_task("w-0", TaskState::Working, now, 10_000), None)
+            .await
+            .unwrap();
+        assert!(store.load(&"t-0".into()).await.unwrap().is_none());
+        assert_eq!(store.len(), 3);
+        assert_eq!(store.total_bytes(), 3 * one);
+        // Growing a live task makes room by dropping ended ones too.
+        let room = std::sync::Mutex::new(None);
+        let grow = TaskEdit::Message(Message::new(
+            "m",
+            Role::User,
+            vec![Part::text("y".repeat(5000))],
+        ));
+        let cost = grow.bytes();
+        store
+            .update(
+                &"w-0".into(),
+                Box::new(|_, r| {
+                    *room.lock().unwrap() = Some(r);
+                    Some(grow)
+                }),
+                None,
+            )
+            .await
+            .unwrap()
+            .unwrap();
+        // The change was told what the live task holds, and that only it is kept for sure.
+        assert_eq!(room.lock().unwrap().unwrap(), Room::new(one, 2 * one));
+        assert!(store.load(&"t-1".into()).await.unwrap().is_none());
+        assert_eq!(store.total_bytes(), 2 * one + cost);
+        // Live tasks that fill the budget leave no room for a new task of that size.
+        store
+            .create(text_task("w-1", TaskState::Working, now, 10_000), None)
+            .await
+            .unwrap();
+        let refused = store
+            .create(text_task("w-2", TaskState::Working, now, 10_000), None)
+            .await
+            .unwrap_err();
+        let kept = 2 * one + cost;
+        assert_eq!(
+            refused,
+            StoreError::Full(format!(
+                "the task store is full: its unfinished and pinned tasks hold {kept} bytes, and a \
+                 new task of {one} bytes would take it over its limit of {} bytes \
+                 (max_total_bytes); try again later",
+                3 * one
+            ))
+        );
+        assert!(store.load(&"t-2".into()).await.unwrap().is_none());
+    });
+}
+
+/// A pinned task is never dropped, though ended and over every limit; it goes once the last
+/// pin is released.
+#[test]
+fn pinned_tasks_stay_until_released() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_tasks(1)
+                .with_max_live_tasks(1)
+                .with_terminal_ttl(Some(Duration::from_secs(60))),
+        );
+        let id = TaskId::from("read");
+        store
+            .create(task("read", TaskState::Working, 0), None)
+            .await
+            .unwrap();
+        let first = store.pin(&id).await.unwrap().expect("the task exists");
+        let second = store.pin(&id).await.unwrap().expect("the task exists");
+        assert!(store.pin(&"nope".into()).await.unwrap().is_none());
+        // Ended long ago (past the TTL) and over max_tasks: still kept, as it is pinned.
+        edit(
+            &store,
+            &id,
+            TaskEdit::Restate(Timestamp::from_unix(0, 0).unwrap()),
+        )
+        .await;
+        edit(
+            &store,
+            &id,
+            TaskEdit::Status(TaskStatus::new(TaskState::Completed)),
+        )
+        .await;
+        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(1));
+        assert!(
+            store
+                .create(task("other", TaskState::Working, 0), None)
+                .await
+                .is_err()
+        );
+        drop(first);
+        assert!(store.load(&id).await.unwrap().is_some());
+        drop(second);
+        // Released: past the TTL, it goes at once.
+        assert!(store.load(&id).await.unwrap().is_none());
+        assert_eq!(store.total_bytes(), 0);
+        store
+            .create(task("other", TaskState::Working, 0), None)
+            .await
+            .unwrap();
+    });
+}
+
+/// `wait` resolves on the next append, at once when the log is already past `after`, and
+/// when the task is evicted.
+#[test]
+fn wait_wakes_on_append_and_on_removal() {
+    block_on(async {
+        let store = std::sync::Arc::new(InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_tasks(1)
+                .with_terminal_ttl(None),
+        ));
+        let id = TaskId::from("t-1");
+        store
+            .create(task("t-1", TaskState::Submitted, 0), None)
+            .await
+            .unwrap();
+        store.wait(&id, 0).await.unwrap();
+        let waiter = {
+            let store = store.clone();
+            let id = id.clone();
+            tokio::spawn(async move { store.wait(&id, 1).await })
+        };
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished());
+        edit(&store, &id, status(TaskState::Completed)).await;
+        waiter.await.unwrap().unwrap();
+        let waiter = {
+            let store = store.clone();
+            let id = id.clone();
+            tokio::spawn(async move { store.wait(&id, 2).await })
+        };
+        tokio::task::yield_now().await;
+        assert!(!waiter.is_finished());
+        // A second task pushes the first out (max_tasks 1).
+        let newer = Task::new("t-2", "ctx", TaskStatus::now(TaskState::Completed));
+        store.create(newer, None).await.unwrap();
+        waiter.await.unwrap().unwrap();
+        assert!(store.load(&id).await.unwrap().is_none());
+    });
+}
+
+/// A page ends before the task that would take it over `max_bytes`, at least one task long,
+/// and its cursor leads to the rest; sizes count the tasks as presented.
+#[test]
+fn pages_are_cut_by_bytes() {
+    block_on(async {
+        let store = InMemoryTaskStore::new();
+        let now = Timestamp::now().unix_seconds();
+        for (i, id) in ["a", "b", "c", "d"].into_iter().enumerate() {
+            let mut t = text_task(id, TaskState::Completed, now - i as i64, 100);
+            t.artifacts
+                .push(Artifact::new("big", vec![Part::text("z".repeat(10_000))]));
+            store.create(t, None).await.unwrap();
+        }
+        let stored = store.load(&"a".into()).await.unwrap().unwrap().task;
+        let without = json_len(&present_task(&stored, Some(1), false));
+        let query = ListQuery {
+            page_size: 10,
+            include_artifacts: true,
+            max_bytes: Some(25_000),
+            ..ListQuery::default()
+        };
+        let ids = |page: &ListPage| {
+            page.tasks
+                .iter()
+                .map(|t| t.id.as_str().to_owned())
+                .collect::<Vec<_>>()
+        };
+        let first = store.list(&query).await.unwrap();
+        assert_eq!(ids(&first), ["a", "b"]);
+        assert_eq!(first.total_size, 4);
+        let next = ListQuery {
+            page_token: Some(first.next_page_token.clone()),
+            ..query.clone()
+        };
+        let second = store.list(&next).await.unwrap();
+        assert_eq!(ids(&second), ["c", "d"]);
+        assert_eq!(second.next_page_token, "");
+        // A budget smaller than one task still gives one task per page.
+        let tiny = ListQuery {
+            max_bytes: Some(10),
+            ..query.clone()
+        };
+        let page = store.list(&tiny).await.unwrap();
+        assert_eq!(ids(&page), ["a"]);
+        assert!(!page.next_page_token.is_empty());
+        // Without artifacts and with one message of history, all four fit.
+        let small = ListQuery {
+            include_artifacts: false,
+            history_length: Some(1),
+            max_bytes: Some(4 * (without + 1)),
+            ..query.clone()
+        };
+        let page = store.list(&small).await.unwrap();
+        assert_eq!(ids(&page), ["a", "b", "c", "d"]);
+        assert!(page.tasks.iter().all(|t| t.artifacts.is_empty()));
+        assert_eq!(page.next_page_token, "");
+        let over = ListQuery {
+            max_bytes: Some(4 * (without + 1) - 1),
+            ..small
+        };
+        assert_eq!(ids(&store.list(&over).await.unwrap()), ["a", "b", "c"]);
     });
 }
