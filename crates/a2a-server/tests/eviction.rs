@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use a2a_server::agent::agent_fn;
 use a2a_server::store::{
-    Change, InMemoryTaskStore, ListPage, ListQuery, LogEntry, Observer, RetentionPolicy,
+    Change, InMemoryTaskStore, ListPage, ListQuery, LogEntry, Observer, Owner, RetentionPolicy,
     StoreFuture, StoredTask, TaskStore, UpdateOutcome,
 };
-use a2a_server::{A2aError, A2aService, CallContext, Principal, RequestHandler, StreamEvent};
+use a2a_server::{A2aError, A2aService, CallContext, RequestHandler, StreamEvent};
+use a2a_types::protocol::Generation;
 use a2a_types::v1::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -273,9 +274,10 @@ impl TaskStore for Unpinned {
     fn create<'a>(
         &'a self,
         task: Task,
-        owner: Option<Principal>,
+        owner: Owner,
+        generation: Generation,
     ) -> StoreFuture<'a, UpdateOutcome> {
-        self.0.create(task, owner)
+        self.0.create(task, owner, generation)
     }
     fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
         self.0.check_room(bytes)

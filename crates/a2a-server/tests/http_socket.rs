@@ -276,3 +276,26 @@ async fn a_batch_over_the_length_limit_is_one_error_and_runs_nothing() {
     query.page_size = 10;
     assert_eq!(store.list(&query).await.unwrap().total_size, 0);
 }
+
+#[tokio::test]
+async fn json_rpc_calls_are_scoped_to_the_tenant_in_their_params() {
+    let server = start(service(Limits::default())).await;
+    let send = json!({"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"tenant":"acme",
+        "message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"x"}]}}});
+    let (_, _, body) = rpc(server.addr, &send.to_string()).await;
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = answer["result"]["task"]["id"].as_str().unwrap().to_owned();
+    let get = |tenant: Option<&str>| {
+        let mut params = json!({"id": id});
+        if let Some(tenant) = tenant {
+            params["tenant"] = json!(tenant);
+        }
+        json!({"jsonrpc":"2.0","id":2,"method":"GetTask","params":params}).to_string()
+    };
+    for other in [Some("beta"), None] {
+        let (_, _, body) = rpc(server.addr, &get(other)).await;
+        assert_eq!(normalized(&body)["error"]["code"], -32001, "{other:?}");
+    }
+    let (_, _, body) = rpc(server.addr, &get(Some("acme"))).await;
+    assert_eq!(normalized(&body)["result"]["status"]["state"], "TASK_STATE_COMPLETED");
+}

@@ -1610,3 +1610,37 @@ mod no_panic {
         }
     }
 }
+
+#[tokio::test]
+async fn tasks_are_scoped_to_their_tenant() {
+    let server = start(service()).await;
+    let id = new_task(server.addr, "/acme/message:send", "ping").await;
+    // Another tenant, or none (the default tenant is a scope of its own), sees nothing.
+    for path in [format!("/beta/tasks/{id}"), format!("/tasks/{id}")] {
+        expect_not_found(server.addr, "GET", &path, &id).await;
+    }
+    let (_, list) = rest_json(server.addr, "GET", "/beta/tasks", None).await;
+    assert_eq!(list["totalSize"], 0);
+    let (_, list) = rest_json(server.addr, "GET", "/acme/tasks", None).await;
+    assert_eq!(list["totalSize"], 1);
+    let (status, _) = rest_json(server.addr, "GET", &format!("/acme/tasks/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    expect_not_found(
+        server.addr,
+        "POST",
+        &format!("/beta/tasks/{id}:cancel"),
+        &id,
+    )
+    .await;
+}
+
+/// Asserts a 404 TASK_NOT_FOUND for `id`, with the id as generated (not normalized).
+async fn expect_not_found(addr: std::net::SocketAddr, method: &str, path: &str, id: &str) {
+    let (status, _, text) = rest(addr, method, path, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        status_not_found(id),
+        "{method} {path}"
+    );
+}

@@ -35,37 +35,8 @@ use serde_json::Value;
 use crate::json::{self, DecodeError};
 use crate::{v0_1, v0_3, v1};
 
-/// The protocol generation a card document was written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Generation {
-    /// A 1.0 card: a non-empty `supportedInterfaces` (also beside the 0.3 fields of a union
-    /// card), or a `supportedInterfaces` without a legacy `url`.
-    V1,
-    /// A 0.2 or 0.3 card: `url`, `preferredTransport`, `protocolVersion`, ...
-    V0_3,
-    /// A 0.1 card: `authentication`, and none of `securitySchemes`, `protocolVersion`,
-    /// `preferredTransport`.
-    V0_1,
-}
-
-impl Generation {
-    /// The versions the generation stands for: `"1.0"`, `"0.2/0.3"`, `"0.1"`.
-    pub fn versions(self) -> &'static str {
-        match self {
-            Generation::V1 => "1.0",
-            Generation::V0_3 => "0.2/0.3",
-            Generation::V0_1 => "0.1",
-        }
-    }
-}
-
-impl fmt::Display for Generation {
-    /// `A2A 1.0`, `A2A 0.2/0.3`, `A2A 0.1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "A2A {}", self.versions())
-    }
-}
+/// The protocol generation a card document was written for (see [`generation_of`]).
+pub use crate::protocol::Generation;
 
 fn interfaces(card: &Value) -> Option<&Value> {
     ["supportedInterfaces", "supported_interfaces"]

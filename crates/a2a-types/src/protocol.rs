@@ -30,6 +30,40 @@ pub const VERSION_0_2: &str = "0.2";
 /// The version of the 0.1 generation.
 pub const VERSION_0_1: &str = "0.1";
 
+/// A generation of the protocol: what a card was written for, what a request speaks, the
+/// generation a task was created through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Generation {
+    /// A2A 1.0 (1.x). For a card: a non-empty `supportedInterfaces` (also beside the 0.3 fields
+    /// of a union card), or a `supportedInterfaces` without a legacy `url`.
+    #[default]
+    V1,
+    /// A2A 0.3 and 0.2. For a card: `url`, `preferredTransport`, `protocolVersion`, ...
+    V0_3,
+    /// A2A 0.1. For a card: `authentication`, and none of `securitySchemes`,
+    /// `protocolVersion`, `preferredTransport`.
+    V0_1,
+}
+
+impl Generation {
+    /// The versions the generation stands for: `"1.0"`, `"0.2/0.3"`, `"0.1"`.
+    pub fn versions(self) -> &'static str {
+        match self {
+            Generation::V1 => "1.0",
+            Generation::V0_3 => "0.2/0.3",
+            Generation::V0_1 => "0.1",
+        }
+    }
+}
+
+impl fmt::Display for Generation {
+    /// `A2A 1.0`, `A2A 0.2/0.3`, `A2A 0.1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "A2A {}", self.versions())
+    }
+}
+
 /// Well-known paths of agent cards and of the 0.2 extended card.
 pub mod paths {
     /// The agent card in A2A 0.3 and 1.0 (the IANA-registered well-known URI).

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
+use a2a_types::protocol::Generation;
 use a2a_types::v1::{
     ContextId, Message, Part, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
     TaskId, TaskState, TaskStatus,
@@ -19,9 +20,8 @@ use super::{
     check_history_length, final_observer, lifecycle, lock, store_refusal,
 };
 use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
-use crate::auth::Principal;
 use crate::error::A2aError;
-use crate::store::{TaskEdit, TaskPin, TaskStore, task_bytes};
+use crate::store::{Owner, TaskEdit, TaskPin, TaskStore, task_bytes};
 
 /// How the first event of a new request went, for the caller waiting in `start`.
 enum First {
@@ -328,7 +328,8 @@ impl RequestHandler {
         let writer = Arc::new(TaskWriter {
             store: self.inner.store.clone(),
             task_id: task_id.clone(),
-            owner: call.principal.clone(),
+            owner: call.owner(),
+            generation: call.generation,
             phase: tokio::sync::Mutex::new(if is_new {
                 Phase::Pending(initial)
             } else {
@@ -463,7 +464,8 @@ enum Phase {
 struct TaskWriter {
     store: Arc<dyn TaskStore>,
     task_id: TaskId,
-    owner: Option<Principal>,
+    owner: Owner,
+    generation: Generation,
     phase: tokio::sync::Mutex<Phase>,
     first: Mutex<Option<oneshot::Sender<First>>>,
     cancel: CancellationToken,
@@ -492,7 +494,11 @@ impl TaskWriter {
         match phase {
             Phase::Pending(initial) => {
                 let task = initial.take().expect("a pending task is created once");
-                if let Err(err) = self.store.create(*task, self.owner.clone()).await {
+                if let Err(err) = self
+                    .store
+                    .create(*task, self.owner.clone(), self.generation)
+                    .await
+                {
                     let refused = SinkError::Store(err.to_string());
                     *phase = Phase::Refused(refused.clone());
                     self.signal(First::Refused(store_refusal(err)));

@@ -5,6 +5,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use a2a_types::protocol::Generation;
 use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -18,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::{Agent, DynAgent};
 use crate::auth::Principal;
 use crate::error::A2aError;
-use crate::store::{ListQuery, Observer, StoreError, TaskStore};
+use crate::store::{ListQuery, Observer, Owner, StoreError, TaskStore};
 
 mod execution;
 pub(crate) mod lifecycle;
@@ -35,6 +36,9 @@ pub struct CallContext {
     /// The tenant the call is addressed to (the REST path prefix `/{tenant}/...`, or the
     /// request's `tenant` field), if any.
     pub tenant: Option<String>,
+    /// The protocol generation the call speaks (the shape its results take); tasks it creates
+    /// remember it.
+    pub generation: Generation,
 }
 
 impl CallContext {
@@ -62,6 +66,18 @@ impl CallContext {
     pub fn with_tenant(mut self, tenant: Option<String>) -> Self {
         self.tenant = tenant;
         self
+    }
+
+    /// Sets the protocol generation.
+    #[must_use]
+    pub fn with_generation(mut self, generation: Generation) -> Self {
+        self.generation = generation;
+        self
+    }
+
+    /// Whom the tasks of this call belong to: its principal under its tenant.
+    pub fn owner(&self) -> Owner {
+        Owner::new(self.principal.clone(), self.tenant.clone())
     }
 }
 
@@ -286,7 +302,7 @@ impl RequestHandler {
 
     async fn load_visible(&self, id: &TaskId, call: &CallContext) -> Result<Task, A2aError> {
         match self.inner.store.load(id).await? {
-            Some(stored) if stored.owner == call.principal => Ok(stored.task),
+            Some(stored) if stored.owner == call.owner() => Ok(stored.task),
             _ => Err(A2aError::task_not_found(id.clone())),
         }
     }
@@ -379,7 +395,7 @@ impl RequestHandler {
         };
         let include_artifacts = req.include_artifacts.unwrap_or(false);
         let mut query = ListQuery {
-            owner: call.principal.clone(),
+            owner: call.owner(),
             context_id: req.context_id,
             state: (!req.status.is_unspecified()).then_some(req.status),
             status_after: req.status_timestamp_after,

@@ -19,7 +19,7 @@ impl RequestHandler {
     ) -> Result<EventStream, A2aError> {
         self.streaming_supported()?;
         let stored = match self.inner.store.load(id).await? {
-            Some(stored) if stored.owner == call.principal => stored,
+            Some(stored) if stored.owner == call.owner() => stored,
             _ => return Err(A2aError::task_not_found(id.clone())),
         };
         if let Some(last) = last_event_id.filter(|last| *last > stored.last_seq) {

@@ -10,11 +10,12 @@ use a2a_types::v1::{
 };
 use tokio::sync::Notify;
 
+use a2a_types::protocol::Generation;
+
 use super::{
-    Change, ListPage, ListQuery, LogEntry, Observer, Room, StoreError, StoreFuture, StoredTask,
-    TaskEdit, TaskPin, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
+    Change, ListPage, ListQuery, LogEntry, Observer, Owner, Room, StoreError, StoreFuture,
+    StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
 };
-use crate::auth::Principal;
 
 /// How much an [`InMemoryTaskStore`] keeps, so that a long-running server's memory stays
 /// bounded.
@@ -134,7 +135,8 @@ struct Inner {
 #[derive(Debug)]
 struct Entry {
     task: Task,
-    owner: Option<Principal>,
+    owner: Owner,
+    generation: Generation,
     /// The events, in the short forms of [`Logged`]; the sequence number of `log[i]` is `i + 1`.
     log: Vec<Logged>,
     /// The artifacts the log's artifact events refer to, by slot.
@@ -216,7 +218,13 @@ fn index(n: usize) -> u32 {
 }
 
 impl Entry {
-    fn new(task: Task, owner: Option<Principal>, (time_key, number): Key, bytes: u64) -> Self {
+    fn new(
+        task: Task,
+        owner: Owner,
+        generation: Generation,
+        (time_key, number): Key,
+        bytes: u64,
+    ) -> Self {
         let mut status = TaskStatus::new(task.status.state);
         status.timestamp = task.status.timestamp;
         let first = if status == task.status && task.artifacts.is_empty() {
@@ -240,6 +248,7 @@ impl Entry {
             slots,
             task,
             owner,
+            generation,
             log: vec![first],
             status_message: None,
             notify: None,
@@ -716,7 +725,8 @@ impl TaskStore for InMemoryTaskStore {
     fn create<'a>(
         &'a self,
         task: Task,
-        owner: Option<Principal>,
+        owner: Owner,
+        generation: Generation,
     ) -> StoreFuture<'a, UpdateOutcome> {
         let result = (|| {
             let shared = &*self.shared;
@@ -731,7 +741,7 @@ impl TaskStore for InMemoryTaskStore {
             let id = task.id.clone();
             let number = inner.next_number;
             inner.next_number += 1;
-            let entry = Box::new(Entry::new(task, owner, (key, number), bytes));
+            let entry = Box::new(Entry::new(task, owner, generation, (key, number), bytes));
             inner.by_time.insert(entry.key(), id.clone());
             inner.total_bytes += bytes;
             if entry.evictable() {
@@ -757,6 +767,7 @@ impl TaskStore for InMemoryTaskStore {
         let found = inner.tasks.get(id).map(|e| StoredTask {
             task: e.task.clone(),
             owner: e.owner.clone(),
+            generation: e.generation,
             last_seq: e.last_seq(),
             bytes: e.bytes,
         });

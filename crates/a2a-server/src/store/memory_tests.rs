@@ -12,7 +12,10 @@ use super::{
     InMemoryTaskStore, ListPage, ListQuery, LogEntry, RetentionPolicy, Room, StoreError, TaskEdit,
     TaskStore, json_len, present_task, task_bytes,
 };
+use a2a_types::protocol::Generation;
+
 use crate::auth::Principal;
+use crate::store::Owner;
 
 fn task(id: &str, state: TaskState, unix: i64) -> Task {
     let status = TaskStatus::new(state).with_timestamp(Timestamp::from_unix(unix, 0).unwrap());
@@ -37,19 +40,35 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
         );
         let now = Timestamp::now().unix_seconds();
         store
-            .create(task("working-old", TaskState::Working, now - 100), None)
+            .create(
+                task("working-old", TaskState::Working, now - 100),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("done-old", TaskState::Completed, now - 90), None)
+            .create(
+                task("done-old", TaskState::Completed, now - 90),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("done-new", TaskState::Completed, now - 10), None)
+            .create(
+                task("done-new", TaskState::Completed, now - 10),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("fresh", TaskState::Submitted, now), None)
+            .create(
+                task("fresh", TaskState::Submitted, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert_eq!(store.len(), 3);
@@ -57,11 +76,19 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
         assert!(store.load(&"working-old".into()).await.unwrap().is_some());
         // With only live tasks left to evict, the store grows rather than lose one.
         store
-            .create(task("fresh-2", TaskState::Working, now), None)
+            .create(
+                task("fresh-2", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("fresh-3", TaskState::Working, now), None)
+            .create(
+                task("fresh-3", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert!(store.load(&"done-new".into()).await.unwrap().is_none());
@@ -89,13 +116,21 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
         let now = Timestamp::now().unix_seconds();
         for id in ["a", "b"] {
             store
-                .create(task(id, TaskState::Working, now), None)
+                .create(
+                    task(id, TaskState::Working, now),
+                    Owner::default(),
+                    Generation::V1,
+                )
                 .await
                 .unwrap();
         }
         assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(2));
         let refused = store
-            .create(task("c", TaskState::Working, now), None)
+            .create(
+                task("c", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap_err();
         assert_eq!(refused, full_of_tasks(2));
@@ -103,7 +138,11 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
         edit(&store, &"a".into(), status(TaskState::Completed)).await;
         store.check_room(0).await.unwrap();
         store
-            .create(task("c", TaskState::Working, now), None)
+            .create(
+                task("c", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert_eq!(store.len(), 3);
@@ -118,15 +157,27 @@ fn terminal_tasks_expire_after_the_ttl() {
         );
         let now = Timestamp::now().unix_seconds();
         store
-            .create(task("expired", TaskState::Failed, now - 120), None)
+            .create(
+                task("expired", TaskState::Failed, now - 120),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("live", TaskState::Working, now - 120), None)
+            .create(
+                task("live", TaskState::Working, now - 120),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("recent", TaskState::Completed, now - 5), None)
+            .create(
+                task("recent", TaskState::Completed, now - 5),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert!(store.load(&"expired".into()).await.unwrap().is_none());
@@ -139,21 +190,36 @@ fn terminal_tasks_expire_after_the_ttl() {
 fn list_filters_by_context_state_time_and_owner() {
     block_on(async {
         let store = InMemoryTaskStore::new();
-        let alice = Some(Principal::new("alice"));
+        let alice = Owner::new(Some(Principal::new("alice")), None);
         let now = Timestamp::now().unix_seconds();
         store
-            .create(task("a", TaskState::Working, now - 30), alice.clone())
+            .create(
+                task("a", TaskState::Working, now - 30),
+                alice.clone(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store
-            .create(task("b", TaskState::Completed, now - 20), alice.clone())
+            .create(
+                task("b", TaskState::Completed, now - 20),
+                alice.clone(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let mut other = task("c", TaskState::Working, now - 10);
         other.context_id = Some("other".into());
-        store.create(other, alice.clone()).await.unwrap();
         store
-            .create(task("d", TaskState::Working, now), None)
+            .create(other, alice.clone(), Generation::V1)
+            .await
+            .unwrap();
+        store
+            .create(
+                task("d", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let ids = |page: ListPage| {
@@ -227,7 +293,11 @@ fn the_log_numbers_events_without_gaps_and_wait_wakes_readers() {
         let store = std::sync::Arc::new(InMemoryTaskStore::new());
         let id = TaskId::from("t");
         store
-            .create(task("t", TaskState::Submitted, 0), None)
+            .create(
+                task("t", TaskState::Submitted, 0),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let reader = {
@@ -277,13 +347,21 @@ fn a_terminal_task_whose_status_time_changes_stays_evictable() {
         );
         let now = Timestamp::now().unix_seconds();
         store
-            .create(task("done", TaskState::Completed, now - 10), None)
+            .create(
+                task("done", TaskState::Completed, now - 10),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let restated = TaskEdit::Restate(Timestamp::from_unix(now - 5, 0).unwrap());
         edit(&store, &"done".into(), restated).await;
         store
-            .create(task("next", TaskState::Working, now), None)
+            .create(
+                task("next", TaskState::Working, now),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert!(store.load(&"done".into()).await.unwrap().is_none());
@@ -304,7 +382,10 @@ fn the_log_reads_back_what_the_reference_logged() {
         shadow.metadata = Some(serde_json::from_str(r#"{"k":"v"}"#).unwrap());
         let mut bytes = task_bytes(&shadow);
         let mut logged = vec![StreamResponse::Task(shadow.clone())];
-        store.create(shadow.clone(), None).await.unwrap();
+        store
+            .create(shadow.clone(), Owner::default(), Generation::V1)
+            .await
+            .unwrap();
         let question = Message::new("m-2", Role::Agent, vec![Part::text("which city?")]);
         let named = Artifact::new("a", vec![Part::text("one")]).with_name("answer");
         let mut with_metadata = Artifact::new("a", vec![Part::text("three")]);
@@ -392,7 +473,10 @@ fn a_task_created_whole_logs_itself_whole() {
         created
             .artifacts
             .push(Artifact::new("a", vec![Part::text("x")]));
-        store.create(created.clone(), None).await.unwrap();
+        store
+            .create(created.clone(), Owner::default(), Generation::V1)
+            .await
+            .unwrap();
         let id = TaskId::from("t");
         let mut shadow = created.clone();
         let mut logged = vec![StreamResponse::Task(created)];
@@ -431,12 +515,19 @@ fn the_total_budget_evicts_by_bytes() {
         let now = Timestamp::now().unix_seconds();
         for (i, id) in ["t-0", "t-1", "t-2"].into_iter().enumerate() {
             let t = text_task(id, TaskState::Completed, now - 30 + i as i64, 10_000);
-            store.create(t, None).await.unwrap();
+            store
+                .create(t, Owner::default(), Generation::V1)
+                .await
+                .unwrap();
         }
         assert_eq!(store.total_bytes(), 3 * one);
         // One more pushes the oldest out, by bytes: the count limit is far away.
         store
-            .create(text_task("w-0", TaskState::Working, now, 10_000), None)
+            .create(
+                text_task("w-0", TaskState::Working, now, 10_000),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         assert!(store.load(&"t-0".into()).await.unwrap().is_none());
@@ -468,11 +559,19 @@ fn the_total_budget_evicts_by_bytes() {
         assert_eq!(store.total_bytes(), 2 * one + cost);
         // Live tasks that fill the budget leave no room for a new task of that size.
         store
-            .create(text_task("w-1", TaskState::Working, now, 10_000), None)
+            .create(
+                text_task("w-1", TaskState::Working, now, 10_000),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let refused = store
-            .create(text_task("w-2", TaskState::Working, now, 10_000), None)
+            .create(
+                text_task("w-2", TaskState::Working, now, 10_000),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap_err();
         let kept = 2 * one + cost;
@@ -502,7 +601,11 @@ fn pinned_tasks_stay_until_released() {
         );
         let id = TaskId::from("read");
         store
-            .create(task("read", TaskState::Working, 0), None)
+            .create(
+                task("read", TaskState::Working, 0),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         let first = store.pin(&id).await.unwrap().expect("the task exists");
@@ -524,7 +627,11 @@ fn pinned_tasks_stay_until_released() {
         assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(1));
         assert!(
             store
-                .create(task("other", TaskState::Working, 0), None)
+                .create(
+                    task("other", TaskState::Working, 0),
+                    Owner::default(),
+                    Generation::V1
+                )
                 .await
                 .is_err()
         );
@@ -535,7 +642,11 @@ fn pinned_tasks_stay_until_released() {
         assert!(store.load(&id).await.unwrap().is_none());
         assert_eq!(store.total_bytes(), 0);
         store
-            .create(task("other", TaskState::Working, 0), None)
+            .create(
+                task("other", TaskState::Working, 0),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
     });
@@ -553,7 +664,11 @@ fn wait_wakes_on_append_and_on_removal() {
         ));
         let id = TaskId::from("t-1");
         store
-            .create(task("t-1", TaskState::Submitted, 0), None)
+            .create(
+                task("t-1", TaskState::Submitted, 0),
+                Owner::default(),
+                Generation::V1,
+            )
             .await
             .unwrap();
         store.wait(&id, 0).await.unwrap();
@@ -575,7 +690,10 @@ fn wait_wakes_on_append_and_on_removal() {
         assert!(!waiter.is_finished());
         // A second task pushes the first out (max_tasks 1).
         let newer = Task::new("t-2", "ctx", TaskStatus::now(TaskState::Completed));
-        store.create(newer, None).await.unwrap();
+        store
+            .create(newer, Owner::default(), Generation::V1)
+            .await
+            .unwrap();
         waiter.await.unwrap().unwrap();
         assert!(store.load(&id).await.unwrap().is_none());
     });
@@ -592,7 +710,10 @@ fn pages_are_cut_by_bytes() {
             let mut t = text_task(id, TaskState::Completed, now - i as i64, 100);
             t.artifacts
                 .push(Artifact::new("big", vec![Part::text("z".repeat(10_000))]));
-            store.create(t, None).await.unwrap();
+            store
+                .create(t, Owner::default(), Generation::V1)
+                .await
+                .unwrap();
         }
         let stored = store.load(&"a".into()).await.unwrap().unwrap().task;
         let without = json_len(&present_task(&stored, Some(1), false));

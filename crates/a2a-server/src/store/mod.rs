@@ -35,6 +35,7 @@ mod memory_tests;
 use std::future::Future;
 use std::pin::Pin;
 
+use a2a_types::protocol::Generation;
 use a2a_types::v1::{
     Artifact, ContextId, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId,
     TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
@@ -65,14 +66,41 @@ pub enum StoreError {
     Backend(String),
 }
 
+/// Whom a task belongs to: the principal that created it and the tenant it was created under.
+///
+/// A task is visible only to calls with the same owner: another principal, or the same one
+/// under another tenant, gets `TaskNotFound`, and `ListTasks` lists only the caller's own
+/// tasks. Without an authenticator every call has no principal, so tenants are the only scope.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Owner {
+    /// The authenticated principal (`None` without authentication).
+    pub principal: Option<Principal>,
+    /// The tenant (`None`: the default tenant, which is a scope of its own).
+    pub tenant: Option<String>,
+}
+
+impl Owner {
+    /// The owner of tasks created by `principal` under `tenant`.
+    pub fn new(principal: Option<Principal>, tenant: Option<String>) -> Self {
+        Self {
+            principal,
+            tenant: tenant.filter(|t| !t.is_empty()),
+        }
+    }
+}
+
 /// A task as stored: the task, its owner and the sequence number of its last event.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StoredTask {
     /// The task.
     pub task: Task,
-    /// The principal that created it (`None` without authentication).
-    pub owner: Option<Principal>,
+    /// Whom it belongs to.
+    pub owner: Owner,
+    /// The protocol generation it was created through (its default shape for calls that do
+    /// not name one).
+    pub generation: Generation,
     /// The sequence number of the task's last logged event (the log starts at 1).
     pub last_seq: u64,
     /// The bytes the store accounts to the task (see the [module docs](self#bytes)).
@@ -259,8 +287,8 @@ impl std::fmt::Debug for TaskPin {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ListQuery {
-    /// Only tasks of this owner (`None`: only tasks without an owner).
-    pub owner: Option<Principal>,
+    /// Only tasks of this owner.
+    pub owner: Owner,
     /// Only tasks of this context.
     pub context_id: Option<ContextId>,
     /// Only tasks in this state.
@@ -306,8 +334,12 @@ pub const INVALID_PAGE_TOKEN: &str = "invalid pageToken";
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new task and logs `StreamResponse::Task(task)` as event 1. Fails with
     /// [`StoreError::Full`] when the store has no room for it.
-    fn create<'a>(&'a self, task: Task, owner: Option<Principal>)
-    -> StoreFuture<'a, UpdateOutcome>;
+    fn create<'a>(
+        &'a self,
+        task: Task,
+        owner: Owner,
+        generation: Generation,
+    ) -> StoreFuture<'a, UpdateOutcome>;
 
     /// Whether a task of `bytes` could be created now: [`StoreError::Full`] when not. Lets the
     /// handler refuse a request before its agent runs; `create` still decides.

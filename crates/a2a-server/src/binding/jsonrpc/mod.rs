@@ -2,7 +2,7 @@
 //! by method name first and then by `A2A-Version` (DESIGN §1); one JSON response per call (or
 //! batch), SSE for the streaming methods, errors as JSON-RPC error objects.
 //!
-//! Each generation is a [`Generation`]: its version check, its method table (which knows the
+//! Each generation is a [`RpcGeneration`]: its version check, its method table (which knows the
 //! streaming methods) and how it writes a stream event. Only 1.0 is served today; 0.3 and 0.1
 //! slot in as more generations.
 
@@ -32,11 +32,21 @@ pub(crate) struct RpcContext {
     pub(crate) last_event_id: Result<Option<u64>, A2aError>,
 }
 
+impl RpcContext {
+    /// The call context of a call whose params name `tenant` (the 1.0 `tenant` field).
+    pub(crate) fn call_in(&self, tenant: &Option<String>) -> CallContext {
+        match tenant.as_deref().filter(|t| !t.is_empty()) {
+            Some(tenant) => self.call.clone().with_tenant(Some(tenant.to_owned())),
+            None => self.call.clone(),
+        }
+    }
+}
+
 /// A generation's method table: unary methods answer JSON, streaming ones an [`EventStream`].
 pub(crate) type Table = Methods<RpcContext, EventStream>;
 
 /// One protocol generation on the JSON-RPC endpoint.
-pub(crate) struct Generation {
+pub(crate) struct RpcGeneration {
     /// The version, as `A2A-Version` values name it (for logs).
     pub(crate) name: &'static str,
     /// Whether a request with this `A2A-Version` may call this generation's methods.
@@ -58,7 +68,7 @@ pub(crate) struct Settings {
 
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
-    generations: Vec<Generation>,
+    generations: Vec<RpcGeneration>,
 }
 
 impl std::fmt::Debug for JsonRpcBinding {
@@ -78,7 +88,7 @@ impl JsonRpcBinding {
         }
     }
 
-    fn generation_of(&self, method: &str) -> Option<&Generation> {
+    fn generation_of(&self, method: &str) -> Option<&RpcGeneration> {
         self.generations.iter().find(|g| g.table.contains(method))
     }
 
@@ -235,7 +245,7 @@ impl JsonRpcBinding {
 /// A streaming call: the version check, a stream permit (before anything starts), the stream
 /// as SSE; an error before the stream starts is one JSON response with the request's id.
 async fn stream(
-    generation: &Generation,
+    generation: &RpcGeneration,
     version: &RequestedVersion,
     payload: Payload,
     cx: RpcContext,

@@ -10,13 +10,13 @@ use a2a_types::v1::{
     TaskPushNotificationConfig,
 };
 
-use super::{Generation, RpcContext, Table};
+use super::{RpcContext, RpcGeneration, Table};
 use crate::error::A2aError;
 use crate::http::head::RequestedVersion;
 
 /// The 1.0 generation of the JSON-RPC endpoint.
-pub(super) fn generation() -> Generation {
-    Generation {
+pub(super) fn generation() -> RpcGeneration {
+    RpcGeneration {
         name: "1.0",
         check_version: RequestedVersion::require_v1,
         table: table(),
@@ -34,73 +34,104 @@ fn table() -> Table {
         .register_stream(
             Operation::SendStreamingMessage.method(),
             |p: SendMessageRequest, cx: RpcContext| async move {
-                rpc(cx.handler.send_streaming_message(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.send_streaming_message(p, &call).await)
+                }
             },
         )
         .register_stream(
             Operation::SubscribeToTask.method(),
             |p: SubscribeToTaskRequest, cx: RpcContext| async move {
+                let call = cx.call_in(&p.tenant);
                 let last_event_id = rpc(cx.last_event_id)?;
                 rpc(cx
                     .handler
-                    .subscribe_to_task(&p.id, last_event_id, &cx.call)
+                    .subscribe_to_task(&p.id, last_event_id, &call)
                     .await)
             },
         )
         .register(
             Operation::SendMessage.method(),
             |p: SendMessageRequest, cx: RpcContext| async move {
-                rpc(cx.handler.send_message(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.send_message(p, &call).await)
+                }
             },
         )
         .register(
             Operation::GetTask.method(),
             |p: GetTaskRequest, cx: RpcContext| async move {
-                rpc(cx.handler.get_task(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.get_task(p, &call).await)
+                }
             },
         )
         .register(
             Operation::ListTasks.method(),
             |p: ListTasksRequest, cx: RpcContext| async move {
-                rpc(cx.handler.list_tasks(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.list_tasks(p, &call).await)
+                }
             },
         )
         .register(
             Operation::CancelTask.method(),
             |p: CancelTaskRequest, cx: RpcContext| async move {
-                rpc(cx.handler.cancel_task(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.cancel_task(p, &call).await)
+                }
             },
         )
         .register(
             Operation::CreateTaskPushNotificationConfig.method(),
             |p: TaskPushNotificationConfig, cx: RpcContext| async move {
-                rpc(cx.handler.create_push_config(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.create_push_config(p, &call).await)
+                }
             },
         )
         .register(
             Operation::GetTaskPushNotificationConfig.method(),
             |p: GetTaskPushNotificationConfigRequest, cx: RpcContext| async move {
-                rpc(cx.handler.get_push_config(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.get_push_config(p, &call).await)
+                }
             },
         )
         .register(
             Operation::ListTaskPushNotificationConfigs.method(),
             |p: ListTaskPushNotificationConfigsRequest, cx: RpcContext| async move {
-                rpc(cx.handler.list_push_configs(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.list_push_configs(p, &call).await)
+                }
             },
         )
         .register(
             Operation::DeleteTaskPushNotificationConfig.method(),
             |p: DeleteTaskPushNotificationConfigRequest, cx: RpcContext| async move {
                 // google.protobuf.Empty in ProtoJSON.
-                rpc(cx.handler.delete_push_config(p, &cx.call).await)
-                    .map(|()| serde_json::json!({}))
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.delete_push_config(p, &call).await)
+                }
+                .map(|()| serde_json::json!({}))
             },
         )
         .register(
             Operation::GetExtendedAgentCard.method(),
             |p: GetExtendedAgentCardRequest, cx: RpcContext| async move {
-                rpc(cx.handler.get_extended_agent_card(p, &cx.call).await)
+                {
+                    let call = cx.call_in(&p.tenant);
+                    rpc(cx.handler.get_extended_agent_card(p, &call).await)
+                }
             },
         )
 }
