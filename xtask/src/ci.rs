@@ -63,6 +63,7 @@ pub(crate) const STEPS: &[Step] = &[
     )
     .env(&[("RUSTDOCFLAGS", "-D warnings")]),
     Step::xtask("schema", &["schema", "--check"]),
+    Step::xtask("codegen", &["codegen", "--check"]),
     Step::xtask("conformance", &["conformance"]),
     Step::xtask("interop", &["interop"]),
 ];
@@ -433,6 +434,7 @@ mod tests {
                 "doctest",
                 "rustdoc",
                 "schema",
+                "codegen",
                 "conformance",
                 "interop"
             ]

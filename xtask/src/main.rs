@@ -21,7 +21,7 @@ mod ci;
 mod interop;
 
 /// The tasks that run in `xtask-spec` (`xtask-spec <task> ...`, built by [`spec_task`]).
-const SPEC_TASKS: &[&str] = &["schema", "conformance"];
+const SPEC_TASKS: &[&str] = &["schema", "codegen", "conformance"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,14 +64,19 @@ fn usage() -> String {
 tasks:
   ci [--verbose] [--fail-fast]
                  the whole test suite: fmt --check, clippy -D warnings, unit, integration and doc
-                 tests, rustdoc -D warnings, schema --check, conformance, interop. Checks the
-                 spec files first. Prints one line per step; a failing step's output is printed
+                 tests, rustdoc -D warnings, schema --check, codegen --check, conformance,
+                 interop. Checks the spec files first. Prints one line per step; a failing step's output is printed
                  from its log (<target dir>/xtask/ci/<step>.log). --verbose (or
                  A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
                  first failing step
   schema [--check]
                  write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the schemars
                  derives; --check fails when the committed files drift
+  codegen [--check]
+                 write crates/a2a-grpc/src/generated/lf.a2a.v1.rs (the gRPC messages, client and
+                 server) from the spec's v1.0/a2a.proto, with protox and tonic-prost-build (no
+                 protoc); --check fails when the committed file drifts or its field numbers,
+                 names or enum values differ from the proto
   conformance [--spec-dir DIR]
                  hold our types and fixtures against the spec files (in DIR, else the spec
                  folder below); report in <target dir>/conformance/report.md
@@ -101,7 +106,8 @@ environment:
 /// Builds `xtask-spec` and runs it with `args`, after checking the spec folder when the task
 /// reads it (so that a missing spec says so before xtask-spec is compiled).
 fn spec_task(workspace: &Workspace, args: &[String]) -> Result<ExitCode, String> {
-    let spec_dir = if args[0] == "conformance" && !args.iter().any(|a| a == "--spec-dir") {
+    let reads_spec = args[0] == "codegen" || args[0] == "conformance";
+    let spec_dir = if reads_spec && !args.iter().any(|a| a == "--spec-dir") {
         Some(SpecDir::locate(&workspace.root)?.path)
     } else {
         None

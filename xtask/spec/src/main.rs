@@ -1,11 +1,13 @@
-//! `xtask-spec`: the tasks of `cargo xtask` that need jsonschema, protox and the schemars derives
-//! of `a2a-types`. `cargo xtask schema` and `cargo xtask conformance` build this binary (with the
+//! `xtask-spec`: the tasks of `cargo xtask` that need jsonschema, protox, the gRPC code generator
+//! and the schemars derives of `a2a-types`. `cargo xtask schema` and `cargo xtask conformance` build this binary (with the
 //! workspace's feature set, so that after `cargo test --workspace --all-features` only this
 //! crate is compiled) and run it, so that `cargo xtask` itself builds in seconds.
 //!
 //! ```text
 //! xtask-spec schema [--check]              write (or check) schema/a2a-v1.json, a2a-v0.3.json,
 //!                                          a2a-v0.1.json
+//! xtask-spec codegen [--check]             write (or check) crates/a2a-grpc/src/generated/, the
+//!                                          gRPC code generated from v1.0/a2a.proto
 //! xtask-spec conformance [--spec-dir DIR]  hold our types against the spec files
 //! ```
 //!
@@ -17,12 +19,13 @@ use std::process::ExitCode;
 
 use xtask::Workspace;
 
+mod codegen;
 mod conformance;
 mod diff;
 mod schema;
 mod types;
 
-const USAGE: &str = "usage: cargo xtask schema [--check] | cargo xtask conformance [--spec-dir DIR]
+const USAGE: &str = "usage: cargo xtask schema [--check] | cargo xtask codegen [--check] | cargo xtask conformance [--spec-dir DIR]
 (run through `cargo xtask`; see `cargo xtask --help`)";
 
 fn main() -> ExitCode {
@@ -33,6 +36,11 @@ fn main() -> ExitCode {
                 [] => schema::run(&workspace.root, false),
                 [flag] if flag == "--check" => schema::run(&workspace.root, true),
                 [other, ..] => Err(format!("schema: unknown argument `{other}`\n\n{USAGE}")),
+            },
+            Some("codegen") => match &args[1..] {
+                [] => codegen::run(&workspace.root, false),
+                [flag] if flag == "--check" => codegen::run(&workspace.root, true),
+                [other, ..] => Err(format!("codegen: unknown argument `{other}`\n\n{USAGE}")),
             },
             Some("conformance") => conformance::main(&workspace, &args[1..]),
             Some(other) => Err(format!("unknown task `{other}`\n\n{USAGE}")),
