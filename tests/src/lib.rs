@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod v1_strategies;
+
 /// The folder that holds the golden fixtures, `tests/fixtures/`.
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

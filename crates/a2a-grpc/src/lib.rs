@@ -1,6 +1,20 @@
 //! The A2A 1.0 gRPC binding.
 
-#[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
+pub mod convert;
+
+/// The messages of package `lf.a2a.v1` and the tonic client (feature `client`) and server
+/// (feature `server`) of `A2AService`, generated from the spec's `a2a.proto` by
+/// `cargo xtask codegen`.
+#[allow(
+    missing_docs,
+    unreachable_pub,
+    clippy::all,
+    clippy::pedantic,
+    clippy::exhaustive_structs,
+    clippy::exhaustive_enums
+)]
 pub mod proto {
     include!("generated/lf.a2a.v1.rs");
 }
+
+pub use convert::InvalidMessage;

@@ -92,6 +92,8 @@ pub(crate) fn generate(dir: &Path, stubs: &Path) -> Result<String, String> {
         .build_server(true)
         .build_transport(false)
         .emit_rerun_if_changed(false)
+        // Maps in key order: the same message always encodes to the same bytes.
+        .btree_map(".")
         .client_mod_attribute("lf.a2a.v1", "#[cfg(feature = \"client\")]")
         .server_mod_attribute("lf.a2a.v1", "#[cfg(feature = \"server\")]")
         .compile_fds(set)

@@ -156,8 +156,8 @@ pub struct AgentCard {
     pub documentation_url: ::core::option::Option<::prost::alloc::string::String>,
     #[prost(message, optional, tag = "7")]
     pub capabilities: ::core::option::Option<AgentCapabilities>,
-    #[prost(map = "string, message", tag = "8")]
-    pub security_schemes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, message", tag = "8")]
+    pub security_schemes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         SecurityScheme,
     >,
@@ -253,8 +253,11 @@ pub struct StringList {
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SecurityRequirement {
-    #[prost(map = "string, message", tag = "1")]
-    pub schemes: ::std::collections::HashMap<::prost::alloc::string::String, StringList>,
+    #[prost(btree_map = "string, message", tag = "1")]
+    pub schemes: ::prost::alloc::collections::BTreeMap<
+        ::prost::alloc::string::String,
+        StringList,
+    >,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct SecurityScheme {
@@ -347,8 +350,8 @@ pub struct AuthorizationCodeOAuthFlow {
     pub token_url: ::prost::alloc::string::String,
     #[prost(string, tag = "3")]
     pub refresh_url: ::prost::alloc::string::String,
-    #[prost(map = "string, string", tag = "4")]
-    pub scopes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, string", tag = "4")]
+    pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         ::prost::alloc::string::String,
     >,
@@ -361,8 +364,8 @@ pub struct ClientCredentialsOAuthFlow {
     pub token_url: ::prost::alloc::string::String,
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    #[prost(map = "string, string", tag = "3")]
-    pub scopes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, string", tag = "3")]
+    pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         ::prost::alloc::string::String,
     >,
@@ -373,8 +376,8 @@ pub struct ImplicitOAuthFlow {
     pub authorization_url: ::prost::alloc::string::String,
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    #[prost(map = "string, string", tag = "3")]
-    pub scopes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, string", tag = "3")]
+    pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         ::prost::alloc::string::String,
     >,
@@ -385,8 +388,8 @@ pub struct PasswordOAuthFlow {
     pub token_url: ::prost::alloc::string::String,
     #[prost(string, tag = "2")]
     pub refresh_url: ::prost::alloc::string::String,
-    #[prost(map = "string, string", tag = "3")]
-    pub scopes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, string", tag = "3")]
+    pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         ::prost::alloc::string::String,
     >,
@@ -399,8 +402,8 @@ pub struct DeviceCodeOAuthFlow {
     pub token_url: ::prost::alloc::string::String,
     #[prost(string, tag = "3")]
     pub refresh_url: ::prost::alloc::string::String,
-    #[prost(map = "string, string", tag = "4")]
-    pub scopes: ::std::collections::HashMap<
+    #[prost(btree_map = "string, string", tag = "4")]
+    pub scopes: ::prost::alloc::collections::BTreeMap<
         ::prost::alloc::string::String,
         ::prost::alloc::string::String,
     >,
