@@ -1,6 +1,11 @@
 //! The A2A 1.0 gRPC binding.
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod convert;
+#[cfg(feature = "server")]
+pub mod server;
+pub mod status;
 
 /// The messages of package `lf.a2a.v1` and the tonic client (feature `client`) and server
 /// (feature `server`) of `A2AService`, generated from the spec's `a2a.proto` by

@@ -113,6 +113,9 @@ pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
 };
 pub use http::body::A2aBody;
+pub use http::sse::StreamPermit;
 #[cfg(feature = "serve")]
 pub use serve::{ServeConfig, serve, serve_with_shutdown};
-pub use service::{A2aService, AGENT_CARD_PATH, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder};
+pub use service::{
+    A2aService, AGENT_CARD_PATH, InterfaceUrl, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder,
+};

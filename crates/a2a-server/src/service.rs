@@ -22,7 +22,7 @@ use crate::error::A2aError;
 use crate::handler::{CallContext, HandlerBuilder, HandlerConfig, RequestHandler};
 use crate::http::body::{A2aBody, BodyLimits};
 use crate::http::head::{self, Refused};
-use crate::http::sse::StreamPermits;
+use crate::http::sse::{StreamPermit, StreamPermits};
 use crate::store::TaskStore;
 
 /// The path of the agent card (A2A 0.3 and 1.0): [`a2a_types::protocol::paths::AGENT_CARD`].
@@ -139,6 +139,59 @@ impl Limits {
     }
 }
 
+/// Where an interface the service announces in its card is reached, relative to the URL clients
+/// reach the service at (the [`public_url`](ServiceBuilder::public_url), or the URL of each card
+/// request): see [`ServiceBuilder::interface`].
+///
+/// ```
+/// use a2a_server::InterfaceUrl;
+///
+/// let base = "https://agent.example.com/a2a";
+/// assert_eq!(InterfaceUrl::Path("/rpc".into()).url(base), "https://agent.example.com/a2a/rpc");
+/// assert_eq!(InterfaceUrl::Authority.url(base), "agent.example.com:443");
+/// assert_eq!(InterfaceUrl::Port(50051).url("http://[::1]:7420"), "[::1]:50051");
+/// assert_eq!(InterfaceUrl::Url("grpc.example.com:8443".into()).url(base), "grpc.example.com:8443");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InterfaceUrl {
+    /// The base URL with this path appended (`""` for the base URL itself).
+    Path(String),
+    /// `host:port` of the base URL (the scheme's default port when it names none): the form of a
+    /// gRPC interface's URL (spec 1.0 §4), for gRPC served on the same port.
+    Authority,
+    /// `host:port` with the base URL's host and this port: gRPC on a port of its own.
+    Port(u16),
+    /// This URL, as it is.
+    Url(String),
+}
+
+impl InterfaceUrl {
+    /// The interface's URL when the service is reached at `base` (`scheme://host[:port][/path]`).
+    pub fn url(&self, base: &str) -> String {
+        let base = base.trim_end_matches('/');
+        let (scheme, rest) = base.split_once("://").unwrap_or(("http", base));
+        let authority = rest.split('/').next().unwrap_or(rest);
+        let (host, port) = match authority.rfind(':') {
+            Some(i) if !authority[i..].contains(']') => (&authority[..i], Some(&authority[i + 1..])),
+            _ => (authority, None),
+        };
+        match self {
+            InterfaceUrl::Path(path) => format!("{base}{path}"),
+            InterfaceUrl::Authority => {
+                let default = if scheme.eq_ignore_ascii_case("https") {
+                    "443"
+                } else {
+                    "80"
+                };
+                format!("{host}:{}", port.unwrap_or(default))
+            }
+            InterfaceUrl::Port(port) => format!("{host}:{port}"),
+            InterfaceUrl::Url(url) => url.clone(),
+        }
+    }
+}
+
 /// Builds an [`A2aService`].
 pub struct ServiceBuilder {
     handler: HandlerBuilder,
@@ -149,6 +202,7 @@ pub struct ServiceBuilder {
     authenticator: Option<Arc<dyn Authenticator>>,
     jsonrpc: bool,
     rest: bool,
+    interfaces: Vec<(&'static str, &'static str, InterfaceUrl)>,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -159,12 +213,40 @@ impl std::fmt::Debug for ServiceBuilder {
             .field("rpc_path", &self.rpc_path)
             .field("jsonrpc", &self.jsonrpc)
             .field("rest", &self.rest)
+            .field("interfaces", &self.interfaces)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
 
 impl ServiceBuilder {
+    /// Announces one more interface in the card, after this service's own JSON-RPC and
+    /// HTTP+JSON ones: a binding served beside this service (gRPC, by `a2a-grpc`), on the same
+    /// port or another. Its URL follows the service's URL as [`InterfaceUrl`] says.
+    ///
+    /// ```
+    /// use a2a_server::{A2aService, InterfaceUrl, agent::agent_fn};
+    /// use a2a_types::v1::{AgentCard, binding};
+    ///
+    /// let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
+    /// let service = A2aService::builder(agent, AgentCard::new("A", "An agent", "1.0.0"))
+    ///     .public_url("http://127.0.0.1:7420")
+    ///     .interface(binding::GRPC, "1.0", InterfaceUrl::Authority)
+    ///     .build();
+    /// let grpc = &service.card().supported_interfaces[2];
+    /// assert_eq!((grpc.url.as_str(), grpc.protocol_binding.as_str()), ("127.0.0.1:7420", "GRPC"));
+    /// ```
+    #[must_use]
+    pub fn interface(
+        mut self,
+        binding: &'static str,
+        protocol_version: &'static str,
+        url: InterfaceUrl,
+    ) -> Self {
+        self.interfaces.push((binding, protocol_version, url));
+        self
+    }
+
     /// Stores tasks here (default: a new in-memory store).
     #[must_use]
     pub fn store(mut self, store: impl TaskStore) -> Self {
@@ -246,11 +328,20 @@ impl ServiceBuilder {
     pub fn build(self) -> A2aService {
         let mut ours = Vec::new();
         if self.jsonrpc {
-            ours.push((binding::JSONRPC, VERSION_1_0, self.rpc_path.clone()));
+            ours.push((
+                binding::JSONRPC,
+                VERSION_1_0,
+                InterfaceUrl::Path(self.rpc_path.clone()),
+            ));
         }
         if self.rest {
-            ours.push((binding::HTTP_JSON, VERSION_1_0, String::new()));
+            ours.push((
+                binding::HTTP_JSON,
+                VERSION_1_0,
+                InterfaceUrl::Path(String::new()),
+            ));
         }
+        ours.extend(self.interfaces);
         let card = CardEndpoint::new(
             self.card,
             ours,
@@ -345,6 +436,7 @@ impl A2aService {
             authenticator: None,
             jsonrpc: true,
             rest: true,
+            interfaces: Vec::new(),
         }
     }
 
@@ -378,6 +470,32 @@ impl A2aService {
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// The call context of a request that a binding outside this crate answers (the gRPC one
+    /// of `a2a-grpc`), from its head, as this service's bindings make it: the caller (the
+    /// [`Authenticator`]; a refusal is the error, with its 401 or 403 status), the extensions
+    /// it asks for (`A2A-Extensions`), and the version gate of the 1.0 methods (`A2A-Version`
+    /// must be 1.x: a request without it speaks 0.3, and is refused with
+    /// `VersionNotSupportedError`).
+    ///
+    /// # Errors
+    ///
+    /// The refusal of the [`Authenticator`], or `VersionNotSupportedError`.
+    pub fn call_context(&self, head: &http::request::Parts) -> Result<CallContext, A2aError> {
+        let call = self.call(head).map_err(|refused| refused.error)?;
+        head::RequestedVersion::of(head).require_v1()?;
+        Ok(call)
+    }
+
+    /// A place under the limit on open streams ([`Limits::max_streams`]), shared by every
+    /// binding's streams (SSE, gRPC); held by the stream for its life.
+    ///
+    /// # Errors
+    ///
+    /// At the limit: an internal error with HTTP status 503 (gRPC `UNAVAILABLE`) naming it.
+    pub fn stream_permit(&self) -> Result<StreamPermit, A2aError> {
+        self.inner.streams.try_acquire()
     }
 
     /// Answers one request. Never fails: every error is an HTTP response.

@@ -12,14 +12,16 @@ use http::{HeaderValue, Method, StatusCode, header};
 
 use crate::http::body::A2aBody;
 use crate::http::response;
+use crate::service::InterfaceUrl;
 
 /// The card endpoint.
 #[derive(Debug)]
 pub(crate) struct CardEndpoint {
     /// The card as configured, without the interfaces this service serves.
     card: AgentCard,
-    /// The interfaces this service serves: (binding, protocol version, path below the base URL).
-    ours: Vec<(&'static str, &'static str, String)>,
+    /// The interfaces this service serves: (binding, protocol version, where relative to the
+    /// base URL).
+    ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
     /// The card as served, when the public URL is known.
     fixed: Option<Rendered>,
     last_modified: HeaderValue,
@@ -39,7 +41,7 @@ impl CardEndpoint {
     /// clients reach the service, if known (else each request's `Host` decides).
     pub(crate) fn new(
         card: AgentCard,
-        ours: Vec<(&'static str, &'static str, String)>,
+        ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
         public_url: Option<&str>,
         max_age: u32,
     ) -> Self {
@@ -70,9 +72,7 @@ impl CardEndpoint {
         let ours: Vec<AgentInterface> = self
             .ours
             .iter()
-            .map(|(binding, version, path)| {
-                AgentInterface::new(format!("{base}{path}"), *binding, *version)
-            })
+            .map(|(binding, version, at)| AgentInterface::new(at.url(base), *binding, *version))
             .collect();
         card.supported_interfaces.retain(|i| !ours.contains(i));
         card.supported_interfaces.splice(0..0, ours);
@@ -236,8 +236,9 @@ mod tests {
         CardEndpoint::new(
             AgentCard::new("A", "An agent", "1.0.0"),
             vec![
-                ("JSONRPC", "1.0", "/".to_owned()),
-                ("HTTP+JSON", "1.0", String::new()),
+                ("JSONRPC", "1.0", InterfaceUrl::Path("/".to_owned())),
+                ("HTTP+JSON", "1.0", InterfaceUrl::Path(String::new())),
+                ("GRPC", "1.0", InterfaceUrl::Authority),
             ],
             public_url,
             300,
@@ -267,7 +268,8 @@ mod tests {
             card["supportedInterfaces"],
             serde_json::json!([
                 {"url": "https://agent.example.com/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-                {"url": "https://agent.example.com", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+                {"url": "https://agent.example.com", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                {"url": "agent.example.com:443", "protocolBinding": "GRPC", "protocolVersion": "1.0"}
             ])
         );
         // Without a configured URL: the request's host.
@@ -277,6 +279,7 @@ mod tests {
             card["supportedInterfaces"][0]["url"],
             "http://127.0.0.1:7420/"
         );
+        assert_eq!(card["supportedInterfaces"][2]["url"], "127.0.0.1:7420");
         let card = json(derived.respond(&head(
             "GET",
             &[

@@ -39,9 +39,11 @@ pub(crate) struct StreamPermits {
     max: usize,
 }
 
-/// One open stream's place under the limit.
+/// One open stream's place under the service's limit on open streams
+/// ([`Limits::max_streams`](crate::Limits::max_streams)), held for the stream's life: see
+/// [`A2aService::stream_permit`](crate::A2aService::stream_permit).
 #[derive(Debug)]
-pub(crate) struct StreamPermit(
+pub struct StreamPermit(
     #[expect(dead_code, reason = "held, never read")] OwnedSemaphorePermit,
 );
 
