@@ -1,0 +1,135 @@
+//! One port, three bindings, one handler: tasks created over one binding are seen through the
+//! others, with a2a-client's JSON-RPC and HTTP+JSON transports and this crate's gRPC one.
+
+mod common;
+
+use a2a_client::{A2aClient, ErrorCode};
+use a2a_grpc::client::GrpcTransportFactory;
+use a2a_types::v1::{
+    GetTaskRequest, Message, SendMessageRequest, SendMessageResponse, StreamResponse,
+    TaskPushNotificationConfig, TaskState, binding,
+};
+use futures_util::StreamExt as _;
+use pretty_assertions::assert_eq;
+
+/// A client of the server that prefers `binding`.
+async fn client(url: &str, binding: &str) -> A2aClient {
+    A2aClient::builder()
+        .transport(GrpcTransportFactory::new())
+        .preferred_transports([binding])
+        .connect(url)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_same_task_through_all_three_bindings() {
+    let server = common::start().await;
+    let url = server.url();
+    let rpc = client(&url, binding::JSONRPC).await;
+    let rest = client(&url, binding::HTTP_JSON).await;
+    let grpc = client(&url, binding::GRPC).await;
+    assert_eq!(rpc.interface().protocol_binding, "JSONRPC");
+    assert_eq!(rest.interface().protocol_binding, "HTTP+JSON");
+    assert_eq!(grpc.interface().protocol_binding, "GRPC");
+    // The card lists gRPC at host:port of the same port, after the JSON bindings.
+    assert_eq!(grpc.interface().url, server.addr.to_string());
+    assert_eq!(grpc.interface().protocol_version, "1.0");
+
+    for (creator, name) in [(&rpc, "JSON-RPC"), (&rest, "REST"), (&grpc, "gRPC")] {
+        let answer = creator
+            .send_message(SendMessageRequest::new(Message::user_text(name)))
+            .await
+            .unwrap();
+        let SendMessageResponse::Task(created) = answer else {
+            panic!("{name}: not a task");
+        };
+        assert_eq!(created.status.state, TaskState::Completed, "{name}");
+        for (reader, through) in [(&rpc, "JSON-RPC"), (&rest, "REST"), (&grpc, "gRPC")] {
+            let seen = reader
+                .get_task(GetTaskRequest::new(created.id.clone()))
+                .await
+                .unwrap_or_else(|e| panic!("created over {name}, read over {through}: {e}"));
+            assert_eq!(seen, created, "created over {name}, read over {through}");
+        }
+    }
+
+    // A stream over gRPC through the client: the events in order, the end.
+    let mut events = grpc
+        .send_streaming_message(SendMessageRequest::new(Message::user_text("streamed")))
+        .await
+        .unwrap();
+    let mut text = String::new();
+    let mut last = None;
+    while let Some(event) = events.next().await {
+        let event = event.unwrap();
+        if let StreamResponse::ArtifactUpdate(update) = &event {
+            text.push_str(&update.artifact.text());
+        }
+        last = Some(event);
+    }
+    assert_eq!(text, "streamed");
+    assert!(
+        matches!(last, Some(StreamResponse::StatusUpdate(ref u)) if u.status.state == TaskState::Completed)
+    );
+
+    // Every other operation through the gRPC transport, and an A2A error as Error::Agent.
+    let page = grpc
+        .list_tasks(a2a_types::v1::ListTasksRequest::new())
+        .await
+        .unwrap();
+    assert_eq!(page.total_size, 4);
+    let task_id = page.tasks[0].id.clone();
+    let config = grpc
+        .create_task_push_notification_config(
+            TaskPushNotificationConfig::new("https://hooks.example.com/a2a")
+                .with_task_id(task_id.clone()),
+        )
+        .await
+        .unwrap();
+    let config_id = config.id.clone().unwrap();
+    let listed = grpc
+        .list_task_push_notification_configs(
+            a2a_types::v1::ListTaskPushNotificationConfigsRequest::new(task_id.clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed.configs, [config]);
+    grpc.delete_task_push_notification_config(
+        a2a_types::v1::DeleteTaskPushNotificationConfigRequest::new(task_id.clone(), config_id),
+    )
+    .await
+    .unwrap();
+    let card = grpc
+        .get_extended_agent_card(a2a_types::v1::GetExtendedAgentCardRequest::new())
+        .await
+        .unwrap();
+    assert_eq!(card.description, "The extended card");
+    let error = grpc
+        .cancel_task(a2a_types::v1::CancelTaskRequest::new(task_id))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.code(),
+        Some(ErrorCode::TASK_NOT_CANCELABLE),
+        "{error}"
+    );
+    let error = grpc
+        .get_task(GetTaskRequest::new("no-such-task"))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_FOUND), "{error}");
+}
+
+/// Without a preference, the card's order decides: JSON-RPC comes first in this server's card,
+/// so a client with the gRPC transport still calls JSON-RPC.
+#[tokio::test]
+async fn the_card_order_decides_without_a_preference() {
+    let server = common::start().await;
+    let client = A2aClient::builder()
+        .transport(GrpcTransportFactory::new())
+        .connect(&server.url())
+        .await
+        .unwrap();
+    assert_eq!(client.interface().protocol_binding, "JSONRPC");
+}
