@@ -144,14 +144,17 @@ enum Command {
         json: bool,
     },
     /// Serve an agent: the echo agent, or a command wrapped as one.
-    #[command(long_about = "Serve an agent over A2A 1.0 JSON-RPC (with its card at \
-            /.well-known/agent-card.json) until interrupted.\n\n\
+    #[command(
+        long_about = "Serve an agent over A2A 1.0 JSON-RPC, HTTP+JSON and gRPC, all on \
+            one port (with its card at /.well-known/agent-card.json, listing the three) until \
+            interrupted; --no-grpc leaves gRPC out.\n\n\
             --echo (the default) answers every message with an artifact holding its text.\n\n\
             --exec CMD runs `sh -c CMD` for each message: the message text goes to its stdin, \
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
             lines of its stderr in the status message. Canceling the task kills the command.\n\n\
-            The first line printed is `serving the <name> agent at <URL>`.")]
+            The first line printed is `serving the <name> agent at <URL>`."
+    )]
     Serve {
         /// The address to listen on; port 0 picks a free port.
         #[arg(long, default_value = "127.0.0.1:7420")]
@@ -165,6 +168,12 @@ enum Command {
         /// The agent's name on its card.
         #[arg(long)]
         name: Option<String>,
+        /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
+        #[arg(long, overrides_with = "no_grpc")]
+        grpc: bool,
+        /// Serve JSON-RPC and HTTP+JSON only.
+        #[arg(long = "no-grpc")]
+        no_grpc: bool,
     },
 }
 
@@ -356,7 +365,9 @@ async fn run(command: Command) -> Outcome {
             echo: _,
             exec,
             name,
-        } => serve(&addr, exec, name).await,
+            grpc: _,
+            no_grpc,
+        } => serve(&addr, exec, name, !no_grpc).await,
     }
 }
 
@@ -370,7 +381,10 @@ fn agent_url(url: &str) -> String {
 }
 
 fn builder(agent: &AgentArgs) -> Result<ClientBuilder, Failure> {
-    let mut builder = A2aClient::builder().timeout(Duration::from_secs(agent.timeout));
+    let mut builder = A2aClient::builder()
+        .timeout(Duration::from_secs(agent.timeout))
+        // `--transport GRPC` (or a card that lists gRPC first) calls over gRPC.
+        .transport(a2a_grpc::client::GrpcTransportFactory::new());
     for header in &agent.headers {
         let Some((name, value)) = header.split_once(':') else {
             return Err(Failure(format!(
@@ -518,7 +532,7 @@ fn exit_for(state: TaskState) -> ExitCode {
     }
 }
 
-async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcome {
+async fn serve(addr: &str, exec: Option<String>, name: Option<String>, grpc: bool) -> Outcome {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| Failure(format!("cannot listen on {addr}: {err}")))?;
@@ -530,7 +544,7 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcom
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url);
+    let service = serve::service(exec, name, &url, grpc);
     let mut printer = Printer::new(false);
     printer.line(&format!("serving {what} agent at {url}"));
     printer.line(&format!(
@@ -538,9 +552,13 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcom
     ));
     // Shutdown tells the running agents to stop, as before the serve loop became generic.
     let config = service.serve_config();
-    a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config)
-        .await
-        .map_err(|err| Failure(format!("the server failed: {err}")))?;
+    let served = if grpc {
+        let shared = a2a_grpc::server::SharedPort::new(service);
+        a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
+    } else {
+        a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
+    };
+    served.map_err(|err| Failure(format!("the server failed: {err}")))?;
     Ok(ExitCode::SUCCESS)
 }
 

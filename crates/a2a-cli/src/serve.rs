@@ -194,7 +194,22 @@ pub(crate) fn card(name: &str, description: &str, modes: &str, skill: AgentSkill
 }
 
 /// The service for `--echo` or `--exec CMD`, reachable at `url`.
-pub(crate) fn service(exec: Option<String>, name: Option<String>, url: &str) -> A2aService {
+/// The service of `a2a serve`; with `grpc`, its card also lists the gRPC interface at the same
+/// `host:port` (served beside it by `a2a_grpc::server::SharedPort`).
+pub(crate) fn service(
+    exec: Option<String>,
+    name: Option<String>,
+    url: &str,
+    grpc: bool,
+) -> A2aService {
+    let announce = |builder: a2a_server::ServiceBuilder| {
+        use a2a_grpc::server::GrpcInterface as _;
+        if grpc {
+            builder.grpc_interface(a2a_server::InterfaceUrl::Authority)
+        } else {
+            builder
+        }
+    };
     match exec {
         None => {
             let card = card(
@@ -208,7 +223,7 @@ pub(crate) fn service(exec: Option<String>, name: Option<String>, url: &str) -> 
                     ["echo"],
                 ),
             );
-            A2aService::builder(Echo, card).public_url(url).build()
+            announce(A2aService::builder(Echo, card).public_url(url)).build()
         }
         Some(command) => {
             let description = format!(
@@ -220,9 +235,7 @@ pub(crate) fn service(exec: Option<String>, name: Option<String>, url: &str) -> 
                 "text/plain",
                 AgentSkill::new("exec", "Run the command", description.clone(), ["exec"]),
             );
-            A2aService::builder(Exec { command }, card)
-                .public_url(url)
-                .build()
+            announce(A2aService::builder(Exec { command }, card).public_url(url)).build()
         }
     }
 }

@@ -173,7 +173,9 @@ impl InterfaceUrl {
         let (scheme, rest) = base.split_once("://").unwrap_or(("http", base));
         let authority = rest.split('/').next().unwrap_or(rest);
         let (host, port) = match authority.rfind(':') {
-            Some(i) if !authority[i..].contains(']') => (&authority[..i], Some(&authority[i + 1..])),
+            Some(i) if !authority[i..].contains(']') => {
+                (&authority[..i], Some(&authority[i + 1..]))
+            }
             _ => (authority, None),
         };
         match self {

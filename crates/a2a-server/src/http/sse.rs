@@ -43,9 +43,7 @@ pub(crate) struct StreamPermits {
 /// ([`Limits::max_streams`](crate::Limits::max_streams)), held for the stream's life: see
 /// [`A2aService::stream_permit`](crate::A2aService::stream_permit).
 #[derive(Debug)]
-pub struct StreamPermit(
-    #[expect(dead_code, reason = "held, never read")] OwnedSemaphorePermit,
-);
+pub struct StreamPermit(#[expect(dead_code, reason = "held, never read")] OwnedSemaphorePermit);
 
 impl StreamPermits {
     pub(crate) fn new(max: usize) -> Self {
