@@ -315,7 +315,8 @@ impl ServiceBuilder {
     /// The URL clients reach the service at (`http://127.0.0.1:7420`): the card's
     /// `supportedInterfaces` lists the bindings this service serves there, ahead of any
     /// interface the card already lists: JSON-RPC 1.0 at the [`rpc_path`](Self::rpc_path)
-    /// first, then HTTP+JSON 1.0 at the URL itself (each only when switched on).
+    /// first, then HTTP+JSON 1.0 at the URL itself (each only when switched on), then those
+    /// added with [`interface`](Self::interface).
     ///
     /// Without it, each card request names the URL the client used: the request's scheme
     /// (`X-Forwarded-Proto`, else `http`) and host (`X-Forwarded-Host`, else `Host`). Set it
