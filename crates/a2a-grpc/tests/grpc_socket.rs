@@ -36,6 +36,22 @@ fn kinds(events: &[proto::StreamResponse]) -> Vec<String> {
         .collect()
 }
 
+/// `GetTask` of `id` without history.
+async fn task_now(
+    client: &mut a2a_grpc::proto::a2a_service_client::A2aServiceClient<tonic::transport::Channel>,
+    id: &str,
+) -> proto::Task {
+    client
+        .get_task(v1(proto::GetTaskRequest {
+            id: id.to_owned(),
+            history_length: Some(0),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 async fn collect(stream: tonic::Streaming<proto::StreamResponse>) -> Vec<proto::StreamResponse> {
     stream.map(|e| e.unwrap()).collect().await
 }
@@ -91,15 +107,7 @@ async fn every_rpc_over_a_socket() {
     );
 
     // GetTask, with and without history.
-    let got = client
-        .get_task(v1(proto::GetTaskRequest {
-            id: task.id.clone(),
-            history_length: Some(0),
-            ..Default::default()
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let got = task_now(&mut client, &task.id).await;
     assert_eq!(got.id, task.id);
     assert!(got.history.is_empty());
 
@@ -447,15 +455,7 @@ async fn a_stalled_reader_loses_nothing() {
     // Meanwhile (the stream unread), the agent finishes: 200 chunks of 4 KiB.
     let mut reader = server.grpc().await;
     loop {
-        let now = reader
-            .get_task(v1(proto::GetTaskRequest {
-                id: task.id.clone(),
-                history_length: Some(0),
-                ..Default::default()
-            }))
-            .await
-            .unwrap()
-            .into_inner();
+        let now = task_now(&mut reader, &task.id).await;
         if now.status.unwrap().state() == proto::TaskState::Completed {
             break;
         }
