@@ -45,8 +45,8 @@ const KNOWN: &[Known] = &[];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[
-    "0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint and our client against their \
-     0.3 compat agents, once our 0.3 adapters land",
+    "0.3: the SDKs' 0.3 clients against our 0.3 JSON-RPC endpoint and /v1 REST routes, and our \
+     client against their 0.3 compat agents, once our 0.3 adapters land",
 ];
 
 /// The file whose matrix block must equal the matrix the run produced.
