@@ -19,7 +19,7 @@ use a2a_types::v1::{
     AgentCapabilities, AgentCard, AgentInterface, CancelTaskRequest,
     DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, Message, Part, SendMessageConfiguration, SendMessageRequest,
+    ListTasksRequest, Message, Part, Role, SendMessageConfiguration, SendMessageRequest,
     SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
     TaskState, binding,
 };
@@ -136,26 +136,18 @@ async fn summaries(mut stream: a2a_client::TaskStream) -> (Vec<String>, a2a_clie
     (out, stream)
 }
 
-/// The agent's error: its code, HTTP status, `ErrorInfo` reason and message.
-fn agent_error(error: &Error) -> (ErrorCode, u16, String, String) {
+/// The agent's error as the client read it: its code, HTTP status, `ErrorInfo` reason and
+/// message.
+fn agent_error(error: &Error) -> (i32, u16, String, String) {
     let agent = error
         .agent_error()
         .unwrap_or_else(|| panic!("not an agent error: {error:?}"));
     (
-        agent.code(),
+        agent.code().code(),
         error.http_status().map_or(0, |s| s.as_u16()),
         agent.reason().unwrap_or_default().to_owned(),
         agent.message().to_owned(),
     )
-}
-
-fn refusal(
-    code: ErrorCode,
-    http: u16,
-    reason: &str,
-    message: &str,
-) -> (ErrorCode, u16, String, String) {
-    (code, http, reason.to_owned(), message.to_owned())
 }
 
 #[tokio::test]
@@ -168,13 +160,14 @@ async fn connect_picks_the_rest_interface_and_every_operation_answers() {
 
     // SendMessage: a task, a direct reply, and a second turn of a task that asked for input.
     let pinged = task_of(client.send_message(send("ping")).await.unwrap());
-    assert_eq!(pinged.status.state, TaskState::Completed);
-    assert_eq!(pinged.artifacts[0].text(), "ping");
-    let SendMessageResponse::Message(reply) = client.send_message(send("hello")).await.unwrap()
-    else {
-        panic!("a direct reply");
-    };
-    assert_eq!(reply.text(), "hi!");
+    assert_eq!(
+        (pinged.status.state, pinged.artifacts[0].text()),
+        (TaskState::Completed, "ping".to_owned())
+    );
+    match client.send_message(send("hello")).await.unwrap() {
+        SendMessageResponse::Message(reply) => assert_eq!(reply.text(), "hi!"),
+        other => panic!("expected a direct reply, got {other:?}"),
+    }
     let asked = task_of(client.send_message(send("ask")).await.unwrap());
     assert_eq!(asked.status.state, TaskState::InputRequired);
     let answer = Message::user_text("Paris")
@@ -244,35 +237,26 @@ async fn connect_picks_the_rest_interface_and_every_operation_answers() {
         .await
         .unwrap();
     let config = created.id.clone().expect("the server names the config");
-    let got = client
-        .get_task_push_notification_config(GetTaskPushNotificationConfigRequest::new(
-            running.id.clone(),
-            config.clone(),
-        ))
-        .await
-        .unwrap();
-    assert_eq!(got.url, "https://example.com/hook");
-    let list = || {
-        client.list_task_push_notification_configs(ListTaskPushNotificationConfigsRequest::new(
-            running.id.clone(),
-        ))
-    };
-    assert_eq!(list().await.unwrap().configs, [created]);
-    client
-        .delete_task_push_notification_config(DeleteTaskPushNotificationConfigRequest::new(
-            running.id.clone(),
-            config.clone(),
-        ))
-        .await
-        .unwrap();
-    assert!(list().await.unwrap().configs.is_empty());
-    let extended = client
-        .get_extended_agent_card(GetExtendedAgentCardRequest::new())
-        .await
-        .unwrap();
+    let one = GetTaskPushNotificationConfigRequest::new(running.id.clone(), config.clone());
+    let all = ListTaskPushNotificationConfigsRequest::new(running.id.clone());
+    let gone = DeleteTaskPushNotificationConfigRequest::new(running.id.clone(), config.clone());
     assert_eq!(
-        extended.icon_url.as_deref(),
-        Some("https://example.com/extended.png")
+        client.get_task_push_notification_config(one).await.unwrap(),
+        created
+    );
+    let listed = client.list_task_push_notification_configs(all.clone());
+    assert_eq!(listed.await.unwrap().configs, [created]);
+    client
+        .delete_task_push_notification_config(gone)
+        .await
+        .unwrap();
+    let listed = client.list_task_push_notification_configs(all);
+    assert_eq!(listed.await.unwrap().configs, []);
+    let extended = client.get_extended_agent_card(GetExtendedAgentCardRequest::new());
+    let extended = extended.await.unwrap();
+    assert_eq!(
+        (extended.name.as_str(), extended.icon_url.as_deref()),
+        ("Test", Some("https://example.com/extended.png"))
     );
 
     // The page token (`t2:<time>:<n>`) goes into the query escaped.
@@ -387,109 +371,102 @@ async fn errors_have_their_http_status_reason_and_message() {
     let client = client_at(&server.url(), None, &wire);
     let done = task_of(client.send_message(send("done")).await.unwrap());
     let id = done.id.as_ref().to_owned();
-
-    let error = client
-        .get_task(GetTaskRequest::new("no-such-task"))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        agent_error(&error),
-        refusal(
-            ErrorCode::TASK_NOT_FOUND,
-            404,
-            "TASK_NOT_FOUND",
-            "task no-such-task not found"
-        )
-    );
-    assert_eq!(
-        error.agent_error().unwrap().metadata("taskId"),
-        Some("no-such-task")
-    );
-    assert_eq!(
-        error.to_string(),
-        "the agent answered TaskNotFoundError (-32001): task no-such-task not found"
-    );
-    let error = client
-        .cancel_task(CancelTaskRequest::new(done.id.clone()))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        agent_error(&error),
-        refusal(
-            ErrorCode::TASK_NOT_CANCELABLE,
-            400,
-            "TASK_NOT_CANCELABLE",
-            &format!("task {id} is TASK_STATE_COMPLETED and cannot be canceled")
-        )
-    );
     let more = Message::user_text("more")
         .with_task_id(done.id.clone())
         .with_context_id(done.context_id.clone().unwrap());
-    let error = client
-        .send_message(SendMessageRequest::new(more))
-        .await
-        .unwrap_err();
-    let (code, http, reason, _) = agent_error(&error);
-    assert_eq!(
-        (code, http, reason.as_str()),
-        (
-            ErrorCode::UNSUPPORTED_OPERATION,
-            400,
-            "UNSUPPORTED_OPERATION"
-        )
-    );
-
     // The card accepts text/plain only.
     let picture = Message::new(
         "m-png",
-        a2a_types::v1::Role::User,
+        Role::User,
         vec![Part::raw(b"\x89PNG".to_vec()).with_media_type("image/png")],
     );
-    let error = client
-        .send_message(SendMessageRequest::new(picture))
-        .await
-        .unwrap_err();
-    let (code, http, reason, _) = agent_error(&error);
-    assert_eq!(
-        (code, http, reason.as_str()),
-        (
-            ErrorCode::CONTENT_TYPE_NOT_SUPPORTED,
-            400,
-            "CONTENT_TYPE_NOT_SUPPORTED"
-        )
-    );
 
-    // ListTasks: a page larger than the spec allows, a token the server never issued.
-    let error = client
-        .list_tasks(ListTasksRequest::new().with_page_size(101))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        agent_error(&error),
-        refusal(
-            ErrorCode::INVALID_PARAMS,
+    let refused = [
+        client
+            .get_task(GetTaskRequest::new("no-such-task"))
+            .await
+            .unwrap_err(),
+        client
+            .cancel_task(CancelTaskRequest::new(done.id.clone()))
+            .await
+            .unwrap_err(),
+        client
+            .send_message(SendMessageRequest::new(more))
+            .await
+            .unwrap_err(),
+        client
+            .send_message(SendMessageRequest::new(picture))
+            .await
+            .unwrap_err(),
+        // A page larger than the spec allows, a token the server never issued.
+        client
+            .list_tasks(ListTasksRequest::new().with_page_size(101))
+            .await
+            .unwrap_err(),
+        client
+            .list_tasks(ListTasksRequest::new().with_page_token("forged"))
+            .await
+            .unwrap_err(),
+    ];
+    let answers: Vec<_> = refused.iter().map(agent_error).collect();
+    let expected = [
+        (
+            -32001,
+            404,
+            "TASK_NOT_FOUND",
+            "task no-such-task not found".to_owned(),
+        ),
+        (
+            -32002,
+            400,
+            "TASK_NOT_CANCELABLE",
+            format!("task {id} is TASK_STATE_COMPLETED and cannot be canceled"),
+        ),
+        (
+            -32004,
+            400,
+            "UNSUPPORTED_OPERATION",
+            format!(
+                "task {id} is TASK_STATE_COMPLETED (a terminal state) and accepts no more \
+                 messages; send a new message without taskId to start a new task"
+            ),
+        ),
+        (
+            -32005,
+            400,
+            "CONTENT_TYPE_NOT_SUPPORTED",
+            "media type `image/png` is not supported; the agent accepts text/plain".to_owned(),
+        ),
+        (
+            -32602,
             400,
             "INVALID_PARAMS",
-            "invalid params: pageSize must be between 1 and 100, got 101"
-        )
+            "invalid params: pageSize must be between 1 and 100, got 101".to_owned(),
+        ),
+        (
+            -32602,
+            400,
+            "INVALID_PARAMS",
+            "invalid params: pageToken `forged` is not a token this server returned".to_owned(),
+        ),
+    ];
+    let expected: Vec<_> = expected
+        .into_iter()
+        .map(|(code, http, reason, message)| (code, http, reason.to_owned(), message))
+        .collect();
+    assert_eq!(answers, expected);
+    assert_eq!(
+        refused[0].to_string(),
+        "the agent answered TaskNotFoundError (-32001): task no-such-task not found"
     );
     assert_eq!(
-        error.agent_error().unwrap().details()[1],
+        refused[0].agent_error().unwrap().metadata("taskId"),
+        Some("no-such-task")
+    );
+    assert_eq!(
+        refused[4].agent_error().unwrap().details()[1],
         json!({"@type": "type.googleapis.com/google.rpc.BadRequest",
             "fieldViolations": [{"field": "pageSize", "description": "must be between 1 and 100, got 101"}]})
-    );
-    let error = client
-        .list_tasks(ListTasksRequest::new().with_page_token("forged"))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        agent_error(&error),
-        refusal(
-            ErrorCode::INVALID_PARAMS,
-            400,
-            "INVALID_PARAMS",
-            "invalid params: pageToken `forged` is not a token this server returned"
-        )
     );
     // An id the path cannot carry is refused before anything is sent.
     let error = client.get_task(GetTaskRequest::new("")).await.unwrap_err();
@@ -529,33 +506,26 @@ async fn an_agent_without_push_or_an_extended_card_refuses_them() {
     let wire = Arc::new(Wire::default());
     let client = builder(&wire).connect(&server.url()).await.unwrap();
     assert_eq!(client.interface().protocol_binding, binding::HTTP_JSON);
-    let error = client
+    let push = client
         .create_task_push_notification_config(
             TaskPushNotificationConfig::new("https://example.com/hook").with_task_id("t-1"),
         )
         .await
         .unwrap_err();
-    let (code, http, reason, _) = agent_error(&error);
-    assert_eq!(
-        (code, http, reason.as_str()),
-        (
-            ErrorCode::PUSH_NOTIFICATION_NOT_SUPPORTED,
-            400,
-            "PUSH_NOTIFICATION_NOT_SUPPORTED"
-        )
-    );
-    let error = client
+    let card = client
         .get_extended_agent_card(GetExtendedAgentCardRequest::new())
         .await
         .unwrap_err();
-    let (code, http, reason, _) = agent_error(&error);
+    let reasons = [&push, &card].map(|e| {
+        let (code, http, reason, _) = agent_error(e);
+        (code, http, reason)
+    });
     assert_eq!(
-        (code, http, reason.as_str()),
-        (
-            ErrorCode::UNSUPPORTED_OPERATION,
-            400,
-            "UNSUPPORTED_OPERATION"
-        )
+        reasons,
+        [
+            (-32003, 400, "PUSH_NOTIFICATION_NOT_SUPPORTED".to_owned()),
+            (-32004, 400, "UNSUPPORTED_OPERATION".to_owned()),
+        ]
     );
     assert_eq!(
         wire.take(&[]),
