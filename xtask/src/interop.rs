@@ -8,12 +8,13 @@
 //! 2. Builds the `interop_agent` example of `a2a-server` and the `a2a` command (`a2a-cli`, our
 //!    client), which `tests/interop/rust/cli_scenarios.py` drives.
 //! 3. Starts each agent on `127.0.0.1:0` (ours, and one written with each SDK) and reads its URL
-//!    from its first line on stdout.
-//! 4. Runs each client's scenario script against each agent. A script prints `PASS name`,
-//!    `FAIL name: reason` or `SKIP name: reason` (a scenario that client cannot express) per
-//!    scenario.
-//! 5. Prints the matrix, writes `interop/report.md` (under the target directory), and fails on any failure, on a
-//!    known divergence ([`KNOWN`]) that no longer fails, and on a cell that printed nothing.
+//!    from its first line on stdout. Every agent serves every [`Binding`] at that URL.
+//! 4. Runs each client's scenario script against each agent, once per binding ([`CELLS`]). A
+//!    script prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario that
+//!    client cannot express) per scenario.
+//! 5. Prints the matrix (one table per binding), writes `interop/report.md` (under the target
+//!    directory), and fails on any failure, on a known divergence ([`KNOWN`]) that no longer
+//!    fails, and on a cell that printed nothing.
 //!
 //! Every child process is killed when its guard drops, on every path; every wait has a deadline.
 
@@ -36,15 +37,16 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one client script may run against one agent (each scenario has its own 20 s limit).
 const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 
-/// Known wire divergences: `(client, agent, scenario, divergence)`. The cell is reported
-/// `XFAIL <divergence>` while it fails, and fails the run once it passes (remove the entry and
-/// update `docs/interop.md`). Each divergence is described in `docs/interop.md`.
+/// Known wire divergences: `(binding, client, agent, scenario, divergence)`, the binding as
+/// [`Binding::protocol_binding`] names it. The cell is reported `XFAIL <divergence>` while it
+/// fails, and fails the run once it passes (remove the entry and update `docs/interop.md`). Each
+/// divergence is described in `docs/interop.md`.
 const KNOWN: &[Known] = &[];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[
-    "0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint and our client against their \
-     0.3 compat agents, once our 0.3 adapters land",
+    "0.3: the SDKs' 0.3 clients against our 0.3 JSON-RPC endpoint and /v1 REST routes, and our \
+     client against their 0.3 compat agents, once our 0.3 adapters land",
 ];
 
 /// The file whose matrix block must equal the matrix the run produced.
@@ -73,6 +75,41 @@ impl Agent {
     }
 }
 
+/// How the clients reach the agents: one table of the matrix each. Every agent serves every
+/// binding at its one URL (its card lists an interface per binding); each client script is told
+/// the binding by [`Binding::script_args`]. A new column (another binding or protocol version) is
+/// a variant here, its arguments to the scripts, and its cells in [`CELLS`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Binding {
+    /// JSON-RPC 2.0, protocol 1.0.
+    JsonRpc,
+    /// HTTP+JSON (REST), protocol 1.0.
+    Rest,
+}
+
+impl Binding {
+    /// The card's `protocolBinding`, as the scripts take it and [`KNOWN`] names it.
+    fn protocol_binding(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSONRPC",
+            Binding::Rest => "HTTP+JSON",
+        }
+    }
+
+    /// The title of its table.
+    fn title(self) -> &'static str {
+        match self {
+            Binding::JsonRpc => "JSON-RPC, A2A 1.0",
+            Binding::Rest => "HTTP+JSON (REST), A2A 1.0",
+        }
+    }
+
+    /// The arguments that tell a client script to use this binding.
+    fn script_args(self) -> [&'static str; 2] {
+        ["--binding", self.protocol_binding()]
+    }
+}
+
 /// A client scenario script.
 #[derive(Clone, Copy)]
 enum Client {
@@ -94,18 +131,26 @@ impl Client {
     }
 }
 
-/// The cells run, in matrix order: part 1 (their clients, our agent), part 2 (our client, their
-/// agents), then the SDKs against each other (the control group: a scenario that fails there is
-/// a scenario bug or an SDK quirk, not ours).
-const CELLS: &[(Client, Agent)] = &[
-    (Client::Python, Agent::Rust),
-    (Client::Js, Agent::Rust),
-    (Client::Rust, Agent::Python),
-    (Client::Rust, Agent::Js),
-    (Client::Python, Agent::Python),
-    (Client::Js, Agent::Js),
-    (Client::Python, Agent::Js),
-    (Client::Js, Agent::Python),
+/// The cells run, in matrix order: per binding, part 1 (their clients, our agent), part 2 (our
+/// client, their agents), then the SDKs against each other (the control group: a scenario that
+/// fails there is a scenario bug or an SDK quirk, not ours).
+const CELLS: &[(Binding, Client, Agent)] = &[
+    (Binding::JsonRpc, Client::Python, Agent::Rust),
+    (Binding::JsonRpc, Client::Js, Agent::Rust),
+    (Binding::JsonRpc, Client::Rust, Agent::Python),
+    (Binding::JsonRpc, Client::Rust, Agent::Js),
+    (Binding::JsonRpc, Client::Python, Agent::Python),
+    (Binding::JsonRpc, Client::Js, Agent::Js),
+    (Binding::JsonRpc, Client::Python, Agent::Js),
+    (Binding::JsonRpc, Client::Js, Agent::Python),
+    (Binding::Rest, Client::Python, Agent::Rust),
+    (Binding::Rest, Client::Js, Agent::Rust),
+    (Binding::Rest, Client::Rust, Agent::Python),
+    (Binding::Rest, Client::Rust, Agent::Js),
+    (Binding::Rest, Client::Python, Agent::Python),
+    (Binding::Rest, Client::Js, Agent::Js),
+    (Binding::Rest, Client::Python, Agent::Js),
+    (Binding::Rest, Client::Js, Agent::Python),
 ];
 
 /// The workspace paths the suite uses.
@@ -141,29 +186,39 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
 
     let mut results: Vec<CellResult> = Vec::new();
     for agent in [Agent::Rust, Agent::Python, Agent::Js] {
-        let cells: Vec<Client> = CELLS
+        let cells: Vec<(Binding, Client)> = CELLS
             .iter()
-            .filter(|(_, a)| a.name() == agent.name())
-            .map(|(c, _)| *c)
+            .filter(|(_, _, a)| a.name() == agent.name())
+            .map(|(b, c, _)| (*b, *c))
             .collect();
         eprintln!("\n==> interop: starting the {} agent", agent.name());
         let server = match start_agent(&paths, agent, &built.agent) {
             Ok(server) => server,
             Err(err) => {
-                for client in cells {
-                    results.push(CellResult::broken(client, agent, err.clone()));
+                for (binding, client) in cells {
+                    results.push(CellResult::broken(binding, client, agent, err.clone()));
                 }
                 continue;
             }
         };
-        for client in cells {
+        for (binding, client) in cells {
             eprintln!(
-                "==> interop: {} client against the {} agent at {}",
+                "==> interop: {} client against the {} agent at {} over {}",
                 client.name(),
                 agent.name(),
-                server.url
+                server.url,
+                binding.protocol_binding()
             );
-            results.push(run_cell(&paths, &built, client, agent, &server.url));
+            let cell_started = Instant::now();
+            results.push(run_cell(
+                &paths,
+                &built,
+                binding,
+                client,
+                agent,
+                &server.url,
+            ));
+            eprintln!("    ({:.0} s)", cell_started.elapsed().as_secs_f64());
         }
         drop(server);
     }
@@ -172,7 +227,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     results.sort_by_key(|r| {
         CELLS
             .iter()
-            .position(|(c, a)| c.name() == r.client && a.name() == r.agent)
+            .position(|(b, c, a)| *b == r.binding && c.name() == r.client && a.name() == r.agent)
     });
     let mut report = Report::new(&results);
     eprintln!("\n{}", report.text_matrix());
@@ -532,8 +587,9 @@ enum Outcome {
     Skip,
 }
 
-/// One client script against one agent.
+/// One client script against one agent over one binding.
 struct CellResult {
+    binding: Binding,
     client: &'static str,
     agent: &'static str,
     /// In the order the script printed them.
@@ -543,8 +599,9 @@ struct CellResult {
 }
 
 impl CellResult {
-    fn broken(client: Client, agent: Agent, why: String) -> Self {
+    fn broken(binding: Binding, client: Client, agent: Agent, why: String) -> Self {
         Self {
+            binding,
             client: client.name(),
             agent: agent.name(),
             scenarios: Vec::new(),
@@ -559,14 +616,32 @@ impl CellResult {
             .map(|(_, outcome)| outcome)
     }
 
+    /// The column's header in its binding's table.
     fn column(&self) -> String {
         format!("{} → {}", self.client, self.agent)
+    }
+
+    /// The cell's name in failures and notes: the column and the binding.
+    fn label(&self) -> String {
+        format!("{} over {}", self.column(), self.binding.protocol_binding())
+    }
+
+    fn known(&self, list: &[Known], scenario: &str) -> Option<&'static str> {
+        list.iter()
+            .find(|(b, c, a, s, _)| {
+                *b == self.binding.protocol_binding()
+                    && *c == self.client
+                    && *a == self.agent
+                    && *s == scenario
+            })
+            .map(|(_, _, _, _, id)| *id)
     }
 }
 
 fn run_cell(
     paths: &Paths<'_>,
     built: &Built,
+    binding: Binding,
     client: Client,
     agent: Agent,
     url: &str,
@@ -586,29 +661,38 @@ fn run_cell(
         Client::Rust => {
             let mut c = Command::new(&paths.venv_python);
             c.arg("-u")
-                .arg(paths.root.join("tests/interop/rust/cli_scenarios.py"))
-                .arg(&built.cli);
+                .arg(paths.root.join("tests/interop/rust/cli_scenarios.py"));
             c
         }
     };
-    let log_path =
-        paths
-            .work
-            .join("logs")
-            .join(format!("client-{}-{}.log", client.name(), agent.name()));
+    // Every script takes `--binding B`, then (ours) the `a2a` command, then the agent's URL.
+    command.args(binding.script_args());
+    if let Client::Rust = client {
+        command.arg(&built.cli);
+    }
+    let log_path = paths.work.join("logs").join(format!(
+        "client-{}-{}-{}.log",
+        client.name(),
+        agent.name(),
+        binding
+            .protocol_binding()
+            .replace('+', "-")
+            .to_ascii_lowercase()
+    ));
     let stderr = match fs::File::create(&log_path) {
         Ok(file) => Stdio::from(file),
         Err(_) => Stdio::null(),
     };
     command.arg(url).current_dir(&paths.work).stderr(stderr);
     let what = format!(
-        "the {} client against the {} agent",
+        "the {} client against the {} agent over {}",
         client.name(),
-        agent.name()
+        agent.name(),
+        binding.protocol_binding()
     );
     let captured = match run_capture(&mut command, CELL_TIMEOUT, &what) {
         Ok(captured) => captured,
-        Err(err) => return CellResult::broken(client, agent, err),
+        Err(err) => return CellResult::broken(binding, client, agent, err),
     };
     let mut scenarios = Vec::new();
     for line in captured.stdout.lines() {
@@ -642,6 +726,7 @@ fn run_cell(
         None
     };
     CellResult {
+        binding,
         client: client.name(),
         agent: agent.name(),
         scenarios,
@@ -649,7 +734,8 @@ fn run_cell(
     }
 }
 
-/// The matrix: one row per scenario, one column per cell, and the failures that fail the run.
+/// The matrix: one table per binding, one row per scenario, one column per cell; and the
+/// failures that fail the run.
 struct Report<'a> {
     results: &'a [CellResult],
     known: &'a [Known],
@@ -658,14 +744,14 @@ struct Report<'a> {
     notes: Vec<String>,
 }
 
-/// A known divergence: `(client, agent, scenario, divergence)`.
-type Known = (&'static str, &'static str, &'static str, &'static str);
-
-fn known(list: &[Known], client: &str, agent: &str, scenario: &str) -> Option<&'static str> {
-    list.iter()
-        .find(|(c, a, s, _)| *c == client && *a == agent && *s == scenario)
-        .map(|(_, _, _, id)| *id)
-}
+/// A known divergence: `(binding, client, agent, scenario, divergence)`.
+type Known = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
 
 impl<'a> Report<'a> {
     fn new(results: &'a [CellResult]) -> Self {
@@ -687,28 +773,24 @@ impl<'a> Report<'a> {
         let mut notes = Vec::new();
         for r in results {
             if let Some(why) = &r.broken {
-                failures.push(format!("[{}] {why}", r.column()));
+                failures.push(format!("[{}] {why}", r.label()));
             }
             for scenario in &ordered {
-                let divergence = known(known_list, r.client, r.agent, scenario);
-                match (r.get(scenario), divergence) {
+                match (r.get(scenario), r.known(known_list, scenario)) {
                     (Some(Outcome::Pass), Some(id)) => failures.push(format!(
                         "[{}] {scenario} passes but is listed as known divergence {id}: \
                          remove it from KNOWN in xtask/src/interop.rs and update docs/interop.md",
-                        r.column()
+                        r.label()
                     )),
                     (Some(Outcome::Fail(reason)), Some(id)) => {
-                        notes.push(format!(
-                            "[{}] {scenario} (known {id}): {reason}",
-                            r.column()
-                        ));
+                        notes.push(format!("[{}] {scenario} (known {id}): {reason}", r.label()));
                     }
                     (Some(Outcome::Fail(reason)), None) => {
-                        failures.push(format!("[{}] {scenario}: {reason}", r.column()));
+                        failures.push(format!("[{}] {scenario}: {reason}", r.label()));
                     }
                     (None, _) if r.broken.is_none() => failures.push(format!(
                         "[{}] {scenario}: not reported by this client",
-                        r.column()
+                        r.label()
                     )),
                     _ => {}
                 }
@@ -724,10 +806,7 @@ impl<'a> Report<'a> {
     }
 
     fn cell(&self, r: &CellResult, scenario: &str) -> String {
-        match (
-            r.get(scenario),
-            known(self.known, r.client, r.agent, scenario),
-        ) {
+        match (r.get(scenario), r.known(self.known, scenario)) {
             (Some(Outcome::Pass), None) => "PASS".to_owned(),
             (Some(Outcome::Pass), Some(id)) => format!("XPASS {id}"),
             (Some(Outcome::Fail(_)), Some(id)) => format!("XFAIL {id}"),
@@ -738,23 +817,45 @@ impl<'a> Report<'a> {
         }
     }
 
-    fn text_matrix(&self) -> String {
+    /// The results in tables: one per binding, in the order the results have them.
+    fn tables(&self) -> Vec<(Binding, Vec<&'a CellResult>)> {
+        let mut tables: Vec<(Binding, Vec<&'a CellResult>)> = Vec::new();
+        for r in self.results {
+            match tables.iter_mut().find(|(b, _)| *b == r.binding) {
+                Some((_, cells)) => cells.push(r),
+                None => tables.push((r.binding, vec![r])),
+            }
+        }
+        tables
+    }
+
+    /// The rows of one table, the header first.
+    fn rows(&self, cells: &[&CellResult]) -> Vec<Vec<String>> {
         let mut header = vec!["scenario".to_owned()];
-        header.extend(self.results.iter().map(CellResult::column));
+        header.extend(cells.iter().map(|r| r.column()));
         let mut rows = vec![header];
         for scenario in &self.scenarios {
             let mut row = vec![scenario.clone()];
-            row.extend(self.results.iter().map(|r| self.cell(r, scenario)));
+            row.extend(cells.iter().map(|r| self.cell(r, scenario)));
             rows.push(row);
         }
-        let widths: Vec<usize> = (0..rows[0].len())
-            .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
-            .collect();
+        rows
+    }
+
+    fn text_matrix(&self) -> String {
         let mut out = String::new();
-        for row in &rows {
-            for (i, cell) in row.iter().enumerate() {
-                let pad = widths[i] - cell.chars().count();
-                let _ = write!(out, "{cell}{}  ", " ".repeat(pad));
+        for (binding, cells) in self.tables() {
+            let _ = writeln!(out, "{}:", binding.title());
+            let rows = self.rows(&cells);
+            let widths: Vec<usize> = (0..rows[0].len())
+                .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+                .collect();
+            for row in &rows {
+                for (i, cell) in row.iter().enumerate() {
+                    let pad = widths[i] - cell.chars().count();
+                    let _ = write!(out, "{cell}{}  ", " ".repeat(pad));
+                }
+                out.push('\n');
             }
             out.push('\n');
         }
@@ -764,23 +865,32 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// The matrix as a markdown table, one column per cell in [`CELLS`] order.
+    /// The matrix as markdown: per binding its title, then a table with one column per cell in
+    /// [`CELLS`] order.
     fn table(&self) -> String {
-        let mut out = String::from("| scenario |");
-        for r in self.results {
-            let _ = write!(out, " {} |", r.column());
-        }
-        out.push_str("\n|---|");
-        for _ in self.results {
-            out.push_str("---|");
-        }
-        out.push('\n');
-        for scenario in &self.scenarios {
-            let _ = write!(out, "| `{scenario}` |");
-            for r in self.results {
-                let _ = write!(out, " {} |", self.cell(r, scenario));
+        let mut out = String::new();
+        for (binding, cells) in self.tables() {
+            if !out.is_empty() {
+                out.push('\n');
             }
-            out.push('\n');
+            let _ = writeln!(out, "**{}**\n", binding.title());
+            let rows = self.rows(&cells);
+            for (i, row) in rows.iter().enumerate() {
+                let (name, outcomes) = row.split_first().expect("a row has a scenario");
+                if i == 0 {
+                    let _ = write!(out, "| {name} |");
+                } else {
+                    let _ = write!(out, "| `{name}` |");
+                }
+                for outcome in outcomes {
+                    let _ = write!(out, " {outcome} |");
+                }
+                out.push('\n');
+                if i == 0 {
+                    out.push_str(&"|---".repeat(row.len()));
+                    out.push_str("|\n");
+                }
+            }
         }
         out
     }
@@ -818,8 +928,14 @@ impl<'a> Report<'a> {
 mod tests {
     use super::*;
 
-    fn cell(client: &'static str, agent: &'static str, lines: &[(&str, bool)]) -> CellResult {
+    fn cell(
+        binding: Binding,
+        client: &'static str,
+        agent: &'static str,
+        lines: &[(&str, bool)],
+    ) -> CellResult {
         CellResult {
+            binding,
             client,
             agent,
             scenarios: lines
@@ -839,12 +955,35 @@ mod tests {
 
     #[test]
     fn a_known_divergence_is_xfail_while_it_fails_and_a_failure_once_it_passes() {
-        let list: &[Known] = &[("python", "rust", "multi_turn_stream", "D1")];
-        let failing = [cell("python", "rust", &[("multi_turn_stream", false)])];
+        let list: &[Known] = &[("HTTP+JSON", "python", "rust", "multi_turn_stream", "D1")];
+        let failing = [
+            cell(
+                Binding::Rest,
+                "python",
+                "rust",
+                &[("multi_turn_stream", false)],
+            ),
+            // The same cell over another binding is not the known divergence.
+            cell(
+                Binding::JsonRpc,
+                "python",
+                "rust",
+                &[("multi_turn_stream", false)],
+            ),
+        ];
         let report = Report::with_known(&failing, list);
-        assert!(report.failures.is_empty(), "{:?}", report.failures);
+        assert_eq!(
+            report.failures,
+            ["[python → rust over JSONRPC] multi_turn_stream: why"]
+        );
         assert_eq!(report.cell(&failing[0], "multi_turn_stream"), "XFAIL D1");
-        let passing = [cell("python", "rust", &[("multi_turn_stream", true)])];
+        assert_eq!(report.cell(&failing[1], "multi_turn_stream"), "FAIL");
+        let passing = [cell(
+            Binding::Rest,
+            "python",
+            "rust",
+            &[("multi_turn_stream", true)],
+        )];
         let report = Report::with_known(&passing, list);
         assert_eq!(report.failures.len(), 1);
         assert!(report.failures[0].contains("remove it from KNOWN"));
@@ -853,36 +992,58 @@ mod tests {
 
     #[test]
     fn failures_missing_scenarios_and_broken_cells_fail_the_run() {
-        let broken = CellResult::broken(Client::Js, Agent::Js, "no URL".to_owned());
+        let broken = CellResult::broken(Binding::Rest, Client::Js, Agent::Js, "no URL".to_owned());
         let results = [
-            cell("python", "rust", &[("a", true), ("b", false)]),
-            cell("js", "rust", &[("a", true)]),
+            cell(
+                Binding::JsonRpc,
+                "python",
+                "rust",
+                &[("a", true), ("b", false)],
+            ),
+            cell(Binding::JsonRpc, "js", "rust", &[("a", true)]),
             broken,
         ];
         let report = Report::new(&results);
         assert_eq!(
             report.failures,
             [
-                "[python → rust] b: why",
-                "[js → rust] b: not reported by this client",
-                "[js → js] no URL",
+                "[python → rust over JSONRPC] b: why",
+                "[js → rust over JSONRPC] b: not reported by this client",
+                "[js → js over HTTP+JSON] no URL",
             ]
         );
         assert_eq!(report.cell(&results[2], "a"), "BROKEN");
     }
 
     #[test]
-    fn the_table_has_one_column_per_cell_and_skips_are_not_applicable() {
-        let mut skipped = cell("rust", "js", &[("a", true)]);
+    fn each_binding_has_its_table_with_one_column_per_cell_and_skips_are_not_applicable() {
+        let mut skipped = cell(Binding::JsonRpc, "rust", "js", &[("a", true), ("b", true)]);
         skipped.scenarios[0].1 = Outcome::Skip;
-        let results = [cell("python", "rust", &[("a", true)]), skipped];
+        let results = [
+            cell(
+                Binding::JsonRpc,
+                "python",
+                "rust",
+                &[("a", true), ("b", true)],
+            ),
+            skipped,
+            cell(Binding::Rest, "python", "rust", &[("a", true), ("b", true)]),
+        ];
         let report = Report::new(&results);
         assert!(report.failures.is_empty(), "{:?}", report.failures);
         assert_eq!(
             report.table(),
-            "| scenario | python → rust | rust → js |\n\
+            "**JSON-RPC, A2A 1.0**\n\n\
+             | scenario | python → rust | rust → js |\n\
              |---|---|---|\n\
-             | `a` | PASS | n/a |\n"
+             | `a` | PASS | n/a |\n\
+             | `b` | PASS | PASS |\n\
+             \n\
+             **HTTP+JSON (REST), A2A 1.0**\n\n\
+             | scenario | python → rust |\n\
+             |---|---|\n\
+             | `a` | PASS |\n\
+             | `b` | PASS |\n"
         );
     }
 }

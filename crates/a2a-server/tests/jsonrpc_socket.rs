@@ -470,6 +470,20 @@ async fn many_clients_at_once() {
     assert_eq!(v["result"]["nextPageToken"], "");
     assert_eq!(v["result"]["pageSize"], 100);
     assert!(v["result"]["tasks"][0].get("artifacts").is_none());
+    // A larger page is refused, not cut down to 100 (as over HTTP+JSON).
+    let (_, _, refused) = rpc(
+        server.addr,
+        r#"{"jsonrpc":"2.0","id":2,"method":"ListTasks","params":{"pageSize":101}}"#,
+    )
+    .await;
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&refused).unwrap(),
+        serde_json::json!({"jsonrpc":"2.0","id":2,"error":{"code":-32602,
+            "message":"invalid params: pageSize must be between 1 and 100, got 101",
+            "data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","domain":"a2a-protocol.org","reason":"INVALID_PARAMS"},
+                {"@type":"type.googleapis.com/google.rpc.BadRequest",
+                 "fieldViolations":[{"field":"pageSize","description":"must be between 1 and 100, got 101"}]}]}})
+    );
 }
 
 #[tokio::test]

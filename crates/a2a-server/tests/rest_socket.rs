@@ -490,12 +490,6 @@ async fn list_tasks_with_query_parameters() {
             "status",
             "must be a TaskState name (such as TASK_STATE_WORKING) or number, got `WORKING`",
         ),
-        ("pageSize=0", "pageSize", "must be between 1 and 100, got 0"),
-        (
-            "pageSize=101",
-            "pageSize",
-            "must be between 1 and 100, got 101",
-        ),
         ("pageSize=ten", "pageSize", "must be an integer, got `ten`"),
         (
             "pageSize=5&pageSize=6",
@@ -529,6 +523,21 @@ async fn list_tasks_with_query_parameters() {
                 field,
                 why
             ),
+            "{query}"
+        );
+    }
+    // The page size's range is the handler's check, worded as over JSON-RPC.
+    for (query, why) in [
+        ("pageSize=0", "must be between 1 and 100, got 0"),
+        ("pageSize=101", "must be between 1 and 100, got 101"),
+        ("page_size=-1", "must be between 1 and 100, got -1"),
+    ] {
+        let (status, answer) =
+            rest_json(server.addr, "GET", &format!("/tasks?{query}"), None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+        assert_eq!(
+            answer,
+            invalid_param(&format!("invalid params: pageSize {why}"), "pageSize", why),
             "{query}"
         );
     }

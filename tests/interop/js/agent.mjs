@@ -1,9 +1,12 @@
-// An A2A 1.0 agent written with @a2a-js/sdk (express): the interop vocabulary over JSON-RPC.
+// An A2A 1.0 agent written with @a2a-js/sdk (express): the interop vocabulary over JSON-RPC and
+// HTTP+JSON (REST).
 //
 // Usage: node agent.mjs [HOST:PORT]     (default 127.0.0.1:0)
 //
-// Serves the card at /.well-known/agent-card.json and JSON-RPC at /, and prints
-// `A2A js agent at http://HOST:PORT/` as its first line on stdout.
+// Serves the card at /.well-known/agent-card.json, JSON-RPC at POST / and the REST routes
+// (`/message:send`, `/tasks/:taskId`, ..., each also under `/:tenant`) beside it, both declared on
+// the card at the same URL, and prints `A2A js agent at http://HOST:PORT/` as its first line on
+// stdout.
 //
 // The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 // `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
@@ -20,7 +23,7 @@ import express from 'express';
 
 import { Role, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { UserBuilder, agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
+import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 
 const textPart = (value) => ({ content: { $case: 'text', value }, filename: '', mediaType: '' });
 
@@ -177,7 +180,10 @@ const server = app.listen(Number(port), host, () => {
     name: 'Interop (@a2a-js/sdk)',
     description: 'The interop vocabulary: hello, ask, wait, slow, chunks, echo.',
     version: '1.0.0',
-    supportedInterfaces: [{ url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    supportedInterfaces: [
+      { url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+      { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+    ],
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
@@ -210,7 +216,11 @@ const server = app.listen(Number(port), host, () => {
     { validateInputModes: true },
   );
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const options = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication };
+  // JSON-RPC on POST / only: its router refuses every body that is not application/json, and
+  // REST bodies may be application/a2a+json. Every other path goes to the REST router.
+  app.post('/', jsonRpcHandler(options));
+  app.use(restHandler(options));
   console.log(`A2A js agent at ${url}/`);
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

@@ -1,6 +1,9 @@
-// The @a2a-js/sdk client against an A2A 1.0 JSON-RPC agent.
+// The @a2a-js/sdk client against an A2A 1.0 agent, over JSON-RPC or HTTP+JSON (REST).
 //
-// Usage: node client_scenarios.mjs BASE_URL [SCENARIO ...]
+// Usage: node client_scenarios.mjs [--binding JSONRPC|HTTP+JSON] BASE_URL [SCENARIO ...]
+//
+// `--binding` (default JSONRPC) is the transport the SDK's client factory is given and prefers;
+// the agent's card must declare it at BASE_URL.
 //
 // The agent must speak the interop vocabulary (docs/interop.md): `hello` -> direct message `hi!`;
 // `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`; `wait` -> works
@@ -9,7 +12,8 @@
 // `c0`..; anything else -> artifact `echo` with the text.
 //
 // Prints `PASS name` or `FAIL name: reason` per scenario; exits 1 on any failure. Every assertion
-// is on decoded objects: states, ids, texts, error classes, codes and ErrorInfo reasons.
+// is on decoded objects: states, ids, texts, error classes, codes (the JSON-RPC error code, or the
+// HTTP status over HTTP+JSON) and ErrorInfo reasons.
 //
 // The script is copied next to target/interop/node_modules by the runner (cargo xtask interop),
 // so that Node resolves '@a2a-js/sdk' from there.
@@ -22,6 +26,7 @@ import {
   ClientFactoryOptions,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
+  RestTransportFactory,
 } from '@a2a-js/sdk/client';
 import {
   ContentTypeNotSupportedError,
@@ -35,7 +40,11 @@ import {
 
 const SCENARIO_TIMEOUT_MS = 20_000;
 const HTTP_TIMEOUT_MS = 10_000;
-const BASE = (process.argv[2] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
+const ARGS = process.argv.slice(2);
+const BINDING = ARGS[0] === '--binding' ? ARGS.splice(0, 2)[1] : 'JSONRPC';
+const REST = BINDING === 'HTTP+JSON';
+const BASE = (ARGS[0] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
+const TRANSPORT_FACTORIES = { JSONRPC: JsonRpcTransportFactory, 'HTTP+JSON': RestTransportFactory };
 
 const TERMINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -95,10 +104,11 @@ const texts = (parts) =>
 const isMessage = (result) => result && 'messageId' in result && !('status' in result);
 
 async function client({ polling = false, streaming = false } = {}) {
-  const transports = [new JsonRpcTransportFactory({ fetchImpl: streaming ? streamFetch : timedFetch })];
+  const transports = [new TRANSPORT_FACTORIES[BINDING]({ fetchImpl: streaming ? streamFetch : timedFetch })];
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports,
+      preferredTransports: [BINDING],
       clientConfig: { polling },
       cardResolver: new DefaultAgentCardResolver({ fetchImpl: timedFetch }),
     }),
@@ -142,10 +152,22 @@ async function expectError(cls, promise, what) {
     if (err) return err;
     throw new Failed(`${what}: expected ${cls.name}, got ${e?.name}: ${e?.message}`);
   }
-  throw new Failed(`${what}: expected ${cls.name}, got a result: ${JSON.stringify(result)}`);
+  throw new Failed(`${what}: expected ${cls.name}, got a result: ${JSON.stringify(result)?.slice(0, 300)}`);
 }
 
+/** The error's code: its JSON-RPC error code, or over HTTP+JSON its HTTP status. */
+function expectCode(err, jsonRpcCode, httpStatus) {
+  if (REST) eq(err.statusCode, httpStatus, 'HTTP status');
+  else eq(err.envelopeCode, jsonRpcCode, 'JSON-RPC error code');
+}
+
+/**
+ * The reason of the error's ErrorInfo. Over JSON-RPC it is in `data`; over HTTP+JSON the SDK
+ * picks the error's class by that reason (an error without a known one is a plain A2AError), and
+ * the class carries it.
+ */
 function errorInfoReason(err) {
+  if (REST) return err.transport === 'rest' ? err.reason : undefined;
   const info = Array.isArray(err.data)
     ? err.data.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')
     : undefined;
@@ -178,15 +200,20 @@ const scenarios = {
     const card = await new DefaultAgentCardResolver({ fetchImpl: timedFetch }).resolve(BASE);
     check(card.name !== '', 'card.name is empty');
     check(card.supportedInterfaces.length >= 1, 'no supportedInterfaces');
-    const first = card.supportedInterfaces[0];
-    eq(first.protocolBinding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding');
-    eq(first.protocolVersion, '1.0', 'supportedInterfaces[0].protocolVersion');
-    eq(first.url.replace(/\/+$/, ''), BASE, 'supportedInterfaces[0].url');
+    // Over JSON-RPC the first interface (the agent's preference); else the one of the binding.
+    const first = REST
+      ? card.supportedInterfaces.find((i) => i.protocolBinding === BINDING)
+      : card.supportedInterfaces[0];
+    check(first, `no ${BINDING} interface in supportedInterfaces`);
+    eq(first.protocolBinding, BINDING, `the ${BINDING} interface's protocolBinding`);
+    eq(first.protocolVersion, '1.0', `the ${BINDING} interface's protocolVersion`);
+    eq(first.url.replace(/\/+$/, ''), BASE, `the ${BINDING} interface's url`);
     eq(card.capabilities?.streaming, true, 'capabilities.streaming');
     check(card.defaultInputModes.length > 0, 'defaultInputModes is empty');
     check(card.skills.length >= 1 && card.skills[0].id !== '', 'no skill with an id');
     const c = await client();
     eq(c.protocolVersion, '1.0', 'protocol version the client negotiated');
+    eq(c.transport.protocolName, BINDING, 'the transport the factory chose');
   },
 
   async send_blocking() {
@@ -460,7 +487,7 @@ const scenarios = {
     const c = await client({ streaming: true });
     const missing = `missing-${randomUUID()}`;
     const e = await expectError(TaskNotFoundError, c.getTask({ tenant: '', id: missing }), 'GetTask');
-    eq(e.envelopeCode, -32001, 'JSON-RPC error code');
+    expectCode(e, -32001, 404);
     eq(errorInfoReason(e), 'TASK_NOT_FOUND', 'ErrorInfo reason');
     await expectError(TaskNotFoundError, c.cancelTask({ tenant: '', id: missing }), 'CancelTask');
     await expectError(TaskNotFoundError, collect(c.resubscribeTask({ tenant: '', id: missing })), 'SubscribeToTask');
@@ -470,7 +497,7 @@ const scenarios = {
     const c = await client();
     const task = await completedEchoTask(c);
     const e = await expectError(TaskNotCancelableError, c.cancelTask({ tenant: '', id: task.id }), 'CancelTask');
-    eq(e.envelopeCode, -32002, 'JSON-RPC error code');
+    expectCode(e, -32002, 400);
     eq(errorInfoReason(e), 'TASK_NOT_CANCELABLE', 'ErrorInfo reason');
   },
 
@@ -483,7 +510,7 @@ const scenarios = {
       collect(c.resubscribeTask({ tenant: '', id: taskId })),
       'SubscribeToTask on a completed task',
     );
-    eq(e.envelopeCode, -32004, 'JSON-RPC error code');
+    expectCode(e, -32004, 400);
   },
 
   async error_send_to_terminal_task() {
@@ -505,7 +532,7 @@ const scenarios = {
       c.sendMessage(sendRequest(msg)),
       'SendMessage with a video/mp4 part to an agent without that input mode',
     );
-    eq(e.envelopeCode, -32005, 'JSON-RPC error code');
+    expectCode(e, -32005, 400);
     eq(errorInfoReason(e), 'CONTENT_TYPE_NOT_SUPPORTED', 'ErrorInfo reason');
   },
 
@@ -521,7 +548,7 @@ const scenarios = {
       ),
       'CreateTaskPushNotificationConfig on an agent without push',
     );
-    eq(e.envelopeCode, -32003, 'JSON-RPC error code');
+    expectCode(e, -32003, 400);
     eq(errorInfoReason(e), 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'ErrorInfo reason');
   },
 
@@ -532,7 +559,7 @@ const scenarios = {
       c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': '1.0' } }),
       'GetExtendedAgentCard on an agent without one',
     );
-    eq(e.envelopeCode, -32004, 'JSON-RPC error code');
+    expectCode(e, -32004, 400);
     eq(errorInfoReason(e), 'UNSUPPORTED_OPERATION', 'ErrorInfo reason');
   },
 
@@ -544,7 +571,7 @@ const scenarios = {
       c.transport.sendMessage(sendRequest(userMessage('ping')), { serviceParameters: {} }),
       'SendMessage without A2A-Version',
     );
-    eq(e.envelopeCode, -32009, 'JSON-RPC error code');
+    expectCode(e, -32009, 400);
     eq(errorInfoReason(e), 'VERSION_NOT_SUPPORTED', 'ErrorInfo reason');
   },
 
@@ -567,7 +594,14 @@ const scenarios = {
       c.listTasks({ ...base, pageToken: 'not-a-token-we-issued' }),
       'ListTasks with a forged pageToken',
     );
-    eq(e.envelopeCode, -32602, 'JSON-RPC error code');
+    expectCode(e, -32602, 400);
+    // The spec's range is 1 to 100: a larger page is refused, not cut down.
+    const big = await expectError(
+      RequestMalformedError,
+      c.listTasks({ ...base, pageToken: '', pageSize: 101 }),
+      'ListTasks with pageSize 101',
+    );
+    expectCode(big, -32602, 400);
   },
 };
 
@@ -579,7 +613,7 @@ function withTimeout(promise, ms) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const wanted = new Set(process.argv.slice(3));
+const wanted = new Set(ARGS.slice(1));
 let failures = 0;
 for (const [name, run] of Object.entries(scenarios)) {
   if (wanted.size && !wanted.has(name)) continue;

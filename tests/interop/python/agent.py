@@ -1,9 +1,12 @@
-"""An A2A 1.0 agent written with a2a-sdk (Python): the interop vocabulary over JSON-RPC.
+"""An A2A 1.0 agent written with a2a-sdk (Python): the interop vocabulary over JSON-RPC and
+HTTP+JSON (REST).
 
 Usage: python agent.py [HOST:PORT]     (default 127.0.0.1:0)
 
-Serves the card at /.well-known/agent-card.json and JSON-RPC at /, and prints
-`A2A python agent at http://HOST:PORT/` as its first line on stdout.
+Serves the card at /.well-known/agent-card.json, JSON-RPC at / and the REST routes
+(`/message:send`, `/tasks/{id}`, ..., each also under `/{tenant}`) beside it, both declared on
+the card at the same URL, and prints `A2A python agent at http://HOST:PORT/` as its first line
+on stdout.
 
 The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
 `hello ...` -> direct message `hi!`; `ask` -> input-required `Which city?`, and the follow-up
@@ -30,7 +33,7 @@ from starlette.applications import Starlette
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import (
     AgentCapabilities,
@@ -117,7 +120,10 @@ async def main() -> None:
         name='Interop (a2a-sdk Python)',
         description='The interop vocabulary: hello, ask, wait, slow, chunks, echo.',
         version='1.0.0',
-        supported_interfaces=[AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='1.0')],
+        supported_interfaces=[
+            AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='1.0'),
+            AgentInterface(url=url, protocol_binding='HTTP+JSON', protocol_version='1.0'),
+        ],
         capabilities=AgentCapabilities(streaming=True, push_notifications=False),
         # Parts with another media type are refused (validate_input_modes below).
         default_input_modes=['text/plain', 'application/json', 'image/png', 'application/pdf'],
@@ -128,7 +134,9 @@ async def main() -> None:
     handler = DefaultRequestHandler(
         agent_executor=InteropExecutor(), task_store=InMemoryTaskStore(), agent_card=card,
         validate_input_modes=True)
-    app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url='/'))
+    # The card and JSON-RPC first: the REST routes end with a catch-all `/{tenant}` mount.
+    app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url='/')
+                    + create_rest_routes(handler))
     server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
     print(f'A2A python agent at {url}/', flush=True)
     await server.serve(sockets=[sock])

@@ -1,6 +1,9 @@
-"""The a2a-sdk (Python) client against an A2A 1.0 JSON-RPC agent.
+"""The a2a-sdk (Python) client against an A2A 1.0 agent, over JSON-RPC or HTTP+JSON (REST).
 
-Usage: python client_scenarios.py BASE_URL [SCENARIO ...]
+Usage: python client_scenarios.py [--binding JSONRPC|HTTP+JSON] BASE_URL [SCENARIO ...]
+
+`--binding` (default JSONRPC) is the card's interface the SDK's client factory is told to use;
+the agent must declare it at BASE_URL.
 
 The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> direct message
 `hi!`; `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`;
@@ -9,7 +12,8 @@ The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> di
 artifact `chunks` in n chunks `c0`..; anything else -> artifact `echo` with the text.
 
 Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on any failure.
-Every assertion is on decoded objects: states, ids, texts, error classes and codes.
+Every assertion is on decoded objects: states, ids, texts, error classes and, over HTTP+JSON, the
+HTTP status of the error.
 """
 
 import asyncio
@@ -24,6 +28,7 @@ from google.protobuf import json_format, struct_pb2
 from a2a.client import ClientConfig, create_client
 from a2a.client.card_resolver import A2ACardResolver
 from a2a.client.transports.jsonrpc import JsonRpcTransport
+from a2a.client.transports.rest import RestTransport
 from a2a.types import (
     CancelTaskRequest,
     GetExtendedAgentCardRequest,
@@ -52,7 +57,15 @@ from a2a.utils.errors import (
 SCENARIO_TIMEOUT = 20.0
 HTTP_TIMEOUT = 10.0
 
-BASE = sys.argv[1].rstrip('/') if len(sys.argv) > 1 else 'http://127.0.0.1:7430'
+ARGS = sys.argv[1:]
+BINDING = 'JSONRPC'
+if ARGS[:1] == ['--binding']:
+    BINDING, ARGS = ARGS[1], ARGS[2:]
+BASE = ARGS[0].rstrip('/') if ARGS else 'http://127.0.0.1:7430'
+WANTED = set(ARGS[1:])
+# The SDK's transport class for each binding, used where a scenario needs the bare transport.
+TRANSPORTS = {'JSONRPC': JsonRpcTransport, 'HTTP+JSON': RestTransport}
+REST = BINDING == 'HTTP+JSON'
 
 S = TaskState
 TERMINAL = {S.TASK_STATE_COMPLETED, S.TASK_STATE_FAILED, S.TASK_STATE_CANCELED, S.TASK_STATE_REJECTED}
@@ -96,6 +109,7 @@ async def client(streaming: bool = False, polling: bool = False):
         streaming=streaming,
         polling=polling,
         httpx_client=httpx.AsyncClient(timeout=HTTP_TIMEOUT),
+        supported_protocol_bindings=[BINDING],
     )
     return await create_client(BASE, client_config=config)
 
@@ -139,21 +153,32 @@ async def completed_echo_task(c, text: str = 'ping', context_id: str | None = No
 # --- scenarios -----------------------------------------------------------------------------
 
 
+def interface_of(card):
+    """The card's interface of BINDING; over JSON-RPC, the first one (the agent's preference)."""
+    if not REST:
+        check(len(card.supported_interfaces) >= 1, 'no supportedInterfaces')
+        first = card.supported_interfaces[0]
+        eq(first.protocol_binding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+        return first
+    found = [i for i in card.supported_interfaces if i.protocol_binding == BINDING]
+    check(found, f'no {BINDING} interface in supportedInterfaces')
+    return found[0]
+
+
 async def card_discovery():
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, BASE).get_agent_card()
     check(card.name != '', 'card.name is empty')
-    check(len(card.supported_interfaces) >= 1, 'no supportedInterfaces')
-    first = card.supported_interfaces[0]
-    eq(first.protocol_binding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
-    eq(first.protocol_version, '1.0', 'supportedInterfaces[0].protocolVersion')
-    check(first.url.rstrip('/') == BASE, f'supportedInterfaces[0].url {first.url!r} is not {BASE}')
+    chosen = interface_of(card)
+    eq(chosen.protocol_version, '1.0', f'the {BINDING} interface\'s protocolVersion')
+    check(chosen.url.rstrip('/') == BASE, f'the {BINDING} interface\'s url {chosen.url!r} is not {BASE}')
     eq(card.capabilities.streaming, True, 'capabilities.streaming')
     check(list(card.default_input_modes) != [], 'defaultInputModes is empty')
     check(len(card.skills) >= 1 and card.skills[0].id != '', 'no skill with an id')
-    # The client the factory makes from that card talks to the same URL.
+    # The client the factory makes from that card talks to the same URL, over that binding.
     c = await client()
     try:
+        eq(type(c._transport).__name__, TRANSPORTS[BINDING].__name__, 'transport chosen from the card')
         eq(c._transport.url.rstrip('/'), BASE, 'transport URL chosen from the card')
     finally:
         await c.close()
@@ -512,25 +537,35 @@ async def multi_turn_stream():
         await c.close()
 
 
-async def expect_error(cls, coro, what: str):
+def http_status(error: Exception):
+    """The HTTP status of the answer an SDK error was raised for, if it was an HTTP error."""
+    response = getattr(error.__cause__, 'response', None)
+    return getattr(response, 'status_code', None)
+
+
+async def expect_error(cls, coro, what: str, status: int = 400):
+    """Awaits `coro`, which must raise `cls`; over HTTP+JSON, from an answer with `status`."""
     try:
         result = await coro
     except cls as e:
+        if REST:
+            eq(http_status(e), status, f'{what}: HTTP status')
         return e
     except Exception as e:  # noqa: BLE001
         raise Failed(f'{what}: expected {cls.__name__}, got {type(e).__name__}: {e}') from e
-    raise Failed(f'{what}: expected {cls.__name__}, got a result: {result}')
+    shown = ' '.join(str(result).split())
+    raise Failed(f'{what}: expected {cls.__name__}, got a result: {shown[:300]}')
 
 
 async def error_task_not_found():
     c = await client(streaming=True)
     try:
         missing = f'missing-{uuid.uuid4()}'
-        e = await expect_error(TaskNotFoundError, c.get_task(GetTaskRequest(id=missing)), 'GetTask')
+        e = await expect_error(TaskNotFoundError, c.get_task(GetTaskRequest(id=missing)), 'GetTask', 404)
         check(e.data is None or e.data.get('taskId') in (None, missing), f'ErrorInfo metadata {e.data}')
-        await expect_error(TaskNotFoundError, c.cancel_task(CancelTaskRequest(id=missing)), 'CancelTask')
+        await expect_error(TaskNotFoundError, c.cancel_task(CancelTaskRequest(id=missing)), 'CancelTask', 404)
         await expect_error(TaskNotFoundError, collect(c.subscribe(SubscribeToTaskRequest(id=missing))),
-                           'SubscribeToTask')
+                           'SubscribeToTask', 404)
     finally:
         await c.close()
 
@@ -598,7 +633,7 @@ async def error_extended_card_unsupported():
         claimed = type(card)()
         claimed.CopyFrom(card)
         claimed.capabilities.extended_agent_card = True
-        t = JsonRpcTransport(http, claimed, card.supported_interfaces[0].url, is_shared_httpx=True)
+        t = TRANSPORTS[BINDING](http, claimed, interface_of(card).url, is_shared_httpx=True)
         http.headers['A2A-Version'] = '1.0'
         await expect_error(UnsupportedOperationError,
                            t.get_extended_agent_card(GetExtendedAgentCardRequest()),
@@ -606,11 +641,11 @@ async def error_extended_card_unsupported():
 
 
 async def raw_transport(headers: dict):
-    """The SDK's own JSON-RPC transport, on an httpx client with exactly these headers."""
+    """The SDK's own transport of BINDING, on an httpx client with exactly these headers."""
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, BASE).get_agent_card()
     http = httpx.AsyncClient(timeout=HTTP_TIMEOUT, headers=headers)
-    return JsonRpcTransport(http, card, card.supported_interfaces[0].url)
+    return TRANSPORTS[BINDING](http, card, interface_of(card).url)
 
 
 async def error_version_missing():
@@ -640,6 +675,9 @@ async def error_invalid_params():
         await expect_error(InvalidParamsError,
                            c.list_tasks(ListTasksRequest(page_token='not-a-token-we-issued')),
                            'ListTasks with a forged pageToken')
+        # The spec's range is 1 to 100: a larger page is refused, not cut down.
+        await expect_error(InvalidParamsError, c.list_tasks(ListTasksRequest(page_size=101)),
+                           'ListTasks with pageSize 101')
     finally:
         await c.close()
 
@@ -676,11 +714,10 @@ SCENARIOS = [
 
 
 async def main() -> int:
-    wanted = set(sys.argv[2:])
     failures = 0
     for scenario in SCENARIOS:
         name = scenario.__name__
-        if wanted and name not in wanted:
+        if WANTED and name not in WANTED:
             continue
         try:
             await asyncio.wait_for(scenario(), SCENARIO_TIMEOUT)

@@ -1,12 +1,17 @@
-"""Our client (a2a-client, through the `a2a` command) against an A2A 1.0 JSON-RPC agent.
+"""Our client (a2a-client, through the `a2a` command) against an A2A 1.0 agent, over JSON-RPC or
+HTTP+JSON (REST).
 
-Usage: python cli_scenarios.py A2A_BINARY BASE_URL [SCENARIO ...]
+Usage: python cli_scenarios.py [--binding JSONRPC|HTTP+JSON] A2A_BINARY BASE_URL [SCENARIO ...]
+
+`--binding` (default JSONRPC) goes to every call as `--transport`; the agent's card must declare
+that binding (`card_discovery` checks that the command chose it).
 
 Part 2 of the interop suite (docs/interop.md): the same scenarios, with the same names, as
 tests/interop/python/client_scenarios.py, run by our client against the SDK agents. Every call
 is one `a2a ... --json` invocation; the JSON it prints is what a2a-client decoded, written back
 as ProtoJSON, and that is what the assertions read. Errors are the one `error: ...` line the
-command prints, which names the JSON-RPC error (`TaskNotFoundError (-32001): ...`).
+command prints, which names the A2A error and its JSON-RPC code whatever the binding
+(`TaskNotFoundError (-32001): ...`; over HTTP+JSON the client maps the ErrorInfo reason to it).
 
 Prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario the command cannot
 express) per scenario; exits 1 on any failure. Standard library only.
@@ -23,8 +28,13 @@ import time
 import uuid
 
 
-A2A = sys.argv[1] if len(sys.argv) > 1 else 'a2a'
-BASE = sys.argv[2].rstrip('/') if len(sys.argv) > 2 else 'http://127.0.0.1:7430'
+ARGS = sys.argv[1:]
+BINDING = 'JSONRPC'
+if ARGS[:1] == ['--binding']:
+    BINDING, ARGS = ARGS[1], ARGS[2:]
+A2A = ARGS[0] if ARGS else 'a2a'
+BASE = ARGS[1].rstrip('/') if len(ARGS) > 1 else 'http://127.0.0.1:7430'
+WANTED = set(ARGS[2:])
 CALL_TIMEOUT = 20  # seconds, for one a2a invocation
 TERMINAL = {'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'}
 
@@ -48,8 +58,9 @@ def eq(actual, expected, what):
 
 
 def run(*args, ok=(0,)):
-    """Runs `a2a ARGS`; returns (exit status, stdout, stderr)."""
-    proc = subprocess.run([A2A, *args], capture_output=True, text=True, timeout=CALL_TIMEOUT)
+    """Runs `a2a ARGS --transport BINDING`; returns (exit status, stdout, stderr)."""
+    proc = subprocess.run([A2A, *args, '--transport', BINDING], capture_output=True, text=True,
+                          timeout=CALL_TIMEOUT)
     if ok is not None and proc.returncode not in ok:
         raise Failed(f'`a2a {" ".join(args)}` exited {proc.returncode}: {proc.stderr.strip()}')
     return proc.returncode, proc.stdout, proc.stderr
@@ -124,8 +135,8 @@ class Follow:
     """A streaming `a2a` command read line by line while the scenario acts."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([A2A, *args, '--json'], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen([A2A, *args, '--json', '--transport', BINDING],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.events = []
         # A stream that never ends must not hang the scenario: kill it past the deadline.
         self.watchdog = threading.Timer(CALL_TIMEOUT, self.proc.kill)
@@ -160,13 +171,20 @@ class Follow:
 def card_discovery():
     card = run_json('card', BASE)
     check(card.get('name'), 'card.name is empty')
-    first = card['supportedInterfaces'][0]
-    eq(first['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
-    eq(first['protocolVersion'], '1.0', 'supportedInterfaces[0].protocolVersion')
-    eq(first['url'].rstrip('/'), BASE, 'supportedInterfaces[0].url')
+    interfaces = card['supportedInterfaces']
+    eq(interfaces[0]['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+    ours = [i for i in interfaces if i['protocolBinding'] == BINDING]
+    check(ours, f'no {BINDING} interface in supportedInterfaces')
+    eq(ours[0]['protocolVersion'], '1.0', f'the {BINDING} interface\'s protocolVersion')
+    eq(ours[0]['url'].rstrip('/'), BASE, f'the {BINDING} interface\'s url')
     eq(card['capabilities'].get('streaming'), True, 'capabilities.streaming')
     check(card.get('defaultInputModes'), 'defaultInputModes is empty')
     check(card.get('skills') and card['skills'][0].get('id'), 'no skill with an id')
+    # The command marks the interface the other commands use with `*`: the one of BINDING.
+    _, out, _ = run('card', BASE)
+    chosen = [line.split() for line in out.splitlines() if line.strip().startswith('* ')]
+    eq([c[1:3] for c in chosen], [[BINDING, '1.0']], 'the interface the command chose')
+    eq(chosen[0][3].rstrip('/'), BASE, 'the URL of the interface the command chose')
 
 
 def send_blocking():
@@ -442,6 +460,8 @@ def error_version_unsupported():
 
 def error_invalid_params():
     expect_error(-32602, 'list', BASE, '--page-token', 'not-a-token-we-issued')
+    # The spec's range is 1 to 100: a larger page is refused, not cut down.
+    expect_error(-32602, 'list', BASE, '--page-size', '101')
 
 
 SCENARIOS = [
@@ -476,11 +496,10 @@ SCENARIOS = [
 
 
 def main() -> int:
-    wanted = set(sys.argv[3:])
     failures = 0
     for scenario in SCENARIOS:
         name = scenario.__name__
-        if wanted and name not in wanted:
+        if WANTED and name not in WANTED:
             continue
         try:
             scenario()

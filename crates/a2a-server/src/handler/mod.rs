@@ -105,7 +105,7 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// |---|---|---|
 /// | `max_task_bytes` | 16 MiB | a `SendMessage` whose message alone is larger: `InvalidParamsError` (-32602) "the message takes N bytes, more than the M bytes a task may hold (max_task_bytes)"; a follow-up message that would take its task over: `UnsupportedOperationError` (-32004) "task T cannot take this message of N bytes: the task holds ..."; an agent event that would: refused to the agent with `SinkError::TooLarge`, the task unchanged (what the client then sees is up to the agent: by default its error fails the task) |
 /// | `max_page_bytes` | 4 MiB | `ListTasks` ends the page early (at least one task) and returns `nextPageToken` for the rest |
-/// | `max_page_size` | 100 | larger `pageSize` values are clamped |
+/// | `max_page_size` | 100 | `ListTasks` with a `pageSize` outside `1..=max_page_size`: `InvalidParamsError` (-32602) "pageSize must be between 1 and 100, got N", with a `google.rpc.BadRequest` field violation naming `pageSize` (over HTTP+JSON a 400) |
 /// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -114,7 +114,8 @@ pub struct HandlerConfig {
     pub cancel_grace: Duration,
     /// `ListTasks` page size when the request sets none.
     pub default_page_size: usize,
-    /// The largest `ListTasks` page size; larger requests are clamped.
+    /// The largest `ListTasks` page size; a request for more (or for less than 1) is refused
+    /// with `InvalidParamsError`.
     pub max_page_size: usize,
     /// The most bytes one task may hold: its history, artifacts and event log. Four times the
     /// default request body limit (4 MiB), so that a task can take a message of the largest
@@ -381,17 +382,18 @@ impl RequestHandler {
         call: &CallContext,
     ) -> Result<ListTasksResponse, A2aError> {
         check_history_length(req.history_length, "historyLength")?;
+        let max = self.inner.config.max_page_size;
         let page_size = match req.page_size {
-            None => self.inner.config.default_page_size,
-            Some(n) if n < 1 => {
-                return Err(A2aError::invalid_params(format!(
-                    "pageSize must be between 1 and {}, got {n}",
-                    self.inner.config.max_page_size
-                )));
-            }
-            Some(n) => usize::try_from(n)
-                .unwrap_or(usize::MAX)
-                .min(self.inner.config.max_page_size),
+            None => self.inner.config.default_page_size.min(max),
+            Some(n) => match usize::try_from(n) {
+                Ok(size) if (1..=max).contains(&size) => size,
+                _ => {
+                    // Refused, not cut down: the caller asked for a page the spec does not allow.
+                    let why = format!("must be between 1 and {max}, got {n}");
+                    return Err(A2aError::invalid_params(format!("pageSize {why}"))
+                        .with_field_violation("pageSize", why));
+                }
+            },
         };
         let include_artifacts = req.include_artifacts.unwrap_or(false);
         let mut query = ListQuery {

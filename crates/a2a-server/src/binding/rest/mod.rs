@@ -310,7 +310,9 @@ impl Query {
             return Ok(None);
         };
         let out_of_range = |n: &dyn fmt::Display| {
-            let why = if *range.end() == i32::MAX {
+            let why = if range == (i32::MIN..=i32::MAX) {
+                format!("must be a 32-bit integer, got {n}")
+            } else if *range.end() == i32::MAX {
                 format!("must not be less than {}, got {n}", range.start())
             } else {
                 format!(
@@ -571,6 +573,17 @@ mod tests {
             assert_eq!(error.http_status(), 400);
             assert_eq!(error.reason(), Some("INVALID_PARAMS"));
         }
+        // Any 32-bit integer, for fields whose range the handler checks.
+        let q = Query::parse(Some("pageSize=-2147483648&historyLength=2147483648")).unwrap();
+        assert_eq!(
+            q.int("pageSize", i32::MIN..=i32::MAX).unwrap(),
+            Some(i32::MIN)
+        );
+        let error = q.int("historyLength", i32::MIN..=i32::MAX).unwrap_err();
+        assert_eq!(
+            field_violation(&error),
+            json!([{"field": "historyLength", "description": "must be a 32-bit integer, got 2147483648"}])
+        );
     }
 
     #[test]

@@ -18,9 +18,6 @@ use super::{Query, Route};
 use crate::error::A2aError;
 use crate::handler::{CallContext, EventStream, RequestHandler};
 
-/// The largest `pageSize` of `ListTasks` (spec: 1 to 100).
-const MAX_PAGE_SIZE: i32 = 100;
-
 /// A decoded request: answered with one JSON document, or with a stream.
 #[derive(Debug)]
 pub(super) enum Request {
@@ -119,7 +116,9 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
             let mut req = ListTasksRequest::new();
             req.context_id = query.string("contextId")?.map(ContextId::from);
             req.status = query.task_state("status")?;
-            req.page_size = query.int("pageSize", 1..=MAX_PAGE_SIZE)?;
+            // Its range is the handler's to check (`HandlerConfig::max_page_size`), as over
+            // JSON-RPC.
+            req.page_size = query.int("pageSize", i32::MIN..=i32::MAX)?;
             req.page_token = query.string("pageToken")?;
             req.history_length = query.int("historyLength", 0..=i32::MAX)?;
             req.status_timestamp_after = query.timestamp("statusTimestampAfter")?;
