@@ -357,5 +357,6 @@ impl A2aClient {
         if request.message.role == Role::Unspecified {
             request.message.role = Role::User;
         }
+        self.core.transport.prepare_send(request);
     }
 }
