@@ -2,6 +2,7 @@
 //! 000 and 001, `tests/fixtures/v0_1`, each with its 1.0 form in `expected-v1/`).
 
 mod common;
+mod generations;
 
 use std::time::Duration;
 
@@ -12,59 +13,13 @@ use a2a_types::v1::{
     ListTaskPushNotificationConfigsRequest, ListTasksRequest, Message, SendMessageRequest,
     SendMessageResponse, SubscribeToTaskRequest, TaskPushNotificationConfig,
 };
-use common::{Scripted, Seen, json, sse};
+use common::{Scripted, json};
 use futures_util::StreamExt as _;
+use generations::{Fixtures, calls};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-/// A fixture of `tests/fixtures/v0_1` (`expected-v1/` for the 1.0 form).
-fn fixture(name: &str) -> Value {
-    let path = format!(
-        "{}/../../tests/fixtures/v0_1/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
-
-fn v1<T: serde::de::DeserializeOwned>(name: &str) -> T {
-    serde_json::from_value(fixture(&format!("expected-v1/{name}"))).unwrap()
-}
-
-/// The fixture response `name`, with the id of the request it answers.
-fn answer(seen: &Seen, name: &str) -> common::Answer {
-    let mut response = fixture(name);
-    response["id"] = seen.json()["id"].clone();
-    json(200, &response.to_string())
-}
-
-fn events(seen: &Seen, names: &[&str]) -> common::Answer {
-    let mut body = String::new();
-    for name in names {
-        let mut response = fixture(name);
-        response["id"] = seen.json()["id"].clone();
-        body.push_str(&format!("data: {response}\n\n"));
-    }
-    sse(body.as_bytes())
-}
-
-/// `{method, params}` of what the server saw (`jsonrpc` and `id` aside).
-fn calls(server: &Scripted) -> Vec<Value> {
-    server
-        .seen()
-        .iter()
-        .map(|seen| {
-            let body = seen.json();
-            json!({"method": body["method"], "params": body["params"]})
-        })
-        .collect()
-}
-
-/// `{method, params}` of the fixture request `name`.
-fn request(name: &str) -> Value {
-    let body = fixture(name);
-    json!({"method": body["method"], "params": body["params"]})
-}
+const F: Fixtures = Fixtures("v0_1");
 
 /// A client allowed 0.1, for a 0.1 card pointing at the scripted server.
 fn client(server: &Scripted, builder: a2a_client::ClientBuilder) -> A2aClient {
@@ -85,14 +40,14 @@ async fn every_0_1_method_with_the_seed_examples() {
     let server = Scripted::start(|_, seen| {
         let method = seen.json()["method"].as_str().unwrap_or("").to_owned();
         Some(match method.as_str() {
-            "tasks/send" => answer(seen, "SendTaskResponse.seed-000-9-1-2"),
-            "tasks/get" => answer(seen, "GetTaskResponse.seed-001-get-task"),
-            "tasks/cancel" => answer(seen, "CancelTaskResponse.seed-001-cancel-task"),
-            "tasks/pushNotification/set" => answer(
+            "tasks/send" => F.answer(seen, "SendTaskResponse.seed-000-9-1-2"),
+            "tasks/get" => F.answer(seen, "GetTaskResponse.seed-001-get-task"),
+            "tasks/cancel" => F.answer(seen, "CancelTaskResponse.seed-001-cancel-task"),
+            "tasks/pushNotification/set" => F.answer(
                 seen,
                 "SetTaskPushNotificationResponse.seed-001-set-push-notification",
             ),
-            "tasks/pushNotification/get" => answer(
+            "tasks/pushNotification/get" => F.answer(
                 seen,
                 "GetTaskPushNotificationResponse.seed-001-get-push-notification",
             ),
@@ -106,64 +61,62 @@ async fn every_0_1_method_with_the_seed_examples() {
     let client = client(&server, A2aClient::builder());
 
     let answer = client
-        .send_message(v1::<SendMessageRequest>("SendTaskRequest.seed-000-9-1-1"))
+        .send_message(F.v1::<SendMessageRequest>("SendTaskRequest.seed-000-9-1-1"))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&answer).unwrap(),
-        fixture("expected-v1/SendTaskResponse.seed-000-9-1-2")
+        F.v1_json("SendTaskResponse.seed-000-9-1-2")
     );
     let task = client
-        .get_task(v1::<GetTaskRequest>("GetTaskRequest.seed-001-get-task"))
+        .get_task(F.v1::<GetTaskRequest>("GetTaskRequest.seed-001-get-task"))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&task).unwrap(),
-        fixture("expected-v1/GetTaskResponse.seed-001-get-task")
+        F.v1_json("GetTaskResponse.seed-001-get-task")
     );
     let task = client
-        .cancel_task(v1::<CancelTaskRequest>(
-            "CancelTaskRequest.seed-001-cancel-task",
-        ))
+        .cancel_task(F.v1::<CancelTaskRequest>("CancelTaskRequest.seed-001-cancel-task"))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&task).unwrap(),
-        fixture("expected-v1/CancelTaskResponse.seed-001-cancel-task")
+        F.v1_json("CancelTaskResponse.seed-001-cancel-task")
     );
     let config = client
-        .create_task_push_notification_config(v1::<TaskPushNotificationConfig>(
+        .create_task_push_notification_config(F.v1::<TaskPushNotificationConfig>(
             "SetTaskPushNotificationRequest.seed-001-set-push-notification",
         ))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&config).unwrap(),
-        fixture("expected-v1/SetTaskPushNotificationResponse.seed-001-set-push-notification")
+        F.v1_json("SetTaskPushNotificationResponse.seed-001-set-push-notification")
     );
     let config = client
-        .get_task_push_notification_config(v1::<GetTaskPushNotificationConfigRequest>(
+        .get_task_push_notification_config(F.v1::<GetTaskPushNotificationConfigRequest>(
             "GetTaskPushNotificationRequest.seed-001-get-push-notification",
         ))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&config).unwrap(),
-        fixture("expected-v1/GetTaskPushNotificationResponse.seed-001-get-push-notification")
+        F.v1_json("GetTaskPushNotificationResponse.seed-001-get-push-notification")
     );
 
     // The seeds' requests went out (`tasks/get` without the `metadata: {}` 1.0 has no place
     // for); no service-parameter headers, which 0.1 predates.
-    let mut get = request("GetTaskRequest.seed-001-get-task");
+    let mut get = F.request("GetTaskRequest.seed-001-get-task");
     get["params"].as_object_mut().unwrap().remove("metadata");
     assert_eq!(
         calls(&server),
         [
-            request("SendTaskRequest.seed-000-9-1-1"),
+            F.request("SendTaskRequest.seed-000-9-1-1"),
             get,
-            request("CancelTaskRequest.seed-001-cancel-task"),
-            request("SetTaskPushNotificationRequest.seed-001-set-push-notification"),
-            request("GetTaskPushNotificationRequest.seed-001-get-push-notification"),
+            F.request("CancelTaskRequest.seed-001-cancel-task"),
+            F.request("SetTaskPushNotificationRequest.seed-001-set-push-notification"),
+            F.request("GetTaskPushNotificationRequest.seed-001-get-push-notification"),
         ]
     );
     for seen in server.seen() {
@@ -225,39 +178,36 @@ async fn streams_convert_0_1_events_and_carry_the_requests_context() {
         "SendTaskStreamingResponse.seed-000-9-2-2-4",
         "SendTaskStreamingResponse.seed-000-9-2-2-5",
     ];
-    let server = Scripted::start(|_, seen| Some(events(seen, &STREAM))).await;
+    let server = Scripted::start(|_, seen| Some(F.events(seen, &STREAM))).await;
     let client = client(&server, A2aClient::builder());
 
     let mut stream = client
-        .send_streaming_message(v1::<SendMessageRequest>(
-            "SendTaskStreamingRequest.seed-000-9-2-1",
-        ))
+        .send_streaming_message(
+            F.v1::<SendMessageRequest>("SendTaskStreamingRequest.seed-000-9-2-1"),
+        )
         .await
         .unwrap();
     let mut got = Vec::new();
     while let Some(event) = stream.next().await {
         got.push(serde_json::to_value(event.unwrap()).unwrap());
     }
-    let expected: Vec<Value> = STREAM
-        .iter()
-        .map(|name| fixture(&format!("expected-v1/{name}")))
-        .collect();
+    let expected: Vec<Value> = STREAM.iter().map(|name| F.v1_json(name)).collect();
     assert_eq!(got, expected);
 
     // With a session, the events get it as their context.
-    let mut sent: SendMessageRequest = v1("SendTaskStreamingRequest.seed-000-9-2-1");
+    let mut sent: SendMessageRequest = F.v1("SendTaskStreamingRequest.seed-000-9-2-1");
     sent.message.context_id = Some("session-1".into());
     let mut stream = client.send_streaming_message(sent).await.unwrap();
     let first = stream.next().await.unwrap().unwrap();
-    let mut expected = fixture(&format!("expected-v1/{}", STREAM[0]));
+    let mut expected = F.v1_json(STREAM[0]);
     expected["statusUpdate"]["contextId"] = json!("session-1");
     assert_eq!(serde_json::to_value(first).unwrap(), expected);
     drop(stream);
 
     let mut stream = client
-        .subscribe_to_task(v1::<SubscribeToTaskRequest>(
-            "TaskResubscriptionRequest.seed-001-resubscribe",
-        ))
+        .subscribe_to_task(
+            F.v1::<SubscribeToTaskRequest>("TaskResubscriptionRequest.seed-001-resubscribe"),
+        )
         .await
         .unwrap();
     let mut count = 0;
@@ -267,10 +217,13 @@ async fn streams_convert_0_1_events_and_carry_the_requests_context() {
     }
     assert_eq!(count, STREAM.len());
     let calls = calls(&server);
-    assert_eq!(calls[0], request("SendTaskStreamingRequest.seed-000-9-2-1"));
+    assert_eq!(
+        calls[0],
+        F.request("SendTaskStreamingRequest.seed-000-9-2-1")
+    );
     assert_eq!(
         calls[2],
-        json!({"method": "tasks/resubscribe",
+        json!({"jsonrpc": "2.0", "method": "tasks/resubscribe",
             "params": {"id": "de38c76d-d54c-436c-8b9f-4c2703648d64"}})
     );
 }

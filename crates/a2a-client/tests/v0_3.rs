@@ -3,6 +3,7 @@
 //! HTTP+JSON with the 0.3 proto's ProtoJSON as the SDKs' 0.3 REST transports send it.
 
 mod common;
+mod generations;
 
 use a2a_client::{A2aClient, Error, ErrorCode};
 use a2a_types::v1::{
@@ -13,40 +14,11 @@ use a2a_types::v1::{
 };
 use common::{Scripted, Seen, json, sse};
 use futures_util::StreamExt as _;
+use generations::{Fixtures, calls};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
-/// A fixture of `tests/fixtures/v0_3` (`expected-v1/` for the 1.0 form).
-fn fixture(name: &str) -> Value {
-    let path = format!(
-        "{}/../../tests/fixtures/v0_3/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
-
-fn v1<T: serde::de::DeserializeOwned>(name: &str) -> T {
-    serde_json::from_value(fixture(&format!("expected-v1/{name}"))).unwrap()
-}
-
-/// The fixture response `name`, with the id of the request it answers.
-fn answer(seen: &Seen, name: &str) -> common::Answer {
-    let mut response = fixture(name);
-    response["id"] = seen.json()["id"].clone();
-    json(200, &response.to_string())
-}
-
-/// The SSE stream of these fixture responses, with the request's id.
-fn events(seen: &Seen, names: &[&str]) -> common::Answer {
-    let mut body = String::new();
-    for (n, name) in names.iter().enumerate() {
-        let mut response = fixture(name);
-        response["id"] = seen.json()["id"].clone();
-        body.push_str(&format!("id: {}\ndata: {response}\n\n", n + 1));
-    }
-    sse(body.as_bytes())
-}
+const F: Fixtures = Fixtures("v0_3");
 
 /// A client allowed legacy versions, for a card whose only interface is `binding` 0.3 at the
 /// scripted server, asking for one extension.
@@ -63,51 +35,31 @@ fn client(server: &Scripted, binding: &str) -> A2aClient {
         .unwrap()
 }
 
-/// The JSON-RPC requests the server saw, without their ids.
-fn calls(server: &Scripted) -> Vec<Value> {
-    server
-        .seen()
-        .iter()
-        .map(|seen| {
-            let mut body = seen.json();
-            body.as_object_mut().unwrap().remove("id");
-            body
-        })
-        .collect()
-}
-
-/// The fixture request `name` without its id.
-fn request(name: &str) -> Value {
-    let mut body = fixture(name);
-    body.as_object_mut().unwrap().remove("id");
-    body
-}
-
 #[tokio::test]
 async fn every_unary_operation_over_0_3_json_rpc() {
     let server = Scripted::start(|_, seen| {
         let method = seen.json()["method"].as_str().unwrap_or("").to_owned();
         Some(match method.as_str() {
-            "message/send" => answer(seen, "SendMessageSuccessResponse.section-9-2-task"),
-            "tasks/get" => answer(seen, "GetTaskSuccessResponse.handwritten-auth-required"),
-            "tasks/cancel" => answer(seen, "CancelTaskSuccessResponse.handwritten"),
-            "tasks/pushNotificationConfig/set" => answer(
+            "message/send" => F.answer(seen, "SendMessageSuccessResponse.section-9-2-task"),
+            "tasks/get" => F.answer(seen, "GetTaskSuccessResponse.handwritten-auth-required"),
+            "tasks/cancel" => F.answer(seen, "CancelTaskSuccessResponse.handwritten"),
+            "tasks/pushNotificationConfig/set" => F.answer(
                 seen,
                 "SetTaskPushNotificationConfigSuccessResponse.handwritten",
             ),
-            "tasks/pushNotificationConfig/get" => answer(
+            "tasks/pushNotificationConfig/get" => F.answer(
                 seen,
                 "GetTaskPushNotificationConfigSuccessResponse.handwritten",
             ),
-            "tasks/pushNotificationConfig/list" => answer(
+            "tasks/pushNotificationConfig/list" => F.answer(
                 seen,
                 "ListTaskPushNotificationConfigSuccessResponse.handwritten",
             ),
-            "tasks/pushNotificationConfig/delete" => answer(
+            "tasks/pushNotificationConfig/delete" => F.answer(
                 seen,
                 "DeleteTaskPushNotificationConfigSuccessResponse.handwritten",
             ),
-            "agent/getAuthenticatedExtendedCard" => answer(
+            "agent/getAuthenticatedExtendedCard" => F.answer(
                 seen,
                 "GetAuthenticatedExtendedCardSuccessResponse.handwritten",
             ),
@@ -120,62 +72,62 @@ async fn every_unary_operation_over_0_3_json_rpc() {
     .await;
     let client = client(&server, "JSONRPC");
 
-    let sent: SendMessageRequest = v1("SendMessageRequest.section-9-2");
+    let sent: SendMessageRequest = F.v1("SendMessageRequest.section-9-2");
     let answer = client.send_message(sent).await.unwrap();
     assert_eq!(
         serde_json::to_value(&answer).unwrap(),
-        fixture("expected-v1/SendMessageSuccessResponse.section-9-2-task")
+        F.v1_json("SendMessageSuccessResponse.section-9-2-task")
     );
 
     let task = client
-        .get_task(v1::<GetTaskRequest>("GetTaskRequest.section-9-8"))
+        .get_task(F.v1::<GetTaskRequest>("GetTaskRequest.section-9-8"))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&task).unwrap(),
-        fixture("expected-v1/GetTaskSuccessResponse.handwritten-auth-required")
+        F.v1_json("GetTaskSuccessResponse.handwritten-auth-required")
     );
     let task = client
-        .cancel_task(v1::<CancelTaskRequest>("CancelTaskRequest.handwritten"))
+        .cancel_task(F.v1::<CancelTaskRequest>("CancelTaskRequest.handwritten"))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&task).unwrap(),
-        fixture("expected-v1/CancelTaskSuccessResponse.handwritten")
+        F.v1_json("CancelTaskSuccessResponse.handwritten")
     );
 
     let config: TaskPushNotificationConfig =
-        v1("SetTaskPushNotificationConfigRequest.v0-2-5-handwritten");
+        F.v1("SetTaskPushNotificationConfigRequest.v0-2-5-handwritten");
     let created = client
         .create_task_push_notification_config(config)
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&created).unwrap(),
-        fixture("expected-v1/SetTaskPushNotificationConfigSuccessResponse.handwritten")
+        F.v1_json("SetTaskPushNotificationConfigSuccessResponse.handwritten")
     );
     let got = client
-        .get_task_push_notification_config(v1::<GetTaskPushNotificationConfigRequest>(
+        .get_task_push_notification_config(F.v1::<GetTaskPushNotificationConfigRequest>(
             "GetTaskPushNotificationConfigRequest.handwritten",
         ))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&got).unwrap(),
-        fixture("expected-v1/GetTaskPushNotificationConfigSuccessResponse.handwritten")
+        F.v1_json("GetTaskPushNotificationConfigSuccessResponse.handwritten")
     );
     let list = client
-        .list_task_push_notification_configs(v1::<ListTaskPushNotificationConfigsRequest>(
+        .list_task_push_notification_configs(F.v1::<ListTaskPushNotificationConfigsRequest>(
             "ListTaskPushNotificationConfigRequest.handwritten",
         ))
         .await
         .unwrap();
     assert_eq!(
         serde_json::to_value(&list).unwrap(),
-        fixture("expected-v1/ListTaskPushNotificationConfigSuccessResponse.handwritten")
+        F.v1_json("ListTaskPushNotificationConfigSuccessResponse.handwritten")
     );
     client
-        .delete_task_push_notification_config(v1::<DeleteTaskPushNotificationConfigRequest>(
+        .delete_task_push_notification_config(F.v1::<DeleteTaskPushNotificationConfigRequest>(
             "DeleteTaskPushNotificationConfigRequest.handwritten",
         ))
         .await
@@ -186,23 +138,23 @@ async fn every_unary_operation_over_0_3_json_rpc() {
         .unwrap();
     assert_eq!(
         serde_json::to_value(&card).unwrap(),
-        fixture("expected-v1/GetAuthenticatedExtendedCardSuccessResponse.handwritten")
+        F.v1_json("GetAuthenticatedExtendedCardSuccessResponse.handwritten")
     );
 
     // What went out: the spec's 0.3 requests (the set request with the one scheme 1.0 has).
-    let mut set = request("SetTaskPushNotificationConfigRequest.v0-2-5-handwritten");
+    let mut set = F.request("SetTaskPushNotificationConfigRequest.v0-2-5-handwritten");
     set["params"]["pushNotificationConfig"]["authentication"]["schemes"] = json!(["Bearer"]);
     assert_eq!(
         calls(&server),
         [
-            request("SendMessageRequest.section-9-2"),
-            request("GetTaskRequest.section-9-8"),
-            request("CancelTaskRequest.handwritten"),
+            F.request("SendMessageRequest.section-9-2"),
+            F.request("GetTaskRequest.section-9-8"),
+            F.request("CancelTaskRequest.handwritten"),
             set,
-            request("GetTaskPushNotificationConfigRequest.handwritten"),
-            request("ListTaskPushNotificationConfigRequest.handwritten"),
-            request("DeleteTaskPushNotificationConfigRequest.handwritten"),
-            request("GetAuthenticatedExtendedCardRequest.section-9-1"),
+            F.request("GetTaskPushNotificationConfigRequest.handwritten"),
+            F.request("ListTaskPushNotificationConfigRequest.handwritten"),
+            F.request("DeleteTaskPushNotificationConfigRequest.handwritten"),
+            F.request("GetAuthenticatedExtendedCardRequest.section-9-1"),
         ]
     );
     // Every request says 0.3 and asks for the extension in the 0.3 header.
@@ -223,26 +175,21 @@ async fn streams_over_0_3_json_rpc_convert_every_event_and_end_at_the_final_one(
         "SendStreamingMessageSuccessResponse.section-9-3-artifact-3",
         "SendStreamingMessageSuccessResponse.section-9-3-status-completed",
     ];
-    let server = Scripted::start(|_, seen| Some(events(seen, &EVENTS))).await;
+    let server = Scripted::start(|_, seen| Some(F.events(seen, &EVENTS))).await;
     let client = client(&server, "JSONRPC");
 
-    let sent: SendMessageRequest = v1("SendStreamingMessageRequest.section-9-3");
+    let sent: SendMessageRequest = F.v1("SendStreamingMessageRequest.section-9-3");
     let mut stream = client.send_streaming_message(sent).await.unwrap();
     let mut got = Vec::new();
     while let Some(event) = stream.next().await {
         got.push(serde_json::to_value(event.unwrap()).unwrap());
     }
-    let expected: Vec<Value> = EVENTS
-        .iter()
-        .map(|name| fixture(&format!("expected-v1/{name}")))
-        .collect();
+    let expected: Vec<Value> = EVENTS.iter().map(|name| F.v1_json(name)).collect();
     assert_eq!(got, expected);
     assert_eq!(stream.last_event_id(), Some("5"));
 
     let mut stream = client
-        .subscribe_to_task(v1::<SubscribeToTaskRequest>(
-            "TaskResubscriptionRequest.handwritten",
-        ))
+        .subscribe_to_task(F.v1::<SubscribeToTaskRequest>("TaskResubscriptionRequest.handwritten"))
         .await
         .unwrap();
     let mut count = 0;
@@ -254,8 +201,8 @@ async fn streams_over_0_3_json_rpc_convert_every_event_and_end_at_the_final_one(
     assert_eq!(
         calls(&server),
         [
-            request("SendStreamingMessageRequest.section-9-3"),
-            request("TaskResubscriptionRequest.handwritten"),
+            F.request("SendStreamingMessageRequest.section-9-3"),
+            F.request("TaskResubscriptionRequest.handwritten"),
         ]
     );
     assert_eq!(server.seen()[0].header("accept"), Some("text/event-stream"));
@@ -264,10 +211,7 @@ async fn streams_over_0_3_json_rpc_convert_every_event_and_end_at_the_final_one(
 #[tokio::test]
 async fn errors_over_0_3_json_rpc_are_agent_errors_and_missing_operations_are_refused() {
     let server = Scripted::start(|_, seen| {
-        Some(answer(
-            seen,
-            "JSONRPCErrorResponse.handwritten-task-not-found",
-        ))
+        Some(F.answer(seen, "JSONRPCErrorResponse.handwritten-task-not-found"))
     })
     .await;
     let client = client(&server, "JSONRPC");

@@ -106,6 +106,22 @@ impl JsonRpcWire {
         response.result.map_err(self.agent_error)
     }
 
+    /// One call of another generation's `method`: `params` as that generation writes them,
+    /// its result `R` converted to the 1.0 `T`.
+    pub(crate) async fn call_converted<P, R, T>(
+        &self,
+        call: CallInfo,
+        method: &'static str,
+        params: P,
+    ) -> Result<T, Error>
+    where
+        P: Serialize,
+        R: DeserializeOwned + Into<T>,
+    {
+        let result: R = self.call(call, method, Some(&params)).await?;
+        Ok(result.into())
+    }
+
     /// One call of `method` answered with an event stream, each event's `data:` read by
     /// `decode`.
     pub(crate) async fn stream<P: Serialize>(

@@ -48,21 +48,6 @@ impl V01JsonRpcTransport {
         }
     }
 
-    /// One call: the 0.1 result converted to 1.0.
-    async fn call<P, R, T>(
-        &self,
-        call: CallInfo,
-        method: &'static str,
-        params: P,
-    ) -> Result<T, Error>
-    where
-        P: serde::Serialize,
-        R: serde::de::DeserializeOwned + Into<T>,
-    {
-        let result: R = self.wire.call(call, method, Some(&params)).await?;
-        Ok(result.into())
-    }
-
     /// A stream of 0.1 events, converted, with `context` as the events' context id.
     async fn stream<P: serde::Serialize>(
         &self,
@@ -132,7 +117,10 @@ macro_rules! unary {
             request: &'a $request,
         ) -> BoxFuture<'a, Result<$out, Error>> {
             let params = <$params>::from(request.clone());
-            boxed(self.call::<_, $result, _>(call, <$method>::VALUE, params))
+            boxed(
+                self.wire
+                    .call_converted::<_, $result, _>(call, <$method>::VALUE, params),
+            )
         }
     };
 }
@@ -198,7 +186,8 @@ impl Transport for V01JsonRpcTransport {
         boxed(async move {
             let params: v0_1::TaskSendParams = convert(request.clone())?;
             let task: Task = self
-                .call::<_, v0_1::Task, _>(call, tag::SendTaskMethod::VALUE, params)
+                .wire
+                .call_converted::<_, v0_1::Task, _>(call, tag::SendTaskMethod::VALUE, params)
                 .await?;
             Ok(SendMessageResponse::Task(task))
         })
@@ -239,7 +228,8 @@ impl Transport for V01JsonRpcTransport {
         boxed(async move {
             let params: v0_1::TaskPushNotificationConfig = convert(config.clone())?;
             let method = tag::SetTaskPushNotificationMethod::VALUE;
-            self.call::<_, v0_1::TaskPushNotificationConfig, _>(call, method, params)
+            self.wire
+                .call_converted::<_, v0_1::TaskPushNotificationConfig, _>(call, method, params)
                 .await
         })
     }

@@ -36,21 +36,6 @@ impl V03JsonRpcTransport {
             version,
         }
     }
-
-    /// One call: `params` converted to 0.3, the 0.3 result converted back.
-    async fn call<P, R, T>(
-        &self,
-        call: CallInfo,
-        method: &'static str,
-        params: P,
-    ) -> Result<T, Error>
-    where
-        P: serde::Serialize,
-        R: serde::de::DeserializeOwned + Into<T>,
-    {
-        let result: R = self.wire.call(call, method, Some(&params)).await?;
-        Ok(result.into())
-    }
 }
 
 /// One SSE event: a JSON-RPC response whose result is a 0.3 event (`kind` `task`, `message`,
@@ -70,7 +55,10 @@ macro_rules! unary {
             request: &'a $request,
         ) -> BoxFuture<'a, Result<$out, Error>> {
             let params = <$params>::from(request.clone());
-            boxed(self.call::<_, $result, _>(call, <$method>::NAME, params))
+            boxed(
+                self.wire
+                    .call_converted::<_, $result, _>(call, <$method>::NAME, params),
+            )
         }
     };
 }
