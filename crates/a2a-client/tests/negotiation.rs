@@ -4,6 +4,9 @@
 
 mod common;
 
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
 use a2a_client::{A2aClient, Error, ErrorCode};
 use a2a_types::v1::{GetTaskRequest, Message, SendMessageRequest, SendMessageResponse};
 use common::{Scripted, Seen, json};
@@ -130,8 +133,46 @@ async fn with_consent_the_0_3_agent_is_called_in_0_3() {
     }
 }
 
+/// Records the events of target `a2a_client` (as `LEVEL target: message, fields`).
+#[derive(Clone, Default)]
+struct Logged(Arc<Mutex<Vec<String>>>);
+
+impl tracing::Subscriber for Logged {
+    fn enabled(&self, meta: &tracing::Metadata<'_>) -> bool {
+        meta.target().starts_with("a2a_client")
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Text(String);
+        impl tracing::field::Visit for Text {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn fmt::Debug) {
+                if field.name() == "message" {
+                    self.0.insert_str(0, &format!("{value:?}"));
+                } else {
+                    self.0.push_str(&format!(", {}={value:?}", field.name()));
+                }
+            }
+        }
+        let meta = event.metadata();
+        let mut text = Text(String::new());
+        event.record(&mut text);
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("{} {}: {}", meta.level(), meta.target(), text.0));
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
 #[tokio::test]
 async fn a_version_not_supported_from_a_1_0_card_is_retried_once_in_0_3_and_remembered() {
+    let logged = Logged::default();
+    let _log = tracing::subscriber::set_default(logged.clone());
     let server = only_0_3(card_1_0()).await;
     let client = A2aClient::builder()
         .allow_legacy(true)
@@ -158,6 +199,17 @@ async fn a_version_not_supported_from_a_1_0_card_is_retried_once_in_0_3_and_reme
             "POST /a2a message/send 0.3",
             "POST /a2a tasks/get 0.3",
         ]
+    );
+    // Said once, at info.
+    assert_eq!(
+        *logged.0.lock().unwrap(),
+        [format!(
+            "INFO a2a_client: SendMessage over A2A 1.0 was answered VersionNotSupportedError (the \
+             agent answered VersionNotSupportedError (-32009): Version not supported: SendMessage \
+             needs A2A-Version 1.x); retrying in A2A 0.3, which this client speaks to the agent \
+             from now on, agent=New at {}/a2a",
+            server.url()
+        )]
     );
 }
 
