@@ -64,35 +64,26 @@ async fn every_0_1_method_with_the_seed_examples() {
         .send_message(F.v1::<SendMessageRequest>("SendTaskRequest.seed-000-9-1-1"))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&answer).unwrap(),
-        F.v1_json("SendTaskResponse.seed-000-9-1-2")
-    );
+    F.assert_v1(&answer, "SendTaskResponse.seed-000-9-1-2");
     let task = client
         .get_task(F.v1::<GetTaskRequest>("GetTaskRequest.seed-001-get-task"))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&task).unwrap(),
-        F.v1_json("GetTaskResponse.seed-001-get-task")
-    );
+    F.assert_v1(&task, "GetTaskResponse.seed-001-get-task");
     let task = client
         .cancel_task(F.v1::<CancelTaskRequest>("CancelTaskRequest.seed-001-cancel-task"))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&task).unwrap(),
-        F.v1_json("CancelTaskResponse.seed-001-cancel-task")
-    );
+    F.assert_v1(&task, "CancelTaskResponse.seed-001-cancel-task");
     let config = client
         .create_task_push_notification_config(F.v1::<TaskPushNotificationConfig>(
             "SetTaskPushNotificationRequest.seed-001-set-push-notification",
         ))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&config).unwrap(),
-        F.v1_json("SetTaskPushNotificationResponse.seed-001-set-push-notification")
+    F.assert_v1(
+        &config,
+        "SetTaskPushNotificationResponse.seed-001-set-push-notification",
     );
     let config = client
         .get_task_push_notification_config(F.v1::<GetTaskPushNotificationConfigRequest>(
@@ -100,9 +91,9 @@ async fn every_0_1_method_with_the_seed_examples() {
         ))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&config).unwrap(),
-        F.v1_json("GetTaskPushNotificationResponse.seed-001-get-push-notification")
+    F.assert_v1(
+        &config,
+        "GetTaskPushNotificationResponse.seed-001-get-push-notification",
     );
 
     // The seeds' requests went out (`tasks/get` without the `metadata: {}` 1.0 has no place

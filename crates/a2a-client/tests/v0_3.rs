@@ -74,27 +74,18 @@ async fn every_unary_operation_over_0_3_json_rpc() {
 
     let sent: SendMessageRequest = F.v1("SendMessageRequest.section-9-2");
     let answer = client.send_message(sent).await.unwrap();
-    assert_eq!(
-        serde_json::to_value(&answer).unwrap(),
-        F.v1_json("SendMessageSuccessResponse.section-9-2-task")
-    );
+    F.assert_v1(&answer, "SendMessageSuccessResponse.section-9-2-task");
 
     let task = client
         .get_task(F.v1::<GetTaskRequest>("GetTaskRequest.section-9-8"))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&task).unwrap(),
-        F.v1_json("GetTaskSuccessResponse.handwritten-auth-required")
-    );
+    F.assert_v1(&task, "GetTaskSuccessResponse.handwritten-auth-required");
     let task = client
         .cancel_task(F.v1::<CancelTaskRequest>("CancelTaskRequest.handwritten"))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&task).unwrap(),
-        F.v1_json("CancelTaskSuccessResponse.handwritten")
-    );
+    F.assert_v1(&task, "CancelTaskSuccessResponse.handwritten");
 
     let config: TaskPushNotificationConfig =
         F.v1("SetTaskPushNotificationConfigRequest.v0-2-5-handwritten");
@@ -102,9 +93,9 @@ async fn every_unary_operation_over_0_3_json_rpc() {
         .create_task_push_notification_config(config)
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&created).unwrap(),
-        F.v1_json("SetTaskPushNotificationConfigSuccessResponse.handwritten")
+    F.assert_v1(
+        &created,
+        "SetTaskPushNotificationConfigSuccessResponse.handwritten",
     );
     let got = client
         .get_task_push_notification_config(F.v1::<GetTaskPushNotificationConfigRequest>(
@@ -112,9 +103,9 @@ async fn every_unary_operation_over_0_3_json_rpc() {
         ))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&got).unwrap(),
-        F.v1_json("GetTaskPushNotificationConfigSuccessResponse.handwritten")
+    F.assert_v1(
+        &got,
+        "GetTaskPushNotificationConfigSuccessResponse.handwritten",
     );
     let list = client
         .list_task_push_notification_configs(F.v1::<ListTaskPushNotificationConfigsRequest>(
@@ -122,9 +113,9 @@ async fn every_unary_operation_over_0_3_json_rpc() {
         ))
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&list).unwrap(),
-        F.v1_json("ListTaskPushNotificationConfigSuccessResponse.handwritten")
+    F.assert_v1(
+        &list,
+        "ListTaskPushNotificationConfigSuccessResponse.handwritten",
     );
     client
         .delete_task_push_notification_config(F.v1::<DeleteTaskPushNotificationConfigRequest>(
@@ -136,9 +127,9 @@ async fn every_unary_operation_over_0_3_json_rpc() {
         .get_extended_agent_card(GetExtendedAgentCardRequest::new())
         .await
         .unwrap();
-    assert_eq!(
-        serde_json::to_value(&card).unwrap(),
-        F.v1_json("GetAuthenticatedExtendedCardSuccessResponse.handwritten")
+    F.assert_v1(
+        &card,
+        "GetAuthenticatedExtendedCardSuccessResponse.handwritten",
     );
 
     // What went out: the spec's 0.3 requests (the set request with the one scheme 1.0 has).

@@ -191,6 +191,26 @@ fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
     }
 }
 
+/// A transport method of an older generation that is one JSON-RPC call of the method named
+/// `$method`, with the 1.0 request converted into `$params` and the result `$result` converted
+/// back (the transport has a `wire: JsonRpcWire`).
+macro_rules! converted {
+    ($name:ident, $request:ty => $params:ty, $method:expr, $result:ty => $out:ty) => {
+        fn $name<'a>(
+            &'a self,
+            call: CallInfo,
+            request: &'a $request,
+        ) -> BoxFuture<'a, Result<$out, Error>> {
+            let params = <$params>::from(request.clone());
+            boxed(
+                self.wire
+                    .call_converted::<_, $result, _>(call, $method, params),
+            )
+        }
+    };
+}
+pub(crate) use converted;
+
 /// A transport method that is one JSON-RPC call of `$operation` with the request as params.
 macro_rules! unary {
     ($name:ident, $request:ty, $result:ty, $operation:ident) => {

@@ -27,7 +27,7 @@ use a2a_types::v1::{
 };
 use futures_util::StreamExt as _;
 
-use super::jsonrpc::JsonRpcWire;
+use super::jsonrpc::{JsonRpcWire, converted};
 use super::{BoxFuture, EventStream, Transport, boxed};
 use crate::Error;
 use crate::http::{Dialect, HttpClient};
@@ -107,24 +107,6 @@ where
     U::try_from(value).map_err(|error| Error::Config(error.to_string()))
 }
 
-/// A transport method that is one call of the 0.1 method `$method`, with the 1.0 request
-/// converted into `$params` and the result `$result` converted back.
-macro_rules! unary {
-    ($name:ident, $request:ty => $params:ty, $method:ty, $result:ty => $out:ty) => {
-        fn $name<'a>(
-            &'a self,
-            call: CallInfo,
-            request: &'a $request,
-        ) -> BoxFuture<'a, Result<$out, Error>> {
-            let params = <$params>::from(request.clone());
-            boxed(
-                self.wire
-                    .call_converted::<_, $result, _>(call, <$method>::VALUE, params),
-            )
-        }
-    };
-}
-
 /// A transport method for an operation 0.1 does not have.
 macro_rules! missing {
     ($name:ident, $request:ty, $out:ty, $operation:literal) => {
@@ -139,13 +121,13 @@ macro_rules! missing {
 }
 
 impl Transport for V01JsonRpcTransport {
-    unary!(get_task, GetTaskRequest => v0_1::TaskQueryParams,
-        tag::GetTaskMethod, v0_1::Task => Task);
-    unary!(cancel_task, CancelTaskRequest => v0_1::TaskIdParams,
-        tag::CancelTaskMethod, v0_1::Task => Task);
-    unary!(get_task_push_notification_config,
+    converted!(get_task, GetTaskRequest => v0_1::TaskQueryParams,
+        tag::GetTaskMethod::VALUE, v0_1::Task => Task);
+    converted!(cancel_task, CancelTaskRequest => v0_1::TaskIdParams,
+        tag::CancelTaskMethod::VALUE, v0_1::Task => Task);
+    converted!(get_task_push_notification_config,
         GetTaskPushNotificationConfigRequest => v0_1::TaskIdParams,
-        tag::GetTaskPushNotificationMethod,
+        tag::GetTaskPushNotificationMethod::VALUE,
         v0_1::TaskPushNotificationConfig => TaskPushNotificationConfig);
     missing!(list_tasks, ListTasksRequest, ListTasksResponse, "ListTasks");
     missing!(

@@ -16,7 +16,7 @@ use a2a_types::v1::{
     SubscribeToTaskRequest, Task, TaskPushNotificationConfig, binding,
 };
 
-use super::jsonrpc::JsonRpcWire;
+use super::jsonrpc::{JsonRpcWire, converted};
 use super::{BoxFuture, EventStream, Transport, boxed};
 use crate::Error;
 use crate::http::{Dialect, HttpClient};
@@ -45,42 +45,24 @@ fn decode_event(data: &str) -> Result<StreamResponse, Error> {
     response.result.map(Into::into).map_err(Error::from)
 }
 
-/// A transport method that is one call of the 0.3 method `$method`, with the 1.0 request
-/// converted into `$params` and the result `$result` converted back.
-macro_rules! unary {
-    ($name:ident, $request:ty => $params:ty, $method:ty, $result:ty => $out:ty) => {
-        fn $name<'a>(
-            &'a self,
-            call: CallInfo,
-            request: &'a $request,
-        ) -> BoxFuture<'a, Result<$out, Error>> {
-            let params = <$params>::from(request.clone());
-            boxed(
-                self.wire
-                    .call_converted::<_, $result, _>(call, <$method>::NAME, params),
-            )
-        }
-    };
-}
-
 impl Transport for V03JsonRpcTransport {
-    unary!(send_message, SendMessageRequest => v0_3::MessageSendParams,
-        methods::SendMessage, v0_3::SendMessageResult => SendMessageResponse);
-    unary!(get_task, GetTaskRequest => v0_3::TaskQueryParams,
-        methods::GetTask, v0_3::Task => Task);
-    unary!(cancel_task, CancelTaskRequest => v0_3::TaskIdParams,
-        methods::CancelTask, v0_3::Task => Task);
-    unary!(create_task_push_notification_config,
+    converted!(send_message, SendMessageRequest => v0_3::MessageSendParams,
+        methods::SendMessage::NAME, v0_3::SendMessageResult => SendMessageResponse);
+    converted!(get_task, GetTaskRequest => v0_3::TaskQueryParams,
+        methods::GetTask::NAME, v0_3::Task => Task);
+    converted!(cancel_task, CancelTaskRequest => v0_3::TaskIdParams,
+        methods::CancelTask::NAME, v0_3::Task => Task);
+    converted!(create_task_push_notification_config,
         TaskPushNotificationConfig => v0_3::TaskPushNotificationConfig,
-        methods::SetTaskPushNotificationConfig,
+        methods::SetTaskPushNotificationConfig::NAME,
         v0_3::TaskPushNotificationConfig => TaskPushNotificationConfig);
-    unary!(get_task_push_notification_config,
+    converted!(get_task_push_notification_config,
         GetTaskPushNotificationConfigRequest => v0_3::GetTaskPushNotificationConfigParams,
-        methods::GetTaskPushNotificationConfig,
+        methods::GetTaskPushNotificationConfig::NAME,
         v0_3::TaskPushNotificationConfig => TaskPushNotificationConfig);
-    unary!(list_task_push_notification_configs,
+    converted!(list_task_push_notification_configs,
         ListTaskPushNotificationConfigsRequest => v0_3::ListTaskPushNotificationConfigParams,
-        methods::ListTaskPushNotificationConfig,
+        methods::ListTaskPushNotificationConfig::NAME,
         Vec<v0_3::TaskPushNotificationConfig> => ListTaskPushNotificationConfigsResponse);
 
     fn list_tasks<'a>(

@@ -33,6 +33,12 @@ impl Fixtures {
         self.get(&format!("expected-v1/{name}"))
     }
 
+    /// Asserts that `got`, written as 1.0 ProtoJSON, is the 1.0 form of `name`.
+    #[track_caller]
+    pub fn assert_v1<T: serde::Serialize>(&self, got: &T, name: &str) {
+        pretty_assertions::assert_eq!(serde_json::to_value(got).unwrap(), self.v1_json(name));
+    }
+
     /// The response `name`, with the id of the request it answers.
     pub fn answer(&self, seen: &Seen, name: &str) -> common::Answer {
         let mut response = self.get(name);
