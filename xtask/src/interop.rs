@@ -40,14 +40,24 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 /// Known wire divergences: `(binding, client, agent, scenario, divergence)`, the binding as
 /// [`Binding::protocol_binding`] names it. The cell is reported `XFAIL <divergence>` while it
 /// fails, and fails the run once it passes (remove the entry and update `docs/interop.md`). Each
-/// divergence is described in `docs/interop.md`.
-const KNOWN: &[Known] = &[];
+/// divergence is described in `docs/interop.md`: `Dn` of our server, `Cn` of our client, `Ln` of
+/// a 0.3 agent (what a 0.3 SDK does unlike the 1.0 scenario, whoever the client).
+const KNOWN: &[Known] = &[
+    ("JSONRPC", "rust-0.3", "python-compat", "get_task_history_length", "L1"),
+    ("JSONRPC", "rust-0.3", "python-0.3", "get_task_history_length", "L1"),
+    ("JSONRPC", "rust-0.3", "python-0.3", "cancel_task_stream", "L2"),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-0.3",
+        "subscribe_through_input_required",
+        "L3",
+    ),
+];
 
 /// What the matrix does not cover yet, printed under it.
-const PENDING_NOTES: &[&str] = &[
-    "0.3: the SDKs' 0.3 clients against our 0.3 JSON-RPC endpoint and /v1 REST routes, and our \
-     client against their 0.3 compat agents, once our 0.3 adapters land",
-];
+const PENDING_NOTES: &[&str] =
+    &["0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint, once our 0.3 adapters land"];
 
 /// The file whose matrix block must equal the matrix the run produced.
 const DOC: &str = "docs/interop.md";
@@ -63,14 +73,35 @@ enum Agent {
     Python,
     /// `tests/interop/js/agent.mjs` (@a2a-js/sdk).
     Js,
+    /// `tests/interop/python/agent.py` with its 0.3 compat layer on (`enable_v0_3_compat`) and
+    /// a JSONRPC 0.3 interface on its card (`A2A_INTEROP_LEGACY=1`).
+    PythonCompat,
+    /// `tests/interop/js/agent.mjs` with `legacyCompat` and a JSONRPC 0.3 interface
+    /// (`A2A_INTEROP_LEGACY=1`).
+    JsCompat,
+    /// `tests/interop/python_v0_3/agent.py`: a 0.3-only agent (a2a-sdk 0.3.x, its own venv).
+    PythonV03,
 }
 
 impl Agent {
+    /// Every agent, in the order they are started.
+    const ALL: [Agent; 6] = [
+        Agent::Rust,
+        Agent::Python,
+        Agent::Js,
+        Agent::PythonCompat,
+        Agent::JsCompat,
+        Agent::PythonV03,
+    ];
+
     fn name(self) -> &'static str {
         match self {
             Agent::Rust => "rust",
             Agent::Python => "python",
             Agent::Js => "js",
+            Agent::PythonCompat => "python-compat",
+            Agent::JsCompat => "js-compat",
+            Agent::PythonV03 => "python-0.3",
         }
     }
 }
@@ -119,6 +150,9 @@ enum Client {
     Js,
     /// `tests/interop/rust/cli_scenarios.py`: our client, through the `a2a` command.
     Rust,
+    /// The same, speaking A2A 0.3 (`a2a ... --a2a-version 0.3`, the script's
+    /// `A2A_INTEROP_A2A_VERSION=0.3`).
+    RustV03,
 }
 
 impl Client {
@@ -127,13 +161,15 @@ impl Client {
             Client::Python => "python",
             Client::Js => "js",
             Client::Rust => "rust",
+            Client::RustV03 => "rust-0.3",
         }
     }
 }
 
 /// The cells run, in matrix order: per binding, part 1 (their clients, our agent), part 2 (our
 /// client, their agents), then the SDKs against each other (the control group: a scenario that
-/// fails there is a scenario bug or an SDK quirk, not ours).
+/// fails there is a scenario bug or an SDK quirk, not ours); then part 3 (our client in 0.3
+/// against the SDKs' 0.3 compat agents and a 0.3-only agent).
 const CELLS: &[(Binding, Client, Agent)] = &[
     (Binding::JsonRpc, Client::Python, Agent::Rust),
     (Binding::JsonRpc, Client::Js, Agent::Rust),
@@ -151,6 +187,9 @@ const CELLS: &[(Binding, Client, Agent)] = &[
     (Binding::Rest, Client::Js, Agent::Js),
     (Binding::Rest, Client::Python, Agent::Js),
     (Binding::Rest, Client::Js, Agent::Python),
+    (Binding::JsonRpc, Client::RustV03, Agent::PythonCompat),
+    (Binding::JsonRpc, Client::RustV03, Agent::JsCompat),
+    (Binding::JsonRpc, Client::RustV03, Agent::PythonV03),
 ];
 
 /// The workspace paths the suite uses.
@@ -161,6 +200,8 @@ struct Paths<'a> {
     /// logs and the report.
     work: PathBuf,
     venv_python: PathBuf,
+    /// The python of the a2a-sdk 0.3 venv (`interop/venv-0.3`).
+    venv_v03_python: PathBuf,
 }
 
 /// `interop/` under the target directory, where the suite installs the SDKs and writes its
@@ -177,20 +218,25 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     let paths = Paths {
         workspace,
         venv_python: work.join("venv").join("bin").join("python"),
+        venv_v03_python: work.join("venv-0.3").join("bin").join("python"),
         root: workspace.root.clone(),
         work,
     };
-    install_python(&paths)?;
+    install_python(&paths, "python", "venv")?;
+    install_python(&paths, "python_v0_3", "venv-0.3")?;
     install_node(&paths)?;
     let built = build_rust(&paths)?;
 
     let mut results: Vec<CellResult> = Vec::new();
-    for agent in [Agent::Rust, Agent::Python, Agent::Js] {
+    for agent in Agent::ALL {
         let cells: Vec<(Binding, Client)> = CELLS
             .iter()
             .filter(|(_, _, a)| a.name() == agent.name())
             .map(|(b, c, _)| (*b, *c))
             .collect();
+        if cells.is_empty() {
+            continue;
+        }
         eprintln!("\n==> interop: starting the {} agent", agent.name());
         let server = match start_agent(&paths, agent, &built.agent) {
             Ok(server) => server,
@@ -287,18 +333,20 @@ fn check_doc(paths: &Paths<'_>, table: &str) -> Result<(), String> {
 
 // --- installs ------------------------------------------------------------------------------
 
-fn install_python(paths: &Paths<'_>) -> Result<(), String> {
+/// Installs `tests/interop/<dir>/requirements.txt` into the venv `interop/<venv>`.
+fn install_python(paths: &Paths<'_>, dir: &str, venv: &str) -> Result<(), String> {
     let requirements = paths
         .root
         .join("tests")
         .join("interop")
-        .join("python")
+        .join(dir)
         .join("requirements.txt");
     let pins = fs::read_to_string(&requirements)
         .map_err(|e| format!("cannot read {requirements:?}: {e}"))?;
-    let venv = paths.work.join("venv");
+    let venv = paths.work.join(venv);
+    let venv_python = venv.join("bin").join("python");
     let marker = venv.join(".a2a-interop-pins");
-    if fs::read_to_string(&marker).is_ok_and(|m| m == pins) && paths.venv_python.exists() {
+    if fs::read_to_string(&marker).is_ok_and(|m| m == pins) && venv_python.exists() {
         return Ok(());
     }
     eprintln!(
@@ -315,7 +363,7 @@ fn install_python(paths: &Paths<'_>) -> Result<(), String> {
         &format!("{python} -m venv (is python3 with the venv module installed?)"),
     )?;
     run_checked(
-        Command::new(&paths.venv_python)
+        Command::new(&venv_python)
             .args([
                 "-m",
                 "pip",
@@ -328,16 +376,11 @@ fn install_python(paths: &Paths<'_>) -> Result<(), String> {
             ])
             .arg(&requirements),
         INSTALL_TIMEOUT,
-        "pip install -r tests/interop/python/requirements.txt",
+        &format!("pip install -r tests/interop/{dir}/requirements.txt"),
     )?;
     // --no-deps keeps the install to the pins; `pip check` proves the pins are complete.
     run_checked(
-        Command::new(&paths.venv_python).args([
-            "-m",
-            "pip",
-            "check",
-            "--disable-pip-version-check",
-        ]),
+        Command::new(&venv_python).args(["-m", "pip", "check", "--disable-pip-version-check"]),
         INSTALL_TIMEOUT,
         "pip check (a dependency is missing from requirements.txt)",
     )?;
@@ -517,6 +560,25 @@ fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Ser
             c.arg(paths.work.join("agent.mjs"));
             c
         }
+        Agent::PythonCompat => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u")
+                .arg(paths.root.join("tests/interop/python/agent.py"))
+                .env("A2A_INTEROP_LEGACY", "1");
+            c
+        }
+        Agent::JsCompat => {
+            let mut c = Command::new(node());
+            c.arg(paths.work.join("agent.mjs"))
+                .env("A2A_INTEROP_LEGACY", "1");
+            c
+        }
+        Agent::PythonV03 => {
+            let mut c = Command::new(&paths.venv_v03_python);
+            c.arg("-u")
+                .arg(paths.root.join("tests/interop/python_v0_3/agent.py"));
+            c
+        }
     };
     let log_path = paths
         .work
@@ -658,16 +720,19 @@ fn run_cell(
             c.arg(paths.work.join("client_scenarios.mjs"));
             c
         }
-        Client::Rust => {
+        Client::Rust | Client::RustV03 => {
             let mut c = Command::new(&paths.venv_python);
             c.arg("-u")
                 .arg(paths.root.join("tests/interop/rust/cli_scenarios.py"));
+            if matches!(client, Client::RustV03) {
+                c.env("A2A_INTEROP_A2A_VERSION", "0.3");
+            }
             c
         }
     };
     // Every script takes `--binding B`, then (ours) the `a2a` command, then the agent's URL.
     command.args(binding.script_args());
-    if let Client::Rust = client {
+    if let Client::Rust | Client::RustV03 = client {
         command.arg(&built.cli);
     }
     let log_path = paths.work.join("logs").join(format!(

@@ -198,6 +198,10 @@ struct AgentArgs {
     /// (repeatable, most preferred first; a binding the card does not offer is skipped).
     #[arg(long = "transport", value_name = "BINDING", value_parser = parse_transport)]
     transports: Vec<String>,
+    /// The A2A protocol version to speak: 1.0 (the default), or 0.3, 0.2, 0.1 for an agent
+    /// that speaks only an older one (never used unless asked for this way).
+    #[arg(long = "a2a-version", value_name = "VERSION")]
+    a2a_version: Option<String>,
 }
 
 /// The message to send.
@@ -398,6 +402,9 @@ fn builder(agent: &AgentArgs) -> Result<ClientBuilder, Failure> {
     }
     for extension in &agent.extensions {
         builder = builder.extension(extension.clone());
+    }
+    if let Some(version) = &agent.a2a_version {
+        builder = builder.protocol_version(version);
     }
     Ok(builder.preferred_transports(agent.transports.iter().cloned()))
 }

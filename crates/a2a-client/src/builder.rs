@@ -10,7 +10,10 @@ use http::{HeaderName, HeaderValue};
 use crate::call::{Core, Policy};
 use crate::http::HttpClient;
 use crate::interceptor::{Interceptor, SetHeader};
-use crate::transport::{TransportFactory, TransportTarget, Transports};
+use crate::transport::{
+    Negotiated, TransportFactory, TransportTarget, Transports, VersionPolicy, is_legacy,
+    version_order,
+};
 use crate::{A2aClient, Error, RetryPolicy, card};
 
 /// Builds an [`A2aClient`]: timeouts, retries, interceptors, extensions, and which transport to
@@ -44,6 +47,7 @@ pub struct ClientBuilder {
     extensions: Vec<String>,
     preferred: Vec<String>,
     factories: Vec<Arc<dyn TransportFactory>>,
+    versions: VersionPolicy,
     invalid: Option<Error>,
 }
 
@@ -59,6 +63,7 @@ impl fmt::Debug for ClientBuilder {
             .field("extensions", &self.extensions)
             .field("preferred_transports", &self.preferred)
             .field("transports", &self.factories.len())
+            .field("versions", &self.versions)
             .finish_non_exhaustive()
     }
 }
@@ -75,6 +80,7 @@ impl Default for ClientBuilder {
             extensions: Vec::new(),
             preferred: Vec::new(),
             factories: Vec::new(),
+            versions: VersionPolicy::Current,
             invalid: None,
         }
     }
@@ -200,6 +206,57 @@ impl ClientBuilder {
         self
     }
 
+    /// Allows the protocol generations before 1.0 (0.3, 0.2, 0.1), which a client does not use
+    /// otherwise (spec §3.6: no silent downgrade; the A2A CLI specification §13.2: never below
+    /// 1.0 without an explicit opt-in). With `true`:
+    ///
+    /// * [`connect`](Self::connect) picks the newest generation the card offers: a 1.x
+    ///   interface when there is one, else 0.3, 0.2, then 0.1 (each in the
+    ///   [preferred](Self::preferred_transports) bindings' order, then the card's);
+    /// * a call to a 1.x interface answered `VersionNotSupportedError` (-32009) is retried once
+    ///   in A2A 0.3 (over the card's 0.3 interface of the same binding, else the same URL), and
+    ///   the client speaks 0.3 to that agent from then on (all its clones and streams); the
+    ///   switch is logged at `info`.
+    ///
+    /// Without it, a card that offers only legacy interfaces is
+    /// [`Error::LegacyOnly`], which says how to allow them. Replaces an earlier
+    /// [`protocol_version`](Self::protocol_version); `false` restores the default (1.x only).
+    pub fn allow_legacy(mut self, allow: bool) -> Self {
+        self.versions = if allow {
+            VersionPolicy::Negotiate
+        } else {
+            VersionPolicy::Current
+        };
+        self
+    }
+
+    /// Speaks exactly this protocol version, `Major.Minor`: `1.0` (any 1.x interface), or one
+    /// of the legacy `0.3`, `0.2`, `0.1` (naming one is the opt-in, as the A2A CLI
+    /// specification's `--a2a-version`). The client uses the first interface (in the
+    /// [preferred](Self::preferred_transports) bindings' order, then the card's) of that version;
+    /// failing that, the first one of a binding it speaks in that version, addressed in that
+    /// version whatever the card says (the caller knows better). No fallback to another
+    /// version. Replaces an earlier [`allow_legacy`](Self::allow_legacy). A version the client
+    /// does not speak makes [`connect`](Self::connect) and [`from_card`](Self::from_card) fail
+    /// with [`Error::Config`].
+    pub fn protocol_version(mut self, version: &str) -> Self {
+        let (major, minor) = version_order(version);
+        let known = ["1.0", "0.3", "0.2", "0.1"];
+        let wanted = if major >= 1 {
+            format!("{major}.{minor}")
+        } else {
+            format!("0.{minor}")
+        };
+        if major < 0 || (major == 0 && !known.contains(&wanted.as_str())) || major > 1 {
+            self.invalid.get_or_insert(Error::Config(format!(
+                "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
+                version.trim()
+            )));
+        }
+        self.versions = VersionPolicy::Exactly(wanted);
+        self
+    }
+
     /// The interface of `card` a client built by this builder would use (see
     /// [`preferred_transports`](Self::preferred_transports) and [`connect`](Self::connect)).
     ///
@@ -208,7 +265,7 @@ impl ClientBuilder {
     /// [`Error::NoSupportedInterface`], listing what the card offers and what the client speaks.
     pub fn select_interface<'c>(&self, card: &'c AgentCard) -> Result<&'c AgentInterface, Error> {
         Transports::new(&self.factories)
-            .select(card, &self.preferred)
+            .select(card, &self.preferred, &self.versions)
             .map(|(interface, _)| interface)
     }
 
@@ -217,14 +274,16 @@ impl ClientBuilder {
     /// the 1.0 model ([`a2a_types::card::parse`]), and returns a client for the first interface
     /// of the card (in the caller's [preferred](Self::preferred_transports) bindings' order,
     /// then in the card's) that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x, or
-    /// one of the [added](Self::transport) transports. An interface's `tenant` goes into every
-    /// request.
+    /// one of the [added](Self::transport) transports; legacy generations only as
+    /// [`allow_legacy`](Self::allow_legacy) and [`protocol_version`](Self::protocol_version)
+    /// allow. An interface's `tenant` goes into every request.
     ///
     /// # Errors
     ///
     /// The error of the card fetch, [`Error::Card`] for a document that is not a card (naming
-    /// the URL, the card generation and the bad field), and [`Error::NoSupportedInterface`]
-    /// when the card offers no interface this client speaks.
+    /// the URL, the card generation and the bad field), [`Error::LegacyOnly`] when the card
+    /// offers only legacy interfaces and they are not allowed, and
+    /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
     pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {
         let parts = self.parts()?;
         let (card, card_url) = card::fetch(&parts.http, &parts.policy, base_url).await?;
@@ -287,6 +346,7 @@ impl ClientBuilder {
             connect_timeout: self.connect_timeout,
             extensions,
             preferred: self.preferred.clone(),
+            versions: self.versions.clone(),
             transports: Transports::new(&self.factories),
         })
     }
@@ -299,27 +359,46 @@ struct Parts {
     connect_timeout: Option<Duration>,
     extensions: Vec<String>,
     preferred: Vec<String>,
+    versions: VersionPolicy,
     transports: Transports,
 }
 
 impl Parts {
     /// The client for the chosen interface of `card`.
     fn client(self, card: AgentCard, card_url: Option<&http::Uri>) -> Result<A2aClient, Error> {
-        let (interface, factory) = self.transports.select(&card, &self.preferred)?;
-        let interface = interface.clone();
-        // A URL that is no http(s) URL (gRPC's `host:port`) is for its transport to judge.
-        let endpoint = match card::resolve(&interface.url, card_url) {
-            Ok(endpoint) => endpoint,
-            Err(error) => interface.url.trim().parse().map_err(|_| error)?,
+        let (chosen, factory) = self
+            .transports
+            .select(&card, &self.preferred, &self.versions)?;
+        let mut interface = chosen.clone();
+        let speaks = factory.protocol_version().to_owned();
+        if !crate::transport::version_matches(&speaks, &interface.protocol_version) {
+            // `protocol_version` named a version the card does not list for this interface.
+            tracing::info!(
+                target: "a2a_client",
+                url = %interface.url,
+                "the card lists this {} interface as version `{}`; speaking A2A {speaks} to it, \
+                 as asked",
+                interface.protocol_binding,
+                interface.protocol_version,
+            );
+            interface.protocol_version = speaks.clone();
+        }
+        let (endpoint, transport) = self.build(&factory, &interface, card_url)?;
+        let fallback = match self.versions {
+            VersionPolicy::Negotiate if !is_legacy(&speaks) => {
+                self.transports.fallback(&card, chosen)
+            }
+            _ => None,
         };
-        let transport = factory.build(&TransportTarget {
-            interface: &interface,
-            endpoint: &endpoint,
-            extensions: &self.extensions,
-            connect_timeout: self.connect_timeout,
-            interceptors: &self.policy.interceptors,
-            http: &self.http,
-        })?;
+        let transport = match fallback {
+            Some((legacy, legacy_factory)) => {
+                let (legacy_endpoint, legacy_transport) =
+                    self.build(&legacy_factory, legacy, card_url)?;
+                let agent = format!("{} at {legacy_endpoint}", card.name);
+                Arc::new(Negotiated::new(transport, legacy_transport, agent))
+            }
+            None => transport,
+        };
         Ok(A2aClient::new(Core {
             transport,
             policy: self.policy,
@@ -327,6 +406,29 @@ impl Parts {
             interface,
             endpoint,
         }))
+    }
+
+    /// The transport `factory` builds for `interface`, and its resolved URL.
+    fn build(
+        &self,
+        factory: &Arc<dyn TransportFactory>,
+        interface: &AgentInterface,
+        card_url: Option<&http::Uri>,
+    ) -> Result<(http::Uri, Arc<dyn crate::Transport>), Error> {
+        // A URL that is no http(s) URL (gRPC's `host:port`) is for its transport to judge.
+        let endpoint = match card::resolve(&interface.url, card_url) {
+            Ok(endpoint) => endpoint,
+            Err(error) => interface.url.trim().parse().map_err(|_| error)?,
+        };
+        let transport = factory.build(&TransportTarget {
+            interface,
+            endpoint: &endpoint,
+            extensions: &self.extensions,
+            connect_timeout: self.connect_timeout,
+            interceptors: &self.policy.interceptors,
+            http: &self.http,
+        })?;
+        Ok((endpoint, transport))
     }
 }
 

@@ -15,12 +15,11 @@
 //! let card = a2a_types::card::parse(legacy).unwrap();
 //! let offered = &card.supported_interfaces[0];
 //! assert_eq!((offered.protocol_binding.as_str(), offered.protocol_version.as_str()), ("JSONRPC", "0.3"));
-//! // This client speaks 1.0 (JSON-RPC and HTTP+JSON), which the card does not offer.
-//! assert_eq!(
-//!     card::select_interface(&card).unwrap_err().to_string(),
-//!     "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
-//!      it offers: JSONRPC 0.3 https://echo.example.com/a2a"
-//! );
+//! // This client speaks 1.0 (JSON-RPC and HTTP+JSON), which the card does not offer, and 0.3
+//! // only when the caller allows it.
+//! assert!(matches!(card::select_interface(&card), Err(a2a_client::Error::LegacyOnly { .. })));
+//! let legacy = a2a_client::A2aClient::builder().allow_legacy(true);
+//! assert_eq!(legacy.select_interface(&card).unwrap().url, "https://echo.example.com/a2a");
 //! ```
 
 use a2a_types::protocol::{content_type, paths};
@@ -33,7 +32,7 @@ use crate::call::Policy;
 use crate::http::{HttpClient, parse_url};
 use crate::interceptor::CallInfo;
 use crate::retry::Retry;
-use crate::transport::{Transports, boxed};
+use crate::transport::{Transports, VersionPolicy, boxed};
 
 /// The URLs to try for the card of the agent at `base_url`, in order.
 ///
@@ -95,7 +94,7 @@ pub fn select_interface_preferring<'c, S: AsRef<str>>(
 ) -> Result<&'c AgentInterface, Error> {
     let preferred: Vec<String> = preferred.iter().map(|s| s.as_ref().to_owned()).collect();
     Transports::new(&[])
-        .select(card, &preferred)
+        .select(card, &preferred, &VersionPolicy::Current)
         .map(|(interface, _)| interface)
 }
 

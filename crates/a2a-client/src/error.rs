@@ -76,6 +76,31 @@ pub enum Error {
         /// What the client speaks, `binding version` (`JSONRPC 1.0`, `HTTP+JSON 1.0`).
         supported: Vec<String>,
     },
+    /// The agent card offers only interfaces of a protocol generation before 1.0 (0.3, 0.2,
+    /// 0.1), which the client uses only when the caller allows it (spec §3.6: no silent
+    /// downgrade): [`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy), or
+    /// [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version) with that
+    /// version (`--a2a-version` with the `a2a` command).
+    #[error("{}", legacy_only(offered))]
+    LegacyOnly {
+        /// The interfaces the card lists.
+        offered: Vec<AgentInterface>,
+    },
+    /// The operation does not exist in the protocol generation the client speaks with this
+    /// agent (`ListTasks` over A2A 0.3 JSON-RPC, the push configuration list over 0.1, ...).
+    /// Nothing was sent.
+    #[error(
+        "{operation} does not exist in A2A {version} over {binding}, the interface this client \
+         uses; it needs an A2A 1.0 interface"
+    )]
+    Unsupported {
+        /// The operation, by its 1.0 name (`ListTasks`).
+        operation: &'static str,
+        /// The binding (`JSONRPC`, `HTTP+JSON`).
+        binding: &'static str,
+        /// The protocol version (`0.3`, `0.1`).
+        version: &'static str,
+    },
     /// The client was given something it cannot use: a URL, a header.
     #[error("{0}")]
     Config(String),
@@ -157,6 +182,18 @@ impl Error {
             connect: true,
             source: Some(source.into()),
         }))
+    }
+
+    pub(crate) fn unsupported(
+        operation: &'static str,
+        binding: &'static str,
+        version: &'static str,
+    ) -> Self {
+        Error::Unsupported {
+            operation,
+            binding,
+            version,
+        }
     }
 
     pub(crate) fn http(status: http::StatusCode, body: &[u8]) -> Self {
@@ -295,6 +332,30 @@ fn no_interface(offered: &[AgentInterface], supported: &[String]) -> String {
         .collect();
     format!(
         "the agent card offers no interface this client speaks ({speaks}); it offers: {}",
+        list.join(", ")
+    )
+}
+
+/// `the agent card offers A2A 0.3 but no A2A 1.0 interface ...`, and how to allow it.
+fn legacy_only(offered: &[AgentInterface]) -> String {
+    let newest = offered
+        .iter()
+        .map(|i| crate::transport::version_order(&i.protocol_version))
+        .filter(|(major, _)| *major == 0)
+        .max()
+        .map_or_else(
+            || "0.3".to_owned(),
+            |(major, minor)| format!("{major}.{minor}"),
+        );
+    let list: Vec<String> = offered
+        .iter()
+        .map(|i| format!("{} {} {}", i.protocol_binding, i.protocol_version, i.url))
+        .collect();
+    format!(
+        "the agent card offers A2A {newest} but no A2A 1.0 interface this client speaks (it \
+         offers: {}); versions before 1.0 are used only when allowed: \
+         ClientBuilder::allow_legacy(true) or protocol_version(\"{newest}\"), \
+         `--a2a-version {newest}` with the a2a command",
         list.join(", ")
     )
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::protocol::{VERSION_1_0, content_type, headers};
+use a2a_types::protocol::{VERSION_0_3, VERSION_1_0, content_type, headers};
 use bytes::Bytes;
 use http::{HeaderValue, Method, header};
 use http_body_util::{BodyExt as _, Full};
@@ -24,6 +24,37 @@ type Connector = HttpConnector;
 
 /// The interceptors of a client, shared by its HTTP layer and its call layer.
 pub(crate) type Interceptors = Arc<[Arc<dyn Interceptor>]>;
+
+/// The service parameters a protocol generation sends as headers: the `A2A-Version` it signals
+/// (none for 0.1, which predates the header) and the name of its extensions header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Dialect {
+    /// The `A2A-Version` value.
+    pub(crate) version: Option<&'static str>,
+    /// `A2A-Extensions` (1.0), `X-A2A-Extensions` (0.3), or none (0.1 has no extensions).
+    pub(crate) extensions: Option<&'static str>,
+}
+
+impl Dialect {
+    /// A2A 1.0: `A2A-Version: 1.0` (exactly; the JS SDK refuses `1.0.0` and `1.1`) and
+    /// `A2A-Extensions`.
+    pub(crate) const V1_0: Dialect = Dialect {
+        version: Some(VERSION_1_0),
+        extensions: Some(headers::A2A_EXTENSIONS),
+    };
+    /// A2A 0.3 (and 0.2): `A2A-Version: 0.3`, as the Python SDK's 0.3 compat client sends it
+    /// (what servers assume without the header), and the 0.3 spelling `X-A2A-Extensions`.
+    pub(crate) const V0_3: Dialect = Dialect {
+        version: Some(VERSION_0_3),
+        extensions: Some(headers::X_A2A_EXTENSIONS),
+    };
+    /// A2A 0.1: no service parameters at all (an `A2A-Version: 0.1` would be refused by a
+    /// server that knows the header).
+    pub(crate) const V0_1: Dialect = Dialect {
+        version: None,
+        extensions: None,
+    };
+}
 
 /// A pooled HTTP/1.1 (and, over TLS with the `http2` feature, HTTP/2) client that sends A2A
 /// requests: with `A2A-Version`, `A2A-Extensions`, and the interceptors around each one.
@@ -64,7 +95,7 @@ impl HttpClient {
         })
     }
 
-    /// A request to `uri` with the headers of every A2A request: `A2A-Version: 1.0`,
+    /// A request to `uri` with the headers of every A2A 1.0 request: `A2A-Version: 1.0`,
     /// `A2A-Extensions` when extensions were asked for, `Accept: accept`, and
     /// `Last-Event-ID` when resuming a stream.
     pub(crate) fn request(
@@ -74,13 +105,27 @@ impl HttpClient {
         accept: &'static str,
         last_event_id: Option<&str>,
     ) -> Result<http::request::Builder, Error> {
+        self.request_in(Dialect::V1_0, method, uri, accept, last_event_id)
+    }
+
+    /// [`request`](Self::request) with the service parameters of another generation.
+    pub(crate) fn request_in(
+        &self,
+        dialect: Dialect,
+        method: Method,
+        uri: http::Uri,
+        accept: &'static str,
+        last_event_id: Option<&str>,
+    ) -> Result<http::request::Builder, Error> {
         let mut builder = http::Request::builder()
             .method(method)
             .uri(uri)
-            .header(header::ACCEPT, accept)
-            .header(headers::A2A_VERSION, VERSION_1_0);
-        if let Some(extensions) = &self.extensions {
-            builder = builder.header(headers::A2A_EXTENSIONS, extensions.clone());
+            .header(header::ACCEPT, accept);
+        if let Some(version) = dialect.version {
+            builder = builder.header(headers::A2A_VERSION, version);
+        }
+        if let (Some(extensions), Some(name)) = (&self.extensions, dialect.extensions) {
+            builder = builder.header(name, extensions.clone());
         }
         if let Some(id) = last_event_id {
             let value = HeaderValue::from_str(id).map_err(|_| {

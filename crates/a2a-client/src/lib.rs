@@ -67,12 +67,20 @@
 //!   [preferred](ClientBuilder::preferred_transports) bindings. A card that offers only other
 //!   bindings or versions is an [`Error::NoSupportedInterface`] that lists them.
 //!   [`A2aClient::from_card`] skips the fetch.
+//! * **Older generations.** A2A 0.3, 0.2 and 0.1 agents are called with the same 1.0 types,
+//!   converted at the edge, but only with the caller's consent (spec §3.6: no silent
+//!   downgrade): [`ClientBuilder::allow_legacy`] (the newest generation the card offers, and a
+//!   `VersionNotSupportedError` from a 1.0 interface retried once in 0.3 and remembered) or
+//!   [`ClientBuilder::protocol_version`] (exactly that version, as the A2A CLI specification's
+//!   `--a2a-version`). Without it, a 0.3-only card is an [`Error::LegacyOnly`] that says how to
+//!   allow it; an operation a generation lacks is an [`Error::Unsupported`].
 //! * **Transports** ([`transport`]): the operations travel over a [`Transport`] — JSON-RPC 2.0
 //!   (spec §9) or HTTP+JSON (spec §11: one route per operation, the tenant as the path prefix,
-//!   `application/a2a+json`, `google.rpc.Status` errors). More come as
-//!   [`TransportFactory`]s ([`ClientBuilder::transport`]).
-//! * **Every request** carries `A2A-Version: 1.0` (exactly), `A2A-Extensions` when
-//!   [asked for](ClientBuilder::extension), and the chosen interface's `tenant`.
+//!   `application/a2a+json`, `google.rpc.Status` errors), of 1.0, 0.3 or 0.2; JSON-RPC of 0.1.
+//!   More come as [`TransportFactory`]s ([`ClientBuilder::transport`]).
+//! * **Every request** carries `A2A-Version: 1.0` (exactly; `0.3` over 0.3, none over 0.1),
+//!   `A2A-Extensions` when [asked for](ClientBuilder::extension) (`X-A2A-Extensions` over 0.3),
+//!   and the chosen interface's `tenant`.
 //! * **Operations.** One async method per A2A 1.0 operation, taking the request type of
 //!   `a2a_types::v1` and returning its result type. Streams are [`TaskStream`]s: they resume
 //!   after a dropped connection with `SubscribeToTask` and `Last-Event-ID`, and end at a
@@ -101,8 +109,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
-// transport::{jsonrpc, rest}; retry, call (retries, timeouts); stream; client (operations);
-// card, builder.
+// transport::{jsonrpc, rest, v0_3_*, v0_1_jsonrpc, negotiate}; retry, call (retries,
+// timeouts); stream; client (operations); card, builder.
 mod builder;
 mod call;
 pub mod card;

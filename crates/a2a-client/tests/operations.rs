@@ -465,7 +465,7 @@ fn tenant_card(host: &str) -> String {
 }
 
 #[tokio::test]
-async fn a_card_without_a_1_0_jsonrpc_interface_is_refused_with_the_offer() {
+async fn a_card_without_a_1_0_interface_is_refused_with_the_offer_and_the_fix() {
     let server = Scripted::start(|_, _| {
         Some(common::json(
             200,
@@ -476,14 +476,16 @@ async fn a_card_without_a_1_0_jsonrpc_interface_is_refused_with_the_offer() {
     })
     .await;
     let error = A2aClient::connect(&server.url()).await.unwrap_err();
-    let Error::NoSupportedInterface { offered, .. } = &error else {
+    let Error::LegacyOnly { offered } = &error else {
         panic!("{error:?}");
     };
     assert_eq!(offered.len(), 2);
     assert_eq!(
         error.to_string(),
-        "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
-         it offers: JSONRPC 0.3 http://h/a2a, HTTP+JSON 0.3 http://h/rest"
+        "the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks (it offers: \
+         JSONRPC 0.3 http://h/a2a, HTTP+JSON 0.3 http://h/rest); versions before 1.0 are used \
+         only when allowed: ClientBuilder::allow_legacy(true) or protocol_version(\"0.3\"), \
+         `--a2a-version 0.3` with the a2a command"
     );
     // The card itself can still be read.
     let card = A2aClient::builder()

@@ -125,15 +125,17 @@ async fn versions_the_client_does_not_speak_are_passed_over() {
         .connect(&server.url())
         .await
         .unwrap_err();
-    let Error::NoSupportedInterface { offered, supported } = &error else {
+    // HTTP+JSON 0.3 is legacy: used only when the caller allows it.
+    let Error::LegacyOnly { offered } = &error else {
         panic!("{error:?}");
     };
     assert_eq!(offered.len(), 2);
-    assert_eq!(supported, &["JSONRPC 1.0", "HTTP+JSON 1.0"]);
     assert_eq!(
         error.to_string(),
-        "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
-         it offers: HTTP+JSON 0.3 /rest, GRPC 1.0 localhost:50051"
+        "the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks (it offers: \
+         HTTP+JSON 0.3 /rest, GRPC 1.0 localhost:50051); versions before 1.0 are used only when \
+         allowed: ClientBuilder::allow_legacy(true) or protocol_version(\"0.3\"), \
+         `--a2a-version 0.3` with the a2a command"
     );
 }
 

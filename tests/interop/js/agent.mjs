@@ -15,6 +15,11 @@
 // artifact `parts` holding every part of the message; `chunks <n>` -> artifact `chunks` in n chunks `c0`..
 // (append, lastChunk); anything else -> artifact `echo` with the text.
 //
+// With `A2A_INTEROP_LEGACY=1` in the environment (the `js-compat` agent of part 3), the 0.3
+// compat layer is on (`legacyCompat`: the 0.3 methods on the same endpoint, for requests with
+// `A2A-Version: 0.3` or none) and the card lists a JSONRPC 0.3 interface
+// (`duplicateInterfacesForLegacy`).
+//
 // Copied next to target/interop/node_modules by the runner, so that Node finds the SDK.
 
 import { randomUUID } from 'node:crypto';
@@ -22,6 +27,7 @@ import { randomUUID } from 'node:crypto';
 import express from 'express';
 
 import { Role, TaskState } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 
@@ -172,6 +178,8 @@ class InteropExecutor {
   }
 }
 
+const LEGACY = process.env.A2A_INTEROP_LEGACY === '1';
+const legacyCompat = LEGACY ? { enabled: true } : undefined;
 const [host, port] = (process.argv[2] ?? '127.0.0.1:0').split(/:(?=[^:]*$)/);
 const app = express();
 const server = app.listen(Number(port), host, () => {
@@ -180,10 +188,10 @@ const server = app.listen(Number(port), host, () => {
     name: 'Interop (@a2a-js/sdk)',
     description: 'The interop vocabulary: hello, ask, wait, slow, chunks, echo.',
     version: '1.0.0',
-    supportedInterfaces: [
+    supportedInterfaces: (LEGACY ? (i) => duplicateInterfacesForLegacy(i, ['JSONRPC']) : (i) => i)([
       { url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
-    ],
+    ]),
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
@@ -215,12 +223,12 @@ const server = app.listen(Number(port), host, () => {
     undefined,
     { validateInputModes: true },
   );
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
+  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat }));
   const options = { requestHandler: handler, userBuilder: UserBuilder.noAuthentication };
   // JSON-RPC on POST / only: its router refuses every body that is not application/json, and
   // REST bodies may be application/a2a+json. Every other path goes to the REST router.
-  app.post('/', jsonRpcHandler(options));
+  app.post('/', jsonRpcHandler({ ...options, legacyCompat }));
   app.use(restHandler(options));
-  console.log(`A2A js agent at ${url}/`);
+  console.log(`A2A js${LEGACY ? '-compat' : ''} agent at ${url}/`);
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

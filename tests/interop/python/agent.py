@@ -16,12 +16,17 @@ completes with artifact `forecast` = `Sunny in <text>.`; `wait` -> works until c
 `chunks <n>` -> artifact `chunks` in n chunks `c0`, `c1`, ... (append, lastChunk); anything else
 -> artifact `echo` with the text.
 
+With `A2A_INTEROP_LEGACY=1` in the environment (the `python-compat` agent of part 3), the 0.3
+compat layer is on (`enable_v0_3_compat`: `message/send` and the other 0.3 methods on the same
+endpoint) and the card lists a JSONRPC 0.3 interface after the 1.0 one.
+
 `fail` uses `updater.failed()`: an exception from `execute` would answer a blocking SendMessage
 with a JSON-RPC -32603 error instead of a failed task (a2a-sdk 1.3.0; our server and the JS SDK
 fail the task).
 """
 
 import asyncio
+import os
 import socket
 import sys
 import uuid
@@ -47,6 +52,9 @@ from a2a.types import (
     TaskState,
     TaskStatus,
 )
+
+
+LEGACY = os.environ.get('A2A_INTEROP_LEGACY') == '1'
 
 
 class InteropExecutor(AgentExecutor):
@@ -123,7 +131,8 @@ async def main() -> None:
         supported_interfaces=[
             AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='1.0'),
             AgentInterface(url=url, protocol_binding='HTTP+JSON', protocol_version='1.0'),
-        ],
+        ] + ([AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='0.3')]
+             if LEGACY else []),
         capabilities=AgentCapabilities(streaming=True, push_notifications=False),
         # Parts with another media type are refused (validate_input_modes below).
         default_input_modes=['text/plain', 'application/json', 'image/png', 'application/pdf'],
@@ -135,10 +144,11 @@ async def main() -> None:
         agent_executor=InteropExecutor(), task_store=InMemoryTaskStore(), agent_card=card,
         validate_input_modes=True)
     # The card and JSON-RPC first: the REST routes end with a catch-all `/{tenant}` mount.
-    app = Starlette(routes=create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url='/')
+    app = Starlette(routes=create_agent_card_routes(card)
+                    + create_jsonrpc_routes(handler, rpc_url='/', enable_v0_3_compat=LEGACY)
                     + create_rest_routes(handler))
     server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
-    print(f'A2A python agent at {url}/', flush=True)
+    print(f'A2A python{"-compat" if LEGACY else ""} agent at {url}/', flush=True)
     await server.serve(sockets=[sock])
 
 

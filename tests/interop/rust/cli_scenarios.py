@@ -13,6 +13,13 @@ as ProtoJSON, and that is what the assertions read. Errors are the one `error: .
 command prints, which names the A2A error and its JSON-RPC code whatever the binding
 (`TaskNotFoundError (-32001): ...`; over HTTP+JSON the client maps the ErrorInfo reason to it).
 
+With `A2A_INTEROP_A2A_VERSION=0.3` in the environment (the `rust-0.3` client of part 3), every
+call says `--a2a-version 0.3`: our client speaks A2A 0.3 to the agent. What 0.3 cannot say is
+left out then: `ListTasks` (the list scenarios and `error_invalid_params`, which lists), and the
+media type of a data part (only files have one in 0.3). Where 0.3 asks less of the agent, the
+check asks less: a 0.3 subscription need not begin with the task, and 0.3 names no error for a
+terminal task (the 0.3 SDKs answer -32602 InvalidParams, 1.0 says -32004).
+
 Prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario the command cannot
 express) per scenario; exits 1 on any failure. Standard library only.
 """
@@ -36,6 +43,8 @@ A2A = ARGS[0] if ARGS else 'a2a'
 BASE = ARGS[1].rstrip('/') if len(ARGS) > 1 else 'http://127.0.0.1:7430'
 WANTED = set(ARGS[2:])
 CALL_TIMEOUT = 20  # seconds, for one a2a invocation
+VERSION = os.environ.get('A2A_INTEROP_A2A_VERSION')  # e.g. '0.3'; None: 1.0
+EXTRA = ['--a2a-version', VERSION] if VERSION else []
 TERMINAL = {'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'}
 
 
@@ -58,9 +67,9 @@ def eq(actual, expected, what):
 
 
 def run(*args, ok=(0,)):
-    """Runs `a2a ARGS --transport BINDING`; returns (exit status, stdout, stderr)."""
-    proc = subprocess.run([A2A, *args, '--transport', BINDING], capture_output=True, text=True,
-                          timeout=CALL_TIMEOUT)
+    """Runs `a2a ARGS --transport BINDING` (and `--a2a-version`); returns (exit status, stdout, stderr)."""
+    proc = subprocess.run([A2A, *args, '--transport', BINDING, *EXTRA], capture_output=True,
+                          text=True, timeout=CALL_TIMEOUT)
     if ok is not None and proc.returncode not in ok:
         raise Failed(f'`a2a {" ".join(args)}` exited {proc.returncode}: {proc.stderr.strip()}')
     return proc.returncode, proc.stdout, proc.stderr
@@ -77,10 +86,12 @@ def run_lines(*args, ok=(0,)):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-def expect_error(code, *args):
+def expect_error(code, *args, legacy_codes=()):
+    """`a2a ARGS` fails with error `code` (or, speaking 0.3, one of `legacy_codes`)."""
     status, out, err = run(*args, ok=None)
     check(status == 1, f'`a2a {" ".join(args)}` exited {status}, expected 1 (an error); stdout: {out[:200]}')
-    check(f'({code})' in err, f'expected error {code}, got: {err.strip()}')
+    codes = [code, *legacy_codes] if VERSION else [code]
+    check(any(f'({c})' in err for c in codes), f'expected error {" or ".join(map(str, codes))}, got: {err.strip()}')
     return err
 
 
@@ -135,7 +146,7 @@ class Follow:
     """A streaming `a2a` command read line by line while the scenario acts."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([A2A, *args, '--json', '--transport', BINDING],
+        self.proc = subprocess.Popen([A2A, *args, '--json', '--transport', BINDING, *EXTRA],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.events = []
         # A stream that never ends must not hang the scenario: kill it past the deadline.
@@ -168,15 +179,26 @@ class Follow:
 # --- scenarios -----------------------------------------------------------------------------
 
 
+def no_list_in_legacy():
+    if VERSION:
+        raise Skipped(f'ListTasks does not exist in A2A {VERSION}')
+
+
 def card_discovery():
     card = run_json('card', BASE)
     check(card.get('name'), 'card.name is empty')
-    interfaces = card['supportedInterfaces']
-    eq(interfaces[0]['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
-    ours = [i for i in interfaces if i['protocolBinding'] == BINDING]
-    check(ours, f'no {BINDING} interface in supportedInterfaces')
-    eq(ours[0]['protocolVersion'], '1.0', f'the {BINDING} interface\'s protocolVersion')
-    eq(ours[0]['url'].rstrip('/'), BASE, f'the {BINDING} interface\'s url')
+    if VERSION:
+        # The interface our client speaks: JSONRPC of that version, at the agent's URL.
+        offered = [(i['protocolBinding'], i['protocolVersion'], i['url'].rstrip('/'))
+                   for i in card['supportedInterfaces']]
+        check(('JSONRPC', VERSION, BASE) in offered, f'no JSONRPC {VERSION} interface at {BASE}: {offered}')
+    else:
+        interfaces = card['supportedInterfaces']
+        eq(interfaces[0]['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+        ours = [i for i in interfaces if i['protocolBinding'] == BINDING]
+        check(ours, f'no {BINDING} interface in supportedInterfaces')
+        eq(ours[0]['protocolVersion'], '1.0', f'the {BINDING} interface\'s protocolVersion')
+        eq(ours[0]['url'].rstrip('/'), BASE, f'the {BINDING} interface\'s url')
     eq(card['capabilities'].get('streaming'), True, 'capabilities.streaming')
     check(card.get('defaultInputModes'), 'defaultInputModes is empty')
     check(card.get('skills') and card['skills'][0].get('id'), 'no skill with an id')
@@ -267,7 +289,8 @@ def parts_roundtrip():
     want = [
         {'text': 'parts and more'},
         {'raw': base64.b64encode(PNG).decode(), 'mediaType': 'image/png', 'filename': 'a.png'},
-        {'data': DATA, 'mediaType': 'application/json'},
+        # 0.3 data parts have no media type.
+        {'data': DATA} if VERSION else {'data': DATA, 'mediaType': 'application/json'},
     ]
 
     def normal(parts):
@@ -295,6 +318,7 @@ def get_task_history_length():
 
 
 def list_tasks_paging():
+    no_list_in_legacy()
     context = str(uuid.uuid4())
     created = [task_of(send(f'page {i}', '--context', context))['id'] for i in range(3)]
     page1 = run_json('list', BASE, '--context', context, '--page-size', '2')
@@ -314,6 +338,7 @@ def list_tasks_paging():
 
 
 def list_tasks_filter():
+    no_list_in_legacy()
     context = str(uuid.uuid4())
     done = task_of(send('filter', '--context', context))
     asking = task_of(send('ask', '--context', context))
@@ -359,9 +384,12 @@ def subscribe_to_task():
     task = task_of(send('slow 1500', '--no-wait'))
     events = run_lines('subscribe', BASE, task['id'])
     check(len(events) >= 2, f'only {len(events)} events')
-    eq(kind(events[0]), 'task', 'first event kind')
-    eq(events[0]['task']['id'], task['id'], 'first event task id')
+    if not VERSION or kind(events[0]) == 'task':  # 0.3 subscriptions need not begin with the task
+        eq(kind(events[0]), 'task', 'first event kind')
+        eq(events[0]['task']['id'], task['id'], 'first event task id')
     check(event_state(events[0]) not in TERMINAL, 'first event already terminal')
+    for e in events:
+        eq(event_task_id(e), task['id'], f'{kind(e)} event task id')
     arts = [e['artifactUpdate'] for e in events if kind(e) == 'artifactUpdate']
     eq([texts(a['artifact']['parts']) for a in arts], [['done']], 'artifact events')
     eq(event_state(events[-1]), 'TASK_STATE_COMPLETED', 'last status')
@@ -426,12 +454,13 @@ def error_task_not_cancelable():
 
 def error_subscribe_terminal():
     task = task_of(send('ping'))
-    expect_error(-32004, 'subscribe', BASE, task['id'])
+    expect_error(-32004, 'subscribe', BASE, task['id'], legacy_codes=(-32602,))
 
 
 def error_send_to_terminal_task():
     task = task_of(send('ping'))
-    expect_error(-32004, 'send', BASE, 'more', '--task', task['id'], '--context', task['contextId'])
+    expect_error(-32004, 'send', BASE, 'more', '--task', task['id'], '--context', task['contextId'],
+                 legacy_codes=(-32602,))
 
 
 def error_content_type():
@@ -459,6 +488,7 @@ def error_version_unsupported():
 
 
 def error_invalid_params():
+    no_list_in_legacy()
     expect_error(-32602, 'list', BASE, '--page-token', 'not-a-token-we-issued')
     # The spec's range is 1 to 100: a larger page is refused, not cut down.
     expect_error(-32602, 'list', BASE, '--page-size', '101')

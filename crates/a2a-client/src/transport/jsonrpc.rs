@@ -1,10 +1,11 @@
 //! The JSON-RPC binding of A2A 1.0 (spec §9): every call a JSON-RPC 2.0 request POSTed to the
 //! interface's URL, with the whole request as `params`; streams are SSE whose events are
-//! JSON-RPC responses.
+//! JSON-RPC responses. [`JsonRpcWire`] is that plumbing, shared with the 0.3 and 0.1
+//! transports.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use a2a_jsonrpc::{Id, Request, Response};
+use a2a_jsonrpc::{ErrorObject, Id, Request, Response};
 use a2a_types::protocol::{Operation, content_type};
 use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
@@ -20,74 +21,125 @@ use serde::de::DeserializeOwned;
 
 use super::{BoxFuture, EventStream, Transport, boxed, sse};
 use crate::Error;
-use crate::http::{HttpClient, Opened, content_type_of};
+use crate::http::{Dialect, HttpClient, Opened, content_type_of};
 use crate::interceptor::CallInfo;
 
-/// JSON-RPC 2.0 over HTTP, A2A 1.0.
-pub(crate) struct JsonRpcTransport {
+/// JSON-RPC 2.0 over HTTP POST, as every generation speaks it: fresh request ids, the
+/// generation's service-parameter headers, answers checked against their request, streams as
+/// SSE. The transports of each generation put their own method names, params and results on it.
+pub(crate) struct JsonRpcWire {
     http: HttpClient,
     endpoint: http::Uri,
     next_id: AtomicU64,
+    dialect: Dialect,
+    /// The client's error for the agent's JSON-RPC error object (0.1 maps its codes).
+    agent_error: fn(ErrorObject) -> Error,
 }
 
-impl JsonRpcTransport {
-    pub(crate) fn new(http: HttpClient, endpoint: http::Uri) -> Self {
+impl JsonRpcWire {
+    pub(crate) fn new(
+        http: HttpClient,
+        endpoint: http::Uri,
+        dialect: Dialect,
+        agent_error: fn(ErrorObject) -> Error,
+    ) -> Self {
         Self {
             http,
             endpoint,
             next_id: AtomicU64::new(1),
+            dialect,
+            agent_error,
         }
     }
 
-    /// The HTTP request of a call: a JSON-RPC request with a fresh id.
+    /// The URL the calls go to.
+    pub(crate) fn endpoint(&self) -> &http::Uri {
+        &self.endpoint
+    }
+
+    /// The HTTP request of a call: a JSON-RPC request with a fresh id (without `params` for
+    /// `None`).
     fn request<P: Serialize>(
         &self,
-        operation: Operation,
-        params: &P,
+        method: &'static str,
+        params: Option<&P>,
         accept: &'static str,
         last_event_id: Option<&str>,
     ) -> Result<(Id, http::Request<Bytes>), Error> {
         let id = Id::from(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let body = serde_json::to_vec(&Request::new(id.clone(), operation.method(), params))
-            .map_err(|err| {
-                Error::Config(format!("the {operation} request cannot be written: {err}"))
-            })?;
+        let written = match params {
+            Some(params) => serde_json::to_vec(&Request::new(id.clone(), method, params)),
+            None => serde_json::to_vec(&Request::without_params(id.clone(), method)),
+        };
+        let body = written.map_err(|err| {
+            Error::Config(format!("the {method} request cannot be written: {err}"))
+        })?;
         let request = self
             .http
-            .request(Method::POST, self.endpoint.clone(), accept, last_event_id)?
+            .request_in(
+                self.dialect,
+                Method::POST,
+                self.endpoint.clone(),
+                accept,
+                last_event_id,
+            )?
             .header(header::CONTENT_TYPE, content_type::JSON)
             .body(Bytes::from(body))
             .map_err(|err| Error::Config(format!("cannot build the request: {err}")))?;
         Ok((id, request))
     }
 
-    async fn call<P: Serialize, R: DeserializeOwned>(
+    /// One call of `method` answered with JSON; `params` `None` sends none.
+    pub(crate) async fn call<P: Serialize, R: DeserializeOwned>(
         &self,
         call: CallInfo,
-        operation: Operation,
-        params: &P,
+        method: &'static str,
+        params: Option<&P>,
     ) -> Result<R, Error> {
-        let (id, request) = self.request(operation, params, content_type::JSON, None)?;
+        let (id, request) = self.request(method, params, content_type::JSON, None)?;
         let (head, bytes) = self.http.exchange(&call, request).await?;
         if !head.status.is_success() {
             return Err(Error::http(head.status, &bytes));
         }
         let response: Response<R> = a2a_types::json::from_slice(&bytes)?;
         check_id(&id, &response.id, response.result.is_ok())?;
-        response.result.map_err(Error::from)
+        response.result.map_err(self.agent_error)
     }
 
-    async fn stream<P: Serialize>(
+    /// One call of another generation's `method`: `params` as that generation writes them,
+    /// its result `R` converted to the 1.0 `T`.
+    pub(crate) async fn call_converted<P, R, T>(
         &self,
         call: CallInfo,
-        operation: Operation,
+        method: &'static str,
+        params: P,
+    ) -> Result<T, Error>
+    where
+        P: Serialize,
+        R: DeserializeOwned + Into<T>,
+    {
+        let result: R = self.call(call, method, Some(&params)).await?;
+        Ok(result.into())
+    }
+
+    /// One call of `method` answered with an event stream, each event's `data:` read by
+    /// `decode`.
+    pub(crate) async fn stream<P: Serialize>(
+        &self,
+        call: CallInfo,
+        method: &'static str,
         params: &P,
         last_event_id: Option<&str>,
+        decode: fn(&str) -> Result<StreamResponse, Error>,
     ) -> Result<EventStream, Error> {
-        let (_, request) =
-            self.request(operation, params, content_type::EVENT_STREAM, last_event_id)?;
+        let (_, request) = self.request(
+            method,
+            Some(params),
+            content_type::EVENT_STREAM,
+            last_event_id,
+        )?;
         match self.http.open(&call, request).await? {
-            Opened::Events(body) => Ok(sse::events(body, decode_event)),
+            Opened::Events(body) => Ok(sse::events(body, decode)),
             Opened::Answer(head, bytes) => {
                 if !head.status.is_success() {
                     return Err(Error::http(head.status, &bytes));
@@ -95,14 +147,28 @@ impl JsonRpcTransport {
                 // An error before the stream starts comes as a plain JSON-RPC response.
                 let response: Response<serde_json::Value> = a2a_types::json::from_slice(&bytes)?;
                 match response.result {
-                    Err(error) => Err(Error::from(error)),
+                    Err(error) => Err((self.agent_error)(error)),
                     Ok(_) => Err(Error::Protocol(format!(
-                        "{operation} answered with a JSON result instead of an event stream \
+                        "{method} answered with a JSON result instead of an event stream \
                          (Content-Type `{}`)",
                         content_type_of(&head)
                     ))),
                 }
             }
+        }
+    }
+}
+
+/// JSON-RPC 2.0 over HTTP, A2A 1.0: the method names of spec §9, the whole request as
+/// `params`.
+pub(crate) struct JsonRpcTransport {
+    wire: JsonRpcWire,
+}
+
+impl JsonRpcTransport {
+    pub(crate) fn new(http: HttpClient, endpoint: http::Uri) -> Self {
+        Self {
+            wire: JsonRpcWire::new(http, endpoint, Dialect::V1_0, Error::from),
         }
     }
 }
@@ -125,6 +191,26 @@ fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
     }
 }
 
+/// A transport method of an older generation that is one JSON-RPC call of the method named
+/// `$method`, with the 1.0 request converted into `$params` and the result `$result` converted
+/// back (the transport has a `wire: JsonRpcWire`).
+macro_rules! converted {
+    ($name:ident, $request:ty => $params:ty, $method:expr, $result:ty => $out:ty) => {
+        fn $name<'a>(
+            &'a self,
+            call: CallInfo,
+            request: &'a $request,
+        ) -> BoxFuture<'a, Result<$out, Error>> {
+            let params = <$params>::from(request.clone());
+            boxed(
+                self.wire
+                    .call_converted::<_, $result, _>(call, $method, params),
+            )
+        }
+    };
+}
+pub(crate) use converted;
+
 /// A transport method that is one JSON-RPC call of `$operation` with the request as params.
 macro_rules! unary {
     ($name:ident, $request:ty, $result:ty, $operation:ident) => {
@@ -133,7 +219,10 @@ macro_rules! unary {
             call: CallInfo,
             request: &'a $request,
         ) -> BoxFuture<'a, Result<$result, Error>> {
-            boxed(self.call(call, Operation::$operation, request))
+            boxed(
+                self.wire
+                    .call(call, Operation::$operation.method(), Some(request)),
+            )
         }
     };
 }
@@ -178,7 +267,8 @@ impl Transport for JsonRpcTransport {
         call: CallInfo,
         request: &'a SendMessageRequest,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
-        boxed(self.stream(call, Operation::SendStreamingMessage, request, None))
+        let method = Operation::SendStreamingMessage.method();
+        boxed(self.wire.stream(call, method, request, None, decode_event))
     }
 
     fn subscribe_to_task<'a>(
@@ -187,7 +277,11 @@ impl Transport for JsonRpcTransport {
         request: &'a SubscribeToTaskRequest,
         last_event_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
-        boxed(self.stream(call, Operation::SubscribeToTask, request, last_event_id))
+        let method = Operation::SubscribeToTask.method();
+        boxed(
+            self.wire
+                .stream(call, method, request, last_event_id, decode_event),
+        )
     }
 
     fn delete_task_push_notification_config<'a>(
@@ -195,10 +289,10 @@ impl Transport for JsonRpcTransport {
         call: CallInfo,
         request: &'a DeleteTaskPushNotificationConfigRequest,
     ) -> BoxFuture<'a, Result<(), Error>> {
-        let op = Operation::DeleteTaskPushNotificationConfig;
+        let method = Operation::DeleteTaskPushNotificationConfig.method();
         // The result is `{}` (ProtoJSON of Empty) or `null` (Python): both are fine.
         boxed(async move {
-            let _: serde::de::IgnoredAny = self.call(call, op, request).await?;
+            let _: serde::de::IgnoredAny = self.wire.call(call, method, Some(request)).await?;
             Ok(())
         })
     }

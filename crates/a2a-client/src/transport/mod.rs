@@ -12,11 +12,26 @@
 //! |---|---|---|
 //! | `JSONRPC` | 1.x | JSON-RPC 2.0 over HTTP POST (spec 1.0 §9), built in |
 //! | `HTTP+JSON` | 1.x | the REST routes of spec 1.0 §11, built in |
+//! | `JSONRPC` | 0.3, 0.2 | `message/send` and the other 0.3 methods, `kind`-tagged JSON, built in (legacy) |
+//! | `HTTP+JSON` | 0.3, 0.2 | the `/v1/...` routes of the 0.3 proto, its ProtoJSON, built in (legacy) |
+//! | `JSONRPC` | 0.1 | `tasks/send` and the other 0.1 methods, built in (legacy) |
 //! | anything else | | a [`TransportFactory`] given to [`ClientBuilder::transport`](crate::ClientBuilder::transport) |
+//!
+//! The legacy transports (versions before 1.0) take and give the same 1.0 types: requests are
+//! converted to their generation at the edge, answers and events back. A client uses them only
+//! when the caller allows it ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy),
+//! [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version)).
 
 pub(crate) mod jsonrpc;
+mod negotiate;
 pub(crate) mod rest;
 mod sse;
+mod v0_1_jsonrpc;
+mod v0_3_jsonrpc;
+mod v0_3_proto;
+mod v0_3_rest;
+
+pub(crate) use negotiate::Negotiated;
 
 use std::fmt;
 use std::future::Future;
@@ -24,7 +39,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::protocol::VERSION_1_0;
+use a2a_types::protocol::{VERSION_0_1, VERSION_0_2, VERSION_0_3, VERSION_1_0};
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -87,6 +102,14 @@ impl StreamFrame {
 ///
 /// Implementations do not retry, time out or resume: the client does that above them.
 pub trait Transport: Send + Sync + 'static {
+    /// Fills in, once before the first attempt of `SendMessage` or `SendStreamingMessage`, what
+    /// this binding needs the client to choose, so that every attempt sends the same request.
+    /// The default does nothing; the A2A 0.1 transport gives a message without `taskId` a random
+    /// one (0.1 clients name their tasks).
+    fn prepare_send(&self, request: &mut SendMessageRequest) {
+        let _ = request;
+    }
+
     /// `SendMessage`.
     fn send_message<'a>(
         &'a self,
@@ -250,6 +273,49 @@ pub fn version_matches(speaks: &str, offered: &str) -> bool {
     }
 }
 
+/// A version as `(major, minor)` for ordering (`1.0` > `0.3` > `0.2` > `0.1`); a malformed
+/// one sorts first (lowest).
+pub(crate) fn version_order(version: &str) -> (i64, i64) {
+    let mut numbers = version.trim().split('.').map(|n| n.parse::<i64>().ok());
+    match (numbers.next().flatten(), numbers.next()) {
+        (Some(major), None) => (major, 0),
+        (Some(major), Some(Some(minor))) => (major, minor),
+        _ => (-1, -1),
+    }
+}
+
+/// True for a version before 1.0 (0.3, 0.2, 0.1): a legacy generation, used only when allowed.
+pub(crate) fn is_legacy(version: &str) -> bool {
+    version_order(version).0 < 1
+}
+
+/// Which protocol versions a client may use: the builder's setting.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum VersionPolicy {
+    /// 1.x only (spec §3.6: no silent downgrade; the A2A CLI specification §13.2: never below
+    /// 1.0 without an explicit opt-in).
+    #[default]
+    Current,
+    /// The newest generation the card offers, legacy ones included; a 1.0 call answered
+    /// `VersionNotSupportedError` is retried once in 0.3.
+    Negotiate,
+    /// Exactly this version (`Major.Minor`).
+    Exactly(String),
+}
+
+impl VersionPolicy {
+    /// True when the client may use a factory that speaks `version`.
+    fn allows(&self, version: &str) -> bool {
+        match self {
+            VersionPolicy::Current => !is_legacy(version),
+            VersionPolicy::Negotiate => true,
+            VersionPolicy::Exactly(wanted) => {
+                version_matches(wanted, version) && version_matches(version, wanted)
+            }
+        }
+    }
+}
+
 /// The built-in JSON-RPC 1.0 transport.
 struct JsonRpcFactory;
 
@@ -292,6 +358,72 @@ impl TransportFactory for RestFactory {
     }
 }
 
+/// The built-in JSON-RPC transport of A2A 0.3, also for 0.2 interfaces.
+struct V03JsonRpcFactory(&'static str);
+
+impl TransportFactory for V03JsonRpcFactory {
+    fn binding(&self) -> &str {
+        binding::JSONRPC
+    }
+
+    fn protocol_version(&self) -> &str {
+        self.0
+    }
+
+    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+        let endpoint = parse_url(&target.endpoint.to_string())?;
+        Ok(Arc::new(v0_3_jsonrpc::V03JsonRpcTransport::new(
+            target.http.clone(),
+            endpoint,
+            self.0,
+        )))
+    }
+}
+
+/// The built-in HTTP+JSON transport of A2A 0.3 (the `/v1/...` routes of the 0.3 proto), also
+/// for 0.2 interfaces.
+struct V03RestFactory(&'static str);
+
+impl TransportFactory for V03RestFactory {
+    fn binding(&self) -> &str {
+        binding::HTTP_JSON
+    }
+
+    fn protocol_version(&self) -> &str {
+        self.0
+    }
+
+    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+        let endpoint = parse_url(&target.endpoint.to_string())?;
+        Ok(Arc::new(v0_3_rest::V03RestTransport::new(
+            target.http.clone(),
+            &endpoint,
+            self.0,
+        )?))
+    }
+}
+
+/// The built-in JSON-RPC transport of A2A 0.1.
+struct V01JsonRpcFactory;
+
+impl TransportFactory for V01JsonRpcFactory {
+    fn binding(&self) -> &str {
+        binding::JSONRPC
+    }
+
+    fn protocol_version(&self) -> &str {
+        VERSION_0_1
+    }
+
+    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+        let endpoint = parse_url(&target.endpoint.to_string())?;
+        Ok(Arc::new(v0_1_jsonrpc::V01JsonRpcTransport::new(
+            target.http.clone(),
+            endpoint,
+        )))
+    }
+}
+
 /// The table of transports a client can use, in the order they are asked.
 #[derive(Clone)]
 pub(crate) struct Transports {
@@ -299,54 +431,79 @@ pub(crate) struct Transports {
 }
 
 impl Transports {
-    /// The caller's factories, then the built-in ones.
+    /// The caller's factories, then the built-in ones (1.0, then the legacy generations).
     pub(crate) fn new(extra: &[Arc<dyn TransportFactory>]) -> Self {
         let mut factories = extra.to_vec();
         factories.push(Arc::new(JsonRpcFactory));
         factories.push(Arc::new(RestFactory));
+        factories.push(Arc::new(V03JsonRpcFactory(VERSION_0_3)));
+        factories.push(Arc::new(V03RestFactory(VERSION_0_3)));
+        factories.push(Arc::new(V03JsonRpcFactory(VERSION_0_2)));
+        factories.push(Arc::new(V03RestFactory(VERSION_0_2)));
+        factories.push(Arc::new(V01JsonRpcFactory));
         Self { factories }
     }
 
-    /// The factory for an interface, taking an interface without a version for 1.0.
+    /// The first factory of version `version` that serves `interface` (an interface without a
+    /// version taken as `offered`, when given).
     fn find(
         &self,
         interface: &AgentInterface,
-        fill_version: bool,
+        version: &str,
+        offered: Option<&str>,
     ) -> Option<&Arc<dyn TransportFactory>> {
-        let offered = interface.protocol_version.trim();
-        let offered = if offered.is_empty() && fill_version {
-            VERSION_1_0
-        } else {
-            offered
+        let offered = match interface.protocol_version.trim() {
+            "" => offered.unwrap_or(""),
+            declared => declared,
         };
         self.factories.iter().find(|factory| {
-            factory
-                .binding()
-                .eq_ignore_ascii_case(interface.protocol_binding.trim())
+            factory.protocol_version() == version
+                && factory
+                    .binding()
+                    .eq_ignore_ascii_case(interface.protocol_binding.trim())
                 && version_matches(factory.protocol_version(), offered)
         })
     }
 
-    /// What the client speaks, `binding version`, each once.
-    pub(crate) fn supported(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+    /// The versions of the factories `policy` allows, newest first, each once.
+    fn versions(&self, policy: &VersionPolicy) -> Vec<&str> {
+        let mut versions: Vec<&str> = Vec::new();
         for factory in &self.factories {
-            let entry = format!("{} {}", factory.binding(), factory.protocol_version());
-            if !out.contains(&entry) {
-                out.push(entry);
+            let version = factory.protocol_version();
+            if policy.allows(version) && !versions.contains(&version) {
+                versions.push(version);
+            }
+        }
+        versions.sort_by_key(|v| std::cmp::Reverse(version_order(v)));
+        versions
+    }
+
+    /// What the client speaks under `policy`, `binding version`, each once.
+    pub(crate) fn supported(&self, policy: &VersionPolicy) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for version in self.versions(policy) {
+            for factory in &self.factories {
+                let entry = format!("{} {}", factory.binding(), factory.protocol_version());
+                if factory.protocol_version() == version && !out.contains(&entry) {
+                    out.push(entry);
+                }
             }
         }
         out
     }
 
-    /// The interface to use and its factory: the first interface, in the caller's order of
-    /// bindings (`preferred`) and then in the card's order, that a factory serves; failing that,
-    /// the first one that has no `protocolVersion` at all (a 1.0 card that left out the
-    /// required field), taken for 1.0.
+    /// The interface to use and its factory, under `policy`: for each version the client may
+    /// speak, newest first, the first interface in the caller's order of bindings
+    /// (`preferred`) and then in the card's order that a factory of that version serves.
+    /// Failing that, the first one that has no `protocolVersion` at all (a 1.0 card that left
+    /// out the required field), taken for 1.0; and with [`VersionPolicy::Exactly`], the first
+    /// interface of a binding the client speaks in that version, whatever the card says its
+    /// version is (the caller said which version the agent speaks).
     pub(crate) fn select<'c>(
         &self,
         card: &'c AgentCard,
         preferred: &[String],
+        policy: &VersionPolicy,
     ) -> Result<(&'c AgentInterface, Arc<dyn TransportFactory>), Error> {
         let interfaces = &card.supported_interfaces;
         let by_preference = preferred.iter().flat_map(|binding| {
@@ -357,18 +514,74 @@ impl Transports {
             })
         });
         let order: Vec<&AgentInterface> = by_preference.chain(interfaces.iter()).collect();
-        let exact = order
+        let versions = self.versions(policy);
+        let found = |i: &&'c AgentInterface, version: &str, offered: Option<&str>| {
+            self.find(i, version, offered).map(|f| (*i, f.clone()))
+        };
+        // Interfaces whose declared version the client speaks, newest version first.
+        let declared = versions
             .iter()
-            .find_map(|i| self.find(i, false).map(|factory| (*i, factory.clone())));
-        let chosen = exact.or_else(|| {
-            order
-                .iter()
-                .filter(|i| i.protocol_version.trim().is_empty())
-                .find_map(|i| self.find(i, true).map(|factory| (*i, factory.clone())))
-        });
-        chosen.ok_or_else(|| Error::NoSupportedInterface {
-            offered: interfaces.clone(),
-            supported: self.supported(),
+            .find_map(|v| order.iter().find_map(|i| found(i, v, None)));
+        let chosen = declared
+            .or_else(|| {
+                // Interfaces without a version, taken for 1.0.
+                let unversioned = |i: &&&AgentInterface| i.protocol_version.trim().is_empty();
+                versions.iter().find_map(|v| {
+                    order
+                        .iter()
+                        .filter(unversioned)
+                        .find_map(|i| found(i, v, Some(VERSION_1_0)))
+                })
+            })
+            .or_else(|| match policy {
+                // Any interface of a binding the client speaks in that version.
+                VersionPolicy::Exactly(_) => versions.iter().find_map(|v| {
+                    order.iter().find_map(|i| {
+                        let mut probe = (*i).clone();
+                        probe.protocol_version = (*v).to_owned();
+                        self.find(&probe, v, None).map(|f| (*i, f.clone()))
+                    })
+                }),
+                _ => None,
+            });
+        chosen.ok_or_else(|| {
+            let offered = interfaces.clone();
+            let legacy_fits = *policy == VersionPolicy::Current
+                && self
+                    .select(card, preferred, &VersionPolicy::Negotiate)
+                    .is_ok_and(|(i, _)| is_legacy(&i.protocol_version));
+            if legacy_fits {
+                Error::LegacyOnly { offered }
+            } else {
+                Error::NoSupportedInterface {
+                    offered,
+                    supported: self.supported(policy),
+                }
+            }
+        })
+    }
+
+    /// The 0.3 transport factory to fall back to when `interface` (1.x) answers
+    /// `VersionNotSupportedError`: the card's first 0.3 interface of the same binding, else the
+    /// same interface addressed in 0.3.
+    pub(crate) fn fallback<'c>(
+        &self,
+        card: &'c AgentCard,
+        interface: &'c AgentInterface,
+    ) -> Option<(&'c AgentInterface, Arc<dyn TransportFactory>)> {
+        let binding = interface.protocol_binding.trim();
+        let same_binding =
+            |i: &&AgentInterface| i.protocol_binding.trim().eq_ignore_ascii_case(binding);
+        let declared = card
+            .supported_interfaces
+            .iter()
+            .filter(same_binding)
+            .find_map(|i| self.find(i, VERSION_0_3, None).map(|f| (i, f.clone())));
+        declared.or_else(|| {
+            let mut probe = interface.clone();
+            probe.protocol_version = VERSION_0_3.to_owned();
+            self.find(&probe, VERSION_0_3, None)
+                .map(|f| (interface, f.clone()))
         })
     }
 }
@@ -387,10 +600,26 @@ mod tests {
     }
 
     fn chosen(card: &AgentCard, preferred: &[&str]) -> Result<String, String> {
+        chosen_under(card, preferred, &VersionPolicy::Current)
+    }
+
+    fn chosen_under(
+        card: &AgentCard,
+        preferred: &[&str],
+        policy: &VersionPolicy,
+    ) -> Result<String, String> {
         let preferred: Vec<String> = preferred.iter().map(|s| (*s).to_owned()).collect();
         Transports::new(&[])
-            .select(card, &preferred)
-            .map(|(i, f)| format!("{} {} via {}", i.url, i.protocol_version, f.binding()))
+            .select(card, &preferred, policy)
+            .map(|(i, f)| {
+                format!(
+                    "{} {} via {} {}",
+                    i.url,
+                    i.protocol_version,
+                    f.binding(),
+                    f.protocol_version()
+                )
+            })
             .map_err(|e| e.to_string())
     }
 
@@ -403,7 +632,7 @@ mod tests {
         ]);
         assert_eq!(
             chosen(&both, &[]).unwrap(),
-            "http://h/rest 1.0 via HTTP+JSON"
+            "http://h/rest 1.0 via HTTP+JSON 1.0"
         );
         let rpc_first = card(&[
             ("http://h/rpc3", "JSONRPC", "0.3"),
@@ -412,7 +641,7 @@ mod tests {
         ]);
         assert_eq!(
             chosen(&rpc_first, &[]).unwrap(),
-            "http://h/rpc 1.1 via JSONRPC"
+            "http://h/rpc 1.1 via JSONRPC 1.0"
         );
     }
 
@@ -424,17 +653,17 @@ mod tests {
         ]);
         assert_eq!(
             chosen(&both, &["http+json"]).unwrap(),
-            "http://h/rest 1.0 via HTTP+JSON"
+            "http://h/rest 1.0 via HTTP+JSON 1.0"
         );
         assert_eq!(
             chosen(&both, &["GRPC", "JSONRPC", "HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC"
+            "http://h/rpc 1.0 via JSONRPC 1.0"
         );
         // A preferred binding the card does not offer is skipped: the card's order decides.
         let rpc_only = card(&[("http://h/rpc", "JSONRPC", "1.0")]);
         assert_eq!(
             chosen(&rpc_only, &["HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC"
+            "http://h/rpc 1.0 via JSONRPC 1.0"
         );
         // A preferred binding offered only in a version the client does not speak, too.
         let old_rest = card(&[
@@ -443,7 +672,7 @@ mod tests {
         ]);
         assert_eq!(
             chosen(&old_rest, &["HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC"
+            "http://h/rpc 1.0 via JSONRPC 1.0"
         );
     }
 
@@ -453,27 +682,170 @@ mod tests {
             ("http://h/a", "JSONRPC", ""),
             ("http://h/b", "HTTP+JSON", "1.0"),
         ]);
-        assert_eq!(chosen(&card, &[]).unwrap(), "http://h/b 1.0 via HTTP+JSON");
+        assert_eq!(
+            chosen(&card, &[]).unwrap(),
+            "http://h/b 1.0 via HTTP+JSON 1.0"
+        );
         let only = super::tests::card(&[("http://h/a", "JSONRPC", " ")]);
-        assert_eq!(chosen(&only, &[]).unwrap(), "http://h/a   via JSONRPC");
+        assert_eq!(chosen(&only, &[]).unwrap(), "http://h/a   via JSONRPC 1.0");
     }
 
     #[test]
     fn nothing_fits() {
-        let old = card(&[
-            ("http://h/a2a", "JSONRPC", "0.3"),
+        let grpc = card(&[
             ("http://h/grpc", "GRPC", "1.0"),
+            ("http://h/x", "SOAP", "0.3"),
         ]);
         assert_eq!(
-            chosen(&old, &["JSONRPC"]).unwrap_err(),
+            chosen(&grpc, &["JSONRPC"]).unwrap_err(),
             "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
-             it offers: JSONRPC 0.3 http://h/a2a, GRPC 1.0 http://h/grpc"
+             it offers: GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
+        );
+        assert_eq!(
+            chosen_under(&grpc, &[], &VersionPolicy::Negotiate).unwrap_err(),
+            "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0, \
+             JSONRPC 0.3, HTTP+JSON 0.3, JSONRPC 0.2, HTTP+JSON 0.2, JSONRPC 0.1); it offers: \
+             GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
         );
         assert_eq!(
             chosen(&card(&[]), &[]).unwrap_err(),
             "the agent card names no interface (its supportedInterfaces is empty); this client \
              speaks JSONRPC 1.0, HTTP+JSON 1.0"
         );
+    }
+
+    #[test]
+    fn legacy_interfaces_need_the_callers_consent() {
+        let old = card(&[
+            ("http://h/a2a", "JSONRPC", "0.3"),
+            ("http://h/grpc", "GRPC", "1.0"),
+        ]);
+        assert_eq!(
+            chosen(&old, &["JSONRPC"]).unwrap_err(),
+            "the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks (it \
+             offers: JSONRPC 0.3 http://h/a2a, GRPC 1.0 http://h/grpc); versions before 1.0 are \
+             used only when allowed: ClientBuilder::allow_legacy(true) or \
+             protocol_version(\"0.3\"), `--a2a-version 0.3` with the a2a command"
+        );
+        assert_eq!(
+            chosen_under(&old, &[], &VersionPolicy::Negotiate).unwrap(),
+            "http://h/a2a 0.3 via JSONRPC 0.3"
+        );
+        let ancient = card(&[("http://h/", "JSONRPC", "0.1")]);
+        assert!(
+            chosen(&ancient, &[])
+                .unwrap_err()
+                .contains("offers A2A 0.1 but")
+        );
+        assert_eq!(
+            chosen_under(&ancient, &[], &VersionPolicy::Negotiate).unwrap(),
+            "http://h/ 0.1 via JSONRPC 0.1"
+        );
+    }
+
+    #[test]
+    fn negotiation_takes_the_newest_generation_then_the_order() {
+        let all = card(&[
+            ("http://h/v01", "JSONRPC", "0.1"),
+            ("http://h/v03rest", "HTTP+JSON", "0.3"),
+            ("http://h/v02", "JSONRPC", "0.2"),
+            ("http://h/v03", "JSONRPC", "0.3"),
+            ("http://h/v1", "JSONRPC", "1.0"),
+        ]);
+        let negotiate = VersionPolicy::Negotiate;
+        assert_eq!(
+            chosen_under(&all, &[], &negotiate).unwrap(),
+            "http://h/v1 1.0 via JSONRPC 1.0"
+        );
+        let mut legacy = all.clone();
+        legacy.supported_interfaces.pop();
+        assert_eq!(
+            chosen_under(&legacy, &[], &negotiate).unwrap(),
+            "http://h/v03rest 0.3 via HTTP+JSON 0.3"
+        );
+        assert_eq!(
+            chosen_under(&legacy, &["JSONRPC"], &negotiate).unwrap(),
+            "http://h/v03 0.3 via JSONRPC 0.3"
+        );
+        legacy
+            .supported_interfaces
+            .retain(|i| !i.url.contains("v03"));
+        assert_eq!(
+            chosen_under(&legacy, &[], &negotiate).unwrap(),
+            "http://h/v02 0.2 via JSONRPC 0.2"
+        );
+    }
+
+    #[test]
+    fn an_exact_version_is_spoken_even_where_the_card_says_another() {
+        let both = card(&[
+            ("http://h/v1", "JSONRPC", "1.0"),
+            ("http://h/v03", "JSONRPC", "0.3"),
+        ]);
+        let exactly = |v: &str| VersionPolicy::Exactly(v.to_owned());
+        assert_eq!(
+            chosen_under(&both, &[], &exactly("0.3")).unwrap(),
+            "http://h/v03 0.3 via JSONRPC 0.3"
+        );
+        assert_eq!(
+            chosen_under(&both, &[], &exactly("1.0")).unwrap(),
+            "http://h/v1 1.0 via JSONRPC 1.0"
+        );
+        // A card that claims only 1.0: the caller said the agent speaks 0.1.
+        let new = card(&[("http://h/v1", "JSONRPC", "1.0")]);
+        assert_eq!(
+            chosen_under(&new, &[], &exactly("0.1")).unwrap(),
+            "http://h/v1 1.0 via JSONRPC 0.1"
+        );
+        let grpc = card(&[("h:1", "GRPC", "1.0")]);
+        assert_eq!(
+            chosen_under(&grpc, &[], &exactly("0.1")).unwrap_err(),
+            "the agent card offers no interface this client speaks (JSONRPC 0.1); it offers: \
+             GRPC 1.0 h:1"
+        );
+    }
+
+    #[test]
+    fn the_fallback_is_the_cards_0_3_interface_of_the_binding_or_the_same_url() {
+        let transports = Transports::new(&[]);
+        let both = card(&[
+            ("http://h/v1", "JSONRPC", "1.0"),
+            ("http://h/rest03", "HTTP+JSON", "0.3"),
+            ("http://h/v03", "JSONRPC", "0.3"),
+        ]);
+        let (interface, factory) = transports
+            .fallback(&both, &both.supported_interfaces[0])
+            .unwrap();
+        assert_eq!(
+            (
+                interface.url.as_str(),
+                factory.binding(),
+                factory.protocol_version()
+            ),
+            ("http://h/v03", "JSONRPC", "0.3")
+        );
+        let only = card(&[("http://h/rest", "HTTP+JSON", "1.0")]);
+        let (interface, factory) = transports
+            .fallback(&only, &only.supported_interfaces[0])
+            .unwrap();
+        assert_eq!(
+            (
+                interface.url.as_str(),
+                factory.binding(),
+                factory.protocol_version()
+            ),
+            ("http://h/rest", "HTTP+JSON", "0.3")
+        );
+    }
+
+    #[test]
+    fn versions_order_newest_first() {
+        assert!(version_order("1.0") > version_order("0.3"));
+        assert!(version_order("0.3") > version_order("0.2"));
+        assert!(version_order("0.2.6") > version_order("0.1"));
+        assert_eq!(version_order("1"), (1, 0));
+        assert_eq!(version_order("x"), (-1, -1));
+        assert!(is_legacy("0.3") && is_legacy("0.1") && !is_legacy("1.1"));
     }
 
     #[test]
@@ -492,11 +864,13 @@ mod tests {
         }
         let transports = Transports::new(&[Arc::new(Grpc)]);
         assert_eq!(
-            transports.supported(),
+            transports.supported(&VersionPolicy::Current),
             ["GRPC 1.0", "JSONRPC 1.0", "HTTP+JSON 1.0"]
         );
         let card = card(&[("h:443", "GRPC", "1.0"), ("http://h/", "JSONRPC", "1.0")]);
-        let (interface, factory) = transports.select(&card, &[]).unwrap();
+        let (interface, factory) = transports
+            .select(&card, &[], &VersionPolicy::Current)
+            .unwrap();
         assert_eq!(
             (interface.url.as_str(), factory.binding()),
             ("h:443", "GRPC")

@@ -22,14 +22,17 @@ use serde_json::value::RawValue;
 
 use super::{BoxFuture, EventStream, Transport, boxed, sse};
 use crate::Error;
-use crate::http::{HttpClient, Opened, content_type_of};
+use crate::http::{Dialect, HttpClient, Opened, content_type_of};
 use crate::interceptor::CallInfo;
 
 /// The `Accept` of a call answered with JSON: the 1.0.1 media type first, plain JSON too.
 const ACCEPT_JSON: &str = "application/a2a+json, application/json";
 
-/// HTTP+JSON, A2A 1.0.
-pub(crate) struct RestTransport {
+/// HTTP under an interface URL, as both generations of the HTTP+JSON binding use it: routes
+/// under the URL's path, the generation's service-parameter headers and media types, errors
+/// read by the generation's rule, streams as SSE. The transports of each generation put their
+/// own routes and bodies on it.
+pub(crate) struct RestWire {
     http: HttpClient,
     /// `scheme://authority`.
     origin: String,
@@ -37,18 +40,32 @@ pub(crate) struct RestTransport {
     base_path: String,
     /// The interface URL's query, kept before the call's own parameters.
     base_query: Option<String>,
+    dialect: Dialect,
+    /// The `Content-Type` of request bodies.
+    body_type: &'static str,
+    /// The `Accept` of calls answered with JSON.
+    accept_json: &'static str,
+    /// The error of a non-`2xx` answer.
+    error_of: fn(http::StatusCode, &[u8]) -> Error,
 }
 
 /// One call on the wire: the method, the path under the interface URL, the query and the body.
-struct Route {
-    method: Method,
-    path: String,
-    query: String,
-    body: Option<Bytes>,
+pub(crate) struct Route {
+    pub(crate) method: Method,
+    pub(crate) path: String,
+    pub(crate) query: String,
+    pub(crate) body: Option<Bytes>,
 }
 
-impl RestTransport {
-    pub(crate) fn new(http: HttpClient, endpoint: &http::Uri) -> Result<Self, Error> {
+impl RestWire {
+    pub(crate) fn new(
+        http: HttpClient,
+        endpoint: &http::Uri,
+        dialect: Dialect,
+        body_type: &'static str,
+        accept_json: &'static str,
+        error_of: fn(http::StatusCode, &[u8]) -> Error,
+    ) -> Result<Self, Error> {
         let (Some(scheme), Some(authority)) = (endpoint.scheme_str(), endpoint.authority()) else {
             return Err(Error::Config(format!(
                 "the HTTP+JSON interface URL `{endpoint}` is not absolute"
@@ -62,6 +79,10 @@ impl RestTransport {
                 .query()
                 .filter(|q| !q.is_empty())
                 .map(str::to_owned),
+            dialect,
+            body_type,
+            accept_json,
+            error_of,
         })
     }
 
@@ -84,11 +105,11 @@ impl RestTransport {
         let uri: http::Uri = url
             .parse()
             .map_err(|err| Error::Config(format!("invalid request URL `{url}`: {err}")))?;
-        let mut builder = self
-            .http
-            .request(route.method, uri, accept, last_event_id)?;
+        let mut builder =
+            self.http
+                .request_in(self.dialect, route.method, uri, accept, last_event_id)?;
         if route.body.is_some() {
-            builder = builder.header(header::CONTENT_TYPE, content_type::A2A_JSON);
+            builder = builder.header(header::CONTENT_TYPE, self.body_type);
         }
         builder
             .body(route.body.unwrap_or_default())
@@ -96,38 +117,60 @@ impl RestTransport {
     }
 
     /// Sends a call answered with JSON; returns the body of a `2xx` answer.
-    async fn exchange(&self, call: CallInfo, route: Route) -> Result<Bytes, Error> {
-        let request = self.request(route, ACCEPT_JSON, None)?;
+    pub(crate) async fn exchange(&self, call: CallInfo, route: Route) -> Result<Bytes, Error> {
+        let request = self.request(route, self.accept_json, None)?;
         let (head, bytes) = self.http.exchange(&call, request).await?;
         if !head.status.is_success() {
-            return Err(error_of(head.status, &bytes));
+            return Err((self.error_of)(head.status, &bytes));
         }
         Ok(bytes)
     }
 
-    async fn call<R: DeserializeOwned>(&self, call: CallInfo, route: Route) -> Result<R, Error> {
-        let bytes = self.exchange(call, route).await?;
-        Ok(a2a_types::json::from_slice(&bytes)?)
-    }
-
-    async fn stream(
+    /// Sends a call answered with an event stream, each event's `data:` read by `decode`.
+    pub(crate) async fn stream(
         &self,
         call: CallInfo,
         operation: Operation,
         route: Route,
         last_event_id: Option<&str>,
+        decode: fn(&str) -> Result<StreamResponse, Error>,
     ) -> Result<EventStream, Error> {
         let request = self.request(route, content_type::EVENT_STREAM, last_event_id)?;
         match self.http.open(&call, request).await? {
-            Opened::Events(body) => Ok(sse::events(body, decode_event)),
+            Opened::Events(body) => Ok(sse::events(body, decode)),
             Opened::Answer(head, bytes) if !head.status.is_success() => {
-                Err(error_of(head.status, &bytes))
+                Err((self.error_of)(head.status, &bytes))
             }
             Opened::Answer(head, _) => Err(Error::Protocol(format!(
                 "{operation} answered with `{}` instead of an event stream",
                 content_type_of(&head)
             ))),
         }
+    }
+}
+
+/// HTTP+JSON, A2A 1.0.
+pub(crate) struct RestTransport {
+    wire: RestWire,
+}
+
+impl RestTransport {
+    pub(crate) fn new(http: HttpClient, endpoint: &http::Uri) -> Result<Self, Error> {
+        Ok(Self {
+            wire: RestWire::new(
+                http,
+                endpoint,
+                Dialect::V1_0,
+                content_type::A2A_JSON,
+                ACCEPT_JSON,
+                error_of,
+            )?,
+        })
+    }
+
+    async fn call<R: DeserializeOwned>(&self, call: CallInfo, route: Route) -> Result<R, Error> {
+        let bytes = self.wire.exchange(call, route).await?;
+        Ok(a2a_types::json::from_slice(&bytes)?)
     }
 }
 
@@ -375,7 +418,7 @@ impl Transport for RestTransport {
         let op = Operation::SendStreamingMessage;
         boxed(async move {
             let route = route(op, request, request.tenant.as_deref(), &[])?;
-            self.stream(call, op, route, None).await
+            self.wire.stream(call, op, route, None, decode_event).await
         })
     }
 
@@ -389,7 +432,9 @@ impl Transport for RestTransport {
         let ids = [(ID, request.id.as_ref())];
         boxed(async move {
             let route = route(op, request, request.tenant.as_deref(), &ids)?;
-            self.stream(call, op, route, last_event_id).await
+            self.wire
+                .stream(call, op, route, last_event_id, decode_event)
+                .await
         })
     }
 
@@ -406,7 +451,7 @@ impl Transport for RestTransport {
         boxed(async move {
             let route = route(op, request, request.tenant.as_deref(), &ids)?;
             // The answer is empty, `{}` (ProtoJSON of Empty) or anything else: all fine.
-            self.exchange(call, route).await.map(drop)
+            self.wire.exchange(call, route).await.map(drop)
         })
     }
 }
