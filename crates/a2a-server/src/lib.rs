@@ -60,6 +60,21 @@
 //! take text, a `Message` or nothing ([`StatusMessage`]). To choose the
 //! agent at run time, box it: [`BoxAgent`].
 //!
+//! # Who sees which task
+//!
+//! Every task belongs to an owner: the principal that created it (named by the service's
+//! [`Authenticator`], if it has one) under the tenant it was created in. A call sees only the
+//! tasks of its own owner: `GetTask`, `CancelTask`, `SubscribeToTask`, push configurations and
+//! follow-up messages on another owner's task get `TaskNotFoundError` (-32001), and `ListTasks`
+//! lists the caller's own tasks.
+//!
+//! **Without an authenticator every call is anonymous, so tasks are scoped by tenant alone:
+//! `ListTasks` lists every caller's tasks**, and whoever knows a task's id can read, follow and
+//! cancel it. That is the default, meant for a single-tenant server (one client, or clients
+//! that trust each other; `a2a serve` is such a server). A server that several clients share
+//! names its callers with [`ServiceBuilder::authenticator`]: `examples/scoped_tasks.rs` scopes
+//! tasks by API key, and shows two callers that do not see each other's tasks.
+//!
 //! # Mounting
 //!
 //! [`A2aService`] is a `tower_service::Service<http::Request<B>>` with `Error = Infallible`:
@@ -81,6 +96,7 @@
 //! | `streaming` | [`from_stream`](agent::from_stream): a `Stream` of events, one artifact chunk per word |
 //! | `multi_turn` | `input_required`, then a follow-up message on the same task |
 //! | `pick_agent` | [`BoxAgent`]: the agent named on the command line |
+//! | `scoped_tasks` | an [`Authenticator`] naming callers by API key: each caller sees only its own tasks |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
 //! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
 //!
