@@ -17,7 +17,9 @@
 //! The Python and JS SDK echo servers (`sdk/`) run when the interop suite has installed the
 //! SDKs. Figures and goals: `docs/benchmarks.md`.
 
+pub mod process;
 pub mod procfs;
+pub mod soak;
 pub mod wire;
 
 /// Parses `--name value` pairs; flags without a value are not supported.
