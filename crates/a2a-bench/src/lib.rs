@@ -61,3 +61,16 @@ pub fn flag<T: std::str::FromStr>(
             .map_err(|_| format!("`--{name} {v}`: not a valid value")),
     }
 }
+
+/// The exit code of a driver: 0 when `outcome` is `Ok(true)`, 2 when a measurement or budget
+/// failed (`Ok(false)`), 1 (with the error on stderr, after `name`) when the run failed.
+pub fn exit_code(name: &str, outcome: Result<bool, String>) -> std::process::ExitCode {
+    match outcome {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::from(2),
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! `TASK_STATE_AUTH_REQUIRED` ends `TASK_STATE_FAILED`, which open streams see, and its place
 //! under `RetentionPolicy::max_live_tasks` is free again.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,25 +12,10 @@ use a2a_server::agent::agent_fn;
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy, TaskStore};
 use a2a_server::{A2aError, CallContext, EventStream, HandlerConfig, RequestHandler, StreamEvent};
 use a2a_types::v1::*;
+use common::{streaming_card as card, task_of, text_request as send};
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
 use tokio::sync::Semaphore;
-
-fn card() -> AgentCard {
-    AgentCard::new("test", "test agent", "1.0.0")
-        .with_capabilities(AgentCapabilities::default().with_streaming(true))
-}
-
-fn send(text: &str) -> SendMessageRequest {
-    SendMessageRequest::new(Message::new("m-1", Role::User, vec![Part::text(text)]))
-}
-
-fn task_of(r: SendMessageResponse) -> Task {
-    match r {
-        SendMessageResponse::Task(t) => t,
-        other => panic!("expected a task, got {other:?}"),
-    }
-}
 
 /// "ask" asks for input, "auth" for authorization; "ask and wait" asks, then runs on until
 /// `gate` gives it a permit; anything else completes.

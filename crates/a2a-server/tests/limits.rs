@@ -9,10 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use a2a_server::agent::agent_fn;
 use a2a_server::store::RetentionPolicy;
 use a2a_server::{A2aService, HandlerConfig, Limits, ServeConfig};
-use a2a_types::v1::{AgentCapabilities, AgentCard};
 use common::{normalized, rpc, start, start_configured};
 use http::StatusCode;
 use pretty_assertions::assert_eq;
@@ -23,22 +21,12 @@ use tokio::net::TcpStream;
 /// The bound on every wait for something that must happen; never reached when the code works.
 const GUARD: Duration = Duration::from_secs(10);
 
-fn card() -> AgentCard {
-    AgentCard::new("Test", "A test agent", "1.0.0")
-        .with_capabilities(AgentCapabilities::default().with_streaming(true))
-}
-
 /// An agent that completes at once, or works until cancelled on `wait`.
 fn service(limits: Limits) -> A2aService {
-    let agent = agent_fn(|ctx, sink| async move {
-        sink.working(None).await?;
-        if ctx.text() == "wait" {
-            ctx.cancelled().await;
-        }
-        sink.complete(None).await?;
-        Ok(())
-    });
-    A2aService::builder(agent, card()).limits(limits).build()
+    let agent = common::scripted_agent(std::sync::Arc::new(tokio::sync::Semaphore::new(0)));
+    A2aService::builder(agent, common::streaming_card())
+        .limits(limits)
+        .build()
 }
 
 fn send(text: &str) -> String {

@@ -33,14 +33,7 @@ use serde_json::{Value, json};
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(true) => std::process::ExitCode::SUCCESS,
-        Ok(false) => std::process::ExitCode::from(2),
-        Err(e) => {
-            eprintln!("a2a-bench: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    a2a_bench::exit_code("a2a-bench", run(&args))
 }
 
 struct Config {

@@ -46,14 +46,7 @@ const MIB: f64 = 1024.0 * 1024.0;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(true) => std::process::ExitCode::SUCCESS,
-        Ok(false) => std::process::ExitCode::from(2),
-        Err(e) => {
-            eprintln!("a2a-bench-soak: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    a2a_bench::exit_code("a2a-bench-soak", run(&args))
 }
 
 /// One reading of the server.
