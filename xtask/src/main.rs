@@ -84,7 +84,7 @@ tasks:
   soak [--secs N] [--settle N]
                  the server under a mixed hostile load for N seconds (default 60; not part of
                  ci): RSS, descriptors and CPU at the start, during and after, and a verdict
-                 against budgets; see docs/benchmarks.md#soak
+                 against budgets; see docs/benchmarks.md (Soak)
   paths          print the workspace root, target directory, spec folder and cargo in use
 
 the spec files:
