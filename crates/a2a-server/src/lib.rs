@@ -50,6 +50,9 @@
 //! * `CancelTask` fires the agent's cancellation token and [`Agent::cancel`]; the task ends
 //!   `TASK_STATE_CANCELED` after [`HandlerConfig::cancel_grace`] at the latest.
 //! * An agent that returns an error or panics fails its task; the server keeps serving.
+//! * A task left waiting for the client (`TASK_STATE_INPUT_REQUIRED`, `AUTH_REQUIRED`) ends
+//!   `TASK_STATE_FAILED` after [`HandlerConfig::interrupted_ttl`] (24 h) without a follow-up,
+//!   so that such tasks cannot fill the store for good.
 //!
 //! # Writing the agent
 //!
