@@ -17,14 +17,31 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         Some("--") => &args[1..],
         _ => args,
     };
+    let mut root = vec!["--root".to_owned(), workspace.root.display().to_string()];
+    root.extend_from_slice(args);
+    match build_and_run(workspace, "a2a-bench", &root)? {
+        Some(0) => Ok(()),
+        Some(2) => Err("bench: the floor or a2a-rs did not measure end to end (see above)".into()),
+        _ => Err("bench: the driver failed (see above)".to_owned()),
+    }
+}
+
+/// Builds the `a2a-bench` binaries in release mode and runs `bin` with `args` (output
+/// inherited); its exit code.
+pub(crate) fn build_and_run(
+    workspace: &Workspace,
+    bin: &str,
+    args: &[String],
+) -> Result<Option<i32>, String> {
     let build = ["build", "--release", "-p", "a2a-bench", "--bins"];
     eprintln!("==> cargo {}", build.join(" "));
     let status = status_of(workspace.cargo_command().args(build), workspace)?;
     if !status.success() {
         return Err(format!("`cargo {}` failed ({status})", build.join(" ")));
     }
-    // `cargo run` finds the binary wherever the target directory is; the driver finds the other
-    // binaries next to itself, and the SDK installs of `cargo xtask interop` where we tell it.
+    // `cargo run` finds the binary wherever the target directory is; the drivers find the
+    // other binaries next to themselves, and the SDK installs of `cargo xtask interop` where we
+    // tell them.
     let mut run = workspace.cargo_command();
     run.args([
         "run",
@@ -33,11 +50,9 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         "-p",
         "a2a-bench",
         "--bin",
-        "a2a-bench",
+        bin,
         "--",
-        "--root",
     ])
-    .arg(&workspace.root)
     .args(args);
     let interop = crate::interop::work_dir(workspace);
     for (var, dir) in [
@@ -48,11 +63,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
             run.env(var, interop.join(dir));
         }
     }
-    match status_of(&mut run, workspace)?.code() {
-        Some(0) => Ok(()),
-        Some(2) => Err("bench: the floor or a2a-rs did not measure end to end (see above)".into()),
-        _ => Err("bench: the driver failed (see above)".to_owned()),
-    }
+    Ok(status_of(&mut run, workspace)?.code())
 }
 
 /// Runs `command` with inherited output.

@@ -43,9 +43,27 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 /// divergence is described in `docs/interop.md`: `Dn` of our server, `Cn` of our client, `Ln` of
 /// a 0.3 agent (what a 0.3 SDK does unlike the 1.0 scenario, whoever the client).
 const KNOWN: &[Known] = &[
-    ("JSONRPC", "rust-0.3", "python-compat", "get_task_history_length", "L1"),
-    ("JSONRPC", "rust-0.3", "python-0.3", "get_task_history_length", "L1"),
-    ("JSONRPC", "rust-0.3", "python-0.3", "cancel_task_stream", "L2"),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-compat",
+        "get_task_history_length",
+        "L1",
+    ),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-0.3",
+        "get_task_history_length",
+        "L1",
+    ),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-0.3",
+        "cancel_task_stream",
+        "L2",
+    ),
     (
         "JSONRPC",
         "rust-0.3",

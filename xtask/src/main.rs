@@ -19,6 +19,7 @@ use xtask::{Workspace, workspace};
 mod bench;
 mod ci;
 mod interop;
+mod soak;
 
 /// The tasks that run in `xtask-spec` (`xtask-spec <task> ...`, built by [`spec_task`]).
 const SPEC_TASKS: &[&str] = &["schema", "codegen", "conformance"];
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         Some(name) if SPEC_TASKS.contains(&name) => run(&|ws| spec_task(ws, &args)),
         Some("interop") => run(&|ws| interop::run(ws).map(|()| ExitCode::SUCCESS)),
         Some("bench") => run(&|ws| bench::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
+        Some("soak") => run(&|ws| soak::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("paths") => run(&|ws| paths(ws).map(|()| ExitCode::SUCCESS)),
         Some(other) => Err(format!(
             "unknown task `{other}` (`cargo xtask --help` lists them)"
@@ -84,6 +86,10 @@ tasks:
                  <target dir>/interop; see docs/interop.md
   bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
                  (not part of ci); see docs/benchmarks.md
+  soak [--secs N] [--settle N]
+                 the server under a mixed hostile load for N seconds (default 60; not part of
+                 ci): RSS, descriptors and CPU at the start, during and after, and a verdict
+                 against budgets; see docs/benchmarks.md (Soak)
   paths          print the workspace root, target directory, spec folder and cargo in use
 
 the spec files:

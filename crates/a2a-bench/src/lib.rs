@@ -17,7 +17,9 @@
 //! The Python and JS SDK echo servers (`sdk/`) run when the interop suite has installed the
 //! SDKs. Figures and goals: `docs/benchmarks.md`.
 
+pub mod process;
 pub mod procfs;
+pub mod soak;
 pub mod wire;
 
 /// Parses `--name value` pairs; flags without a value are not supported.
@@ -57,5 +59,18 @@ pub fn flag<T: std::str::FromStr>(
         Some((_, v)) => v
             .parse()
             .map_err(|_| format!("`--{name} {v}`: not a valid value")),
+    }
+}
+
+/// The exit code of a driver: 0 when `outcome` is `Ok(true)`, 2 when a measurement or budget
+/// failed (`Ok(false)`), 1 (with the error on stderr, after `name`) when the run failed.
+pub fn exit_code(name: &str, outcome: Result<bool, String>) -> std::process::ExitCode {
+    match outcome {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::from(2),
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }

@@ -44,6 +44,16 @@ pub fn rss_bytes(pid: u32) -> Result<u64, String> {
         .ok_or_else(|| format!("/proc/{pid}/status: no VmRSS"))
 }
 
+/// The open file descriptors of process `pid`: the entries of `/proc/<pid>/fd`.
+///
+/// # Errors
+/// The process is gone, or its descriptors are not ours to read.
+pub fn open_fds(pid: u32) -> Result<u64, String> {
+    let dir =
+        std::fs::read_dir(format!("/proc/{pid}/fd")).map_err(|e| format!("/proc/{pid}/fd: {e}"))?;
+    Ok(dir.count() as u64)
+}
+
 /// The soft and hard `RLIMIT_NOFILE` of this process, from `/proc/self/limits`.
 pub fn nofile_limits() -> Option<(u64, u64)> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
@@ -100,6 +110,8 @@ mod tests {
         let pid = std::process::id();
         assert!(rss_bytes(pid).unwrap() > 0);
         cpu_time(pid, clock_ticks()).unwrap();
+        // stdin, stdout, stderr at least.
+        assert!(open_fds(pid).unwrap() >= 3);
         let (soft, hard) = nofile_limits().unwrap();
         assert!(soft <= hard);
     }

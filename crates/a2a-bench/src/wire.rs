@@ -11,6 +11,10 @@ pub const ECHO_TEXT: &str = "hello, bench";
 /// idle SSE subscribers subscribe to).
 pub const HOLD: &str = "hold";
 
+/// The text that makes the bench agent ask for input: its task waits in
+/// `TASK_STATE_INPUT_REQUIRED` (until the server's `interrupted_ttl` ends it).
+pub const ASK: &str = "ask";
+
 /// The text that makes the bench agents stream `n` artifact chunks.
 pub fn stream_command(n: usize) -> String {
     format!("stream {n}")
@@ -68,7 +72,8 @@ pub fn list_tasks() -> Vec<u8> {
     rpc("ListTasks", json!({"pageSize": 1}))
 }
 
-fn rpc(method: &str, params: Value) -> Vec<u8> {
+/// A JSON-RPC request (id 1) for `method` with `params`.
+pub fn rpc(method: &str, params: Value) -> Vec<u8> {
     serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
         .expect("JSON serializes")
 }

@@ -153,6 +153,12 @@ enum Command {
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
             lines of its stderr in the status message. Canceling the task kills the command.\n\n\
+            No authentication: every caller is anonymous, so tasks are not scoped by caller. \
+            ListTasks lists every caller's tasks, and anyone who knows a task's id can read, \
+            follow and cancel it: a single-tenant server, for one client or clients that trust \
+            each other (the default address, 127.0.0.1, is reachable from this machine only). \
+            To scope tasks by caller, serve the agent from Rust with an Authenticator \
+            (crates/a2a-server/examples/scoped_tasks.rs).\n\n\
             The first line printed is `serving the <name> agent at <URL>`."
     )]
     Serve {

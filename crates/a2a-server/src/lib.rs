@@ -50,6 +50,9 @@
 //! * `CancelTask` fires the agent's cancellation token and [`Agent::cancel`]; the task ends
 //!   `TASK_STATE_CANCELED` after [`HandlerConfig::cancel_grace`] at the latest.
 //! * An agent that returns an error or panics fails its task; the server keeps serving.
+//! * A task left waiting for the client (`TASK_STATE_INPUT_REQUIRED`, `AUTH_REQUIRED`) ends
+//!   `TASK_STATE_FAILED` after [`HandlerConfig::interrupted_ttl`] (24 h) without a follow-up,
+//!   so that such tasks cannot fill the store for good.
 //!
 //! # Writing the agent
 //!
@@ -60,6 +63,21 @@
 //! take text, a `Message` or nothing ([`StatusMessage`]). To choose the
 //! agent at run time, box it: [`BoxAgent`].
 //!
+//! # Who sees which task
+//!
+//! Every task belongs to an owner: the principal that created it (named by the service's
+//! [`Authenticator`], if it has one) under the tenant it was created in. A call sees only the
+//! tasks of its own owner: `GetTask`, `CancelTask`, `SubscribeToTask`, push configurations and
+//! follow-up messages on another owner's task get `TaskNotFoundError` (-32001), and `ListTasks`
+//! lists the caller's own tasks.
+//!
+//! **Without an authenticator every call is anonymous, so tasks are scoped by tenant alone:
+//! `ListTasks` lists every caller's tasks**, and whoever knows a task's id can read, follow and
+//! cancel it. That is the default, meant for a single-tenant server (one client, or clients
+//! that trust each other; `a2a serve` is such a server). A server that several clients share
+//! names its callers with [`ServiceBuilder::authenticator`]: `examples/scoped_tasks.rs` scopes
+//! tasks by API key, and shows two callers that do not see each other's tasks.
+//!
 //! # Mounting
 //!
 //! [`A2aService`] is a `tower_service::Service<http::Request<B>>` with `Error = Infallible`:
@@ -69,6 +87,72 @@
 //! under `nest_service("/a2a", service)` the card is at `/a2a/.well-known/agent-card.json`,
 //! where clients do not look; route [`AGENT_CARD_PATH`] at the root to a clone of the service
 //! as well (`examples/axum.rs`, `docs/mount-in-axum.md`).
+//!
+//! # Limits and defaults
+//!
+//! Every resource a request can make the server hold is bounded, with a safe default. Each
+//! limit is set on one of four things: [`ServeConfig`] (connections; [`serve_with_shutdown`]),
+//! [`Limits`] ([`ServiceBuilder::limits`]), [`HandlerConfig`]
+//! ([`ServiceBuilder::handler_config`]) and the default store's
+//! [`RetentionPolicy`](store::RetentionPolicy) ([`ServiceBuilder::store`]). Errors are shown
+//! as the JSON-RPC binding answers them (HTTP status, then code and message); the REST binding
+//! answers the same message in a `google.rpc.Status` with the same HTTP status. The same table,
+//! with how to change each limit and what bounds the memory of one answer, is
+//! `docs/limits.md`.
+//!
+//! | limit | default | what a client sees when it is hit |
+//! |---|---|---|
+//! | `ServeConfig::max_connections` | 10 000 | no error: at the cap the server stops accepting, a new connection waits in the kernel's listen backlog and is served once another one closes (its connect times out when the backlog is full too); out of file descriptors, accepting pauses 50 ms at a time and goes on |
+//! | `ServeConfig::header_read_timeout` | 30 s | a connection without a complete request head in time (counted from the accept, or from the first byte of a kept-alive connection's next request) is closed without a response |
+//! | `ServeConfig::idle_timeout` | 60 s | a connection without an open request is closed (HTTP/2: after a `GOAWAY` with `NO_ERROR`); an open SSE stream is an open request, so its connection is never idle |
+//! | `ServeConfig::http2_keep_alive_interval` | 60 s | an HTTP/2 connection on which nothing was read this long is pinged |
+//! | `ServeConfig::http2_keep_alive_timeout` | 20 s | an HTTP/2 peer that leaves a ping unanswered this long is disconnected, with all its streams |
+//! | `ServeConfig::http2_max_concurrent_streams` | 200 | announced in `SETTINGS`; a stream opened beyond it is reset with `REFUSED_STREAM` |
+//! | `ServeConfig::shutdown_deadline` | 10 s | after the shutdown signal, a connection still open at the deadline (a stream still being read) is closed |
+//! | HTTP/1.1 request head (hyper's, fixed) | 100 headers, 408 KiB | `431 Request Header Fields Too Large`, and the connection is closed (the size is checked between reads: a head a little larger may still pass) |
+//! | HTTP/2 header list (hyper's, fixed) | 16 KiB | `431 Request Header Fields Too Large` on that stream |
+//! | `Limits::max_body_bytes` | 4 MiB | `413`, -32600 "invalid request: the request body is larger than the limit of 4194304 bytes" (id `null`); a declared `Content-Length` over the limit is refused before anything is read |
+//! | `Limits::body_read_timeout` | 60 s | `408`, -32600 "invalid request: the request body did not arrive within 60000 ms" |
+//! | `Limits::body_idle_timeout` | 15 s | `408`, -32600 "invalid request: the request body stalled: no data for 15000 ms"; also ends an `Expect: 100-continue` request whose body never comes |
+//! | `Limits::request_timeout` | 5 min | `504`, -32603 "internal error: the call did not finish within 300000 ms; a task it started goes on and can be polled with GetTask" (REST: "... can be read with GET /tasks/{id}"); streams are not timed |
+//! | `Limits::max_streams` | 10 000 | a stream (`SendStreamingMessage`, `SubscribeToTask`, either binding) while this many are open: `503`, -32603 "internal error: too many open streams (the limit is 10000); try again later", with the call's id; nothing starts |
+//! | `Limits::max_batch_len` | 100 | a longer JSON-RPC batch: `200` with one -32600 "invalid request: a batch may hold at most 100 calls; this one holds N" (id `null`); none of its calls runs |
+//! | `Limits::batch_concurrency` | 8 | no error: a batch's further calls wait for a running one to finish; the answers keep the batch's order |
+//! | `HandlerConfig::max_task_bytes` | 16 MiB | a message that alone is larger: -32602 "invalid params: the message takes N bytes, more than the 16777216 bytes a task may hold (max_task_bytes)"; a follow-up that would take its task over: -32004 "task T cannot take this message of N bytes: the task holds ..."; an agent event that would: refused to the agent (`SinkError::TooLarge`), the task unchanged |
+//! | `HandlerConfig::max_page_bytes` | 4 MiB | `ListTasks` ends its page early (with at least one task) and returns the `nextPageToken` of the rest |
+//! | `HandlerConfig::max_page_size` | 100 | JSON-RPC: a larger `pageSize` is served as 100 (the answer's `pageSize` says so); REST: `400` "invalid params: query parameter `pageSize` must be between 1 and 100, got N" |
+//! | `HandlerConfig::default_page_size` | 50 | the size of a `ListTasks` page that names no `pageSize` |
+//! | `HandlerConfig::cancel_grace` | 5 s | `CancelTask` answers after it at the latest: the task ends `TASK_STATE_CANCELED` whatever its agent does |
+//! | `HandlerConfig::interrupted_ttl` | 24 h | a task left `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED` this long (no follow-up, no agent running) ends `TASK_STATE_FAILED` with the agent message "The task waited longer than 24 h for input and was closed (interrupted_ttl); send a new message without taskId to start a new task.", which open streams and waiting calls receive; a late answer: -32004 "task T is TASK_STATE_FAILED (a terminal state) and accepts no more messages; ..." |
+//! | `RetentionPolicy::max_tasks` | 10 000 | ended tasks beyond it are dropped, oldest first: -32001 "task T not found" |
+//! | `RetentionPolicy::max_live_tasks` | 10 000 | a message that would start a task while this many are unfinished or pinned (read by a stream or a waiting call, or run by an agent): -32004 "the task store holds its limit of 10000 unfinished or pinned tasks (max_live_tasks); try again later"; the agent does not run |
+//! | `RetentionPolicy::max_total_bytes` | 256 MiB | ended tasks are dropped, oldest first, to stay within it; when unfinished and pinned tasks fill it, a new task gets -32004 "the task store is full: ...", and a follow-up or an agent event that does not fit is refused (-32004, `SinkError::TooLarge`) |
+//! | `RetentionPolicy::terminal_ttl` | 1 h | ended tasks whose final status is older are dropped at the store's next change: -32001 "task T not found" |
+//!
+//! Not limits, but timers a client notices: SSE streams carry a keep-alive comment after
+//! [`Limits::keep_alive`] (15 s) of silence, and the card is served with
+//! `Cache-Control: max-age` [`Limits::card_max_age`] (300 s).
+//!
+//! ```
+//! use std::time::Duration;
+//! use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
+//! use a2a_server::{A2aService, HandlerConfig, Limits};
+//!
+//! # async fn run(agent: impl a2a_server::Agent, card: a2a_types::v1::AgentCard) -> std::io::Result<()> {
+//! let service = A2aService::builder(agent, card)
+//!     .limits(Limits::default().with_max_body_bytes(1024 * 1024).with_max_streams(1000))
+//!     .handler_config(
+//!         HandlerConfig::default().with_interrupted_ttl(Some(Duration::from_secs(60 * 60))),
+//!     )
+//!     .store(InMemoryTaskStore::with_retention(
+//!         RetentionPolicy::default().with_max_live_tasks(1000),
+//!     ))
+//!     .build();
+//! let config = service.serve_config().with_max_connections(2000);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:7420").await?;
+//! a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config).await
+//! # }
+//! ```
 //!
 //! # Examples
 //!
@@ -81,6 +165,7 @@
 //! | `streaming` | [`from_stream`](agent::from_stream): a `Stream` of events, one artifact chunk per word |
 //! | `multi_turn` | `input_required`, then a follow-up message on the same task |
 //! | `pick_agent` | [`BoxAgent`]: the agent named on the command line |
+//! | `scoped_tasks` | an [`Authenticator`] naming callers by API key: each caller sees only its own tasks |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
 //! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
 //!

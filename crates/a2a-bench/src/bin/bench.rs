@@ -23,24 +23,17 @@
 //! the raw figures to `target/bench/`.
 
 use std::io::{BufRead as _, Write as _};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
+use a2a_bench::process::{self, Server, free_addr};
 use a2a_bench::procfs;
 use serde_json::{Value, json};
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(true) => std::process::ExitCode::SUCCESS,
-        Ok(false) => std::process::ExitCode::from(2),
-        Err(e) => {
-            eprintln!("a2a-bench: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    a2a_bench::exit_code("a2a-bench", run(&args))
 }
 
 struct Config {
@@ -297,25 +290,6 @@ fn which(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// One server process; killed when dropped.
-struct Server {
-    child: Child,
-    pid: u32,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_addr() -> Result<SocketAddr, String> {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    listener.local_addr().map_err(|e| e.to_string())
-}
-
 /// `prlimit --nofile=N:HARD --` before a command that needs `N` descriptors, when the soft
 /// limit is lower (no unsafe `setrlimit` in the workspace). `None` when even the hard limit is
 /// too low; then `needed` is capped.
@@ -372,34 +346,7 @@ fn spawn(
         .out_dir
         .join("logs")
         .join(format!("{}-{phase}.log", target.name));
-    let stderr = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let mut child = Command::new(&argv[0])
-        .args(&argv[1..])
-        .stdin(Stdio::null())
-        .stdout(stderr.try_clone().map_err(|e| e.to_string())?)
-        .stderr(stderr)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", argv[0]))?;
-    let pid = child.id();
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            return Err(format!(
-                "{} exited ({status}) before listening; see {}",
-                target.name,
-                log.display()
-            ));
-        }
-        if std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(100)).is_ok() {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            return Err(format!("{} did not listen within 60 s", target.name));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Ok(Server { child, pid, addr })
+    process::start(target.name, &argv, &[], addr, &log)
 }
 
 /// Runs the load generator; its last stdout line is JSON.

@@ -10,6 +10,9 @@
 //! a2a-bench-load subscribe --addr A --task ID --subscribers N [--timeout SECS]
 //!     N SubscribeToTask streams held open; prints `ready N` once every one has its first
 //!     event, then holds them until stdin closes (or the timeout), and exits
+//! a2a-bench-load soak      --addr A --secs N
+//!     every probe of `a2a_bench::soak` (normal traffic beside hostile clients) for N seconds
+//!     against a server started with `--soak true`; prints each probe's outcomes
 //! ```
 //!
 //! Every option also takes `--threads T` (the client's runtime threads, default 1).
@@ -43,7 +46,9 @@ fn main() -> std::process::ExitCode {
 
 fn run(args: &[String]) -> Result<(), String> {
     let Some((what, rest)) = args.split_first() else {
-        return Err("usage: a2a-bench-load rps|count|stream|call|subscribe --addr A ...".into());
+        return Err(
+            "usage: a2a-bench-load rps|count|stream|call|subscribe|soak --addr A ...".into(),
+        );
     };
     let flags = a2a_bench::parse_flags(rest)?;
     let addr: SocketAddr =
@@ -92,6 +97,10 @@ fn run(args: &[String]) -> Result<(), String> {
                 let n = a2a_bench::flag(&flags, "subscribers", 10_000)?;
                 let secs: u64 = a2a_bench::flag(&flags, "timeout", 120)?;
                 subscribe(addr, &task, n, Duration::from_secs(secs)).await
+            }
+            "soak" => {
+                let secs: f64 = a2a_bench::flag(&flags, "secs", 30.0)?;
+                Ok(a2a_bench::soak::run(addr, Duration::from_secs_f64(secs)).await)
             }
             other => Err(format!("unknown load `{other}`")),
         }

@@ -2,18 +2,23 @@
 //!
 //! ```text
 //! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
+//! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
+//!
+//! `--soak true` serves with the short limits and small store of `a2a_bench::soak::preset`
+//! (for `cargo xtask soak`); the other flags are then ignored.
 //!
 //! The agent is `examples/echo.rs`'s echo (working, one artifact `echo` with the message text,
 //! completed), served by [`a2a_server::serve`] with the default limits and retention, with
 //! additions for the SSE phases: the text `stream N` emits `N` artifact chunks between working
 //! and completed (`paced N` the same, yielding to the runtime after each chunk, as an agent
-//! relaying a model's tokens does), and `hold` keeps the task working until it is cancelled.
+//! relaying a model's tokens does), `hold` keeps the task working until it is cancelled, and
+//! `ask` leaves the task waiting for input.
 
 use a2a_bench::wire;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
-use a2a_server::{A2aService, Limits};
+use a2a_server::{A2aService, HandlerConfig, Limits};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
 struct Bench;
@@ -33,6 +38,8 @@ impl Agent for Bench {
                 }
             }
             sink.complete(None).await?;
+        } else if text == wire::ASK {
+            sink.input_required("Which city?").await?;
         } else if text == wire::HOLD {
             sink.working(None).await?;
             ctx.cancelled().await;
@@ -76,6 +83,13 @@ async fn main() -> Result<(), String> {
         "Repeats the message text.",
         ["echo"],
     )]);
+    if a2a_bench::flag(&flags, "soak", false)? {
+        let service = soak_service(A2aService::builder(Bench, card).public_url(url));
+        let config = soak_config(service.serve_config());
+        return a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
+            .await
+            .map_err(|e| e.to_string());
+    }
     let service = A2aService::builder(Bench, card)
         .public_url(url)
         .store(InMemoryTaskStore::with_retention(
@@ -110,6 +124,41 @@ async fn serve_http1(listener: tokio::net::TcpListener, service: A2aService) -> 
                 .await;
         });
     }
+}
+
+/// The service with the soak's limits and store.
+fn soak_service(builder: a2a_server::ServiceBuilder) -> A2aService {
+    use a2a_bench::soak::preset;
+    let retention = RetentionPolicy::default()
+        .with_max_tasks(preset::MAX_TASKS)
+        .with_max_live_tasks(preset::MAX_TASKS)
+        .with_max_total_bytes(preset::MAX_TOTAL_BYTES)
+        .with_terminal_ttl(Some(preset::TERMINAL_TTL));
+    builder
+        .store(InMemoryTaskStore::with_retention(retention))
+        .limits(
+            Limits::default()
+                .with_max_body_bytes(preset::MAX_BODY_BYTES)
+                .with_body_idle_timeout(preset::BODY_IDLE_TIMEOUT)
+                .with_body_read_timeout(preset::BODY_READ_TIMEOUT)
+                .with_request_timeout(preset::REQUEST_TIMEOUT),
+        )
+        .handler_config(
+            HandlerConfig::default()
+                .with_max_page_bytes(preset::MAX_PAGE_BYTES)
+                .with_interrupted_ttl(Some(preset::INTERRUPTED_TTL)),
+        )
+        .build()
+}
+
+/// The connection limits of the soak.
+fn soak_config(config: a2a_server::ServeConfig) -> a2a_server::ServeConfig {
+    use a2a_bench::soak::preset;
+    config
+        .with_header_read_timeout(preset::HEADER_READ_TIMEOUT)
+        .with_idle_timeout(preset::IDLE_TIMEOUT)
+        .with_http2_keep_alive_interval(Some(preset::H2_PING_INTERVAL))
+        .with_http2_keep_alive_timeout(preset::H2_PING_TIMEOUT)
 }
 
 fn flag_value(flags: &[(String, String)], name: &str) -> String {

@@ -7,13 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use a2a_types::protocol::Generation;
 use a2a_types::v1::{
-    ContextId, Message, Part, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
+    ContextId, Message, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
     TaskId, TaskState, TaskStatus,
 };
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
+use super::expiry::Expiry;
 use super::subscribe::log_stream;
 use super::{
     CallContext, EventStream, Execution, FinalSlot, RequestHandler, Running, StreamEvent,
@@ -247,6 +248,7 @@ impl RequestHandler {
                     .await?
                     .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
                 let running = &self.inner.running;
+                let expiry = &self.inner.expiry;
                 let mut refused = None;
                 // Accepting the message and registering its execution happen under the store's
                 // lock of the task, so that a finishing earlier execution cannot interleave.
@@ -278,6 +280,7 @@ impl RequestHandler {
                                 return None;
                             }
                             running.insert(task.id.clone(), execution);
+                            expiry.forget(&task.id);
                             Some(recorded)
                         }),
                         None,
@@ -343,6 +346,7 @@ impl RequestHandler {
             max_task_bytes,
             final_task: final_slot,
             pin: Mutex::new(pin),
+            expiry: self.inner.expiry.clone(),
         });
         let ctx = RequestContext {
             message,
@@ -479,6 +483,8 @@ struct TaskWriter {
     final_task: FinalSlot,
     /// Keeps the task stored while the agent runs.
     pin: Mutex<Option<TaskPin>>,
+    /// Where a turn that leaves the task interrupted schedules its expiry.
+    expiry: Arc<Expiry>,
 }
 
 impl TaskWriter {
@@ -638,7 +644,7 @@ impl TaskWriter {
                         return None;
                     }
                     let state = task.status.state;
-                    match outcome {
+                    let edit = match outcome {
                         _ if cancelled && !state.is_terminal() => {
                             lifecycle::status_edit(task, TaskState::Canceled, None).ok()
                         }
@@ -649,16 +655,21 @@ impl TaskWriter {
                         Ok(()) => lifecycle::status_edit(task, TaskState::Completed, None).ok(),
                         Err(_) if state.is_terminal() => None,
                         Err(reason) => {
-                            let message = Message::new(
-                                a2a_types::v1::MessageId::random(),
-                                Role::Agent,
-                                vec![Part::text(truncated(reason, MAX_FAILURE_TEXT))],
-                            )
-                            .with_task_id(task.id.clone())
-                            .with_context_id(task.context_id.clone().unwrap_or_default());
+                            let text = truncated(reason, MAX_FAILURE_TEXT);
+                            let message = lifecycle::agent_message(task, text);
                             lifecycle::status_edit(task, TaskState::Failed, Some(message)).ok()
                         }
+                    };
+                    // A turn that leaves the task waiting for the client starts its clock.
+                    let (after, stamped) = match &edit {
+                        Some(TaskEdit::Status(status)) => (status.state, status.timestamp),
+                        Some(TaskEdit::Restate(timestamp)) => (state, Some(*timestamp)),
+                        _ => (state, task.status.timestamp),
+                    };
+                    if after.is_interrupted() {
+                        self.expiry.schedule(&task.id, stamped);
                     }
+                    edit
                 }),
                 final_observer(&self.final_task),
             )

@@ -1,6 +1,8 @@
 //! The task state machine: which events a task accepts, and the edit each makes.
 
-use a2a_types::v1::{Artifact, Message, Task, TaskState, TaskStatus, Timestamp};
+use a2a_types::v1::{
+    Artifact, Message, MessageId, Part, Role, Task, TaskState, TaskStatus, Timestamp,
+};
 
 use crate::agent::SinkError;
 use crate::store::{Room, TaskEdit};
@@ -41,6 +43,13 @@ pub(crate) fn status_edit(
     let mut status = TaskStatus::new(state).with_timestamp(Timestamp::now());
     status.message = message;
     Ok(TaskEdit::Status(status))
+}
+
+/// A message of the agent about `task` (the server speaking for it): one text part.
+pub(crate) fn agent_message(task: &Task, text: impl Into<String>) -> Message {
+    Message::new(MessageId::random(), Role::Agent, vec![Part::text(text)])
+        .with_task_id(task.id.clone())
+        .with_context_id(task.context_id.clone().unwrap_or_default())
 }
 
 /// The current status again with a fresh timestamp: the end of a turn that changed nothing
@@ -122,7 +131,7 @@ pub(crate) fn present(
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::v1::{Part, Role, StreamResponse};
+    use a2a_types::v1::StreamResponse;
 
     use super::*;
 

@@ -10,7 +10,7 @@ use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
     ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, Message, Part, Role, StreamResponse, Task, TaskId,
+    ListTasksRequest, ListTasksResponse, Message, StreamResponse, Task, TaskId,
     TaskPushNotificationConfig, TaskState,
 };
 use futures_core::Stream;
@@ -22,6 +22,7 @@ use crate::error::A2aError;
 use crate::store::{ListQuery, Observer, Owner, StoreError, TaskStore};
 
 mod execution;
+mod expiry;
 pub(crate) mod lifecycle;
 mod subscribe;
 
@@ -107,6 +108,7 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// | `max_page_bytes` | 4 MiB | `ListTasks` ends the page early (at least one task) and returns `nextPageToken` for the rest |
 /// | `max_page_size` | 100 | `ListTasks` with a `pageSize` outside `1..=max_page_size`: `InvalidParamsError` (-32602) "pageSize must be between 1 and 100, got N", with a `google.rpc.BadRequest` field violation naming `pageSize` (over HTTP+JSON a 400) |
 /// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
+/// | `interrupted_ttl` | 24 h | a task left `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED` this long (no follow-up, no agent running) ends `TASK_STATE_FAILED` with the agent message "The task waited longer than 24 h for input and was closed (interrupted_ttl); send a new message without taskId to start a new task."; open streams and waiting calls get that status, a follow-up gets `UnsupportedOperationError` (-32004) "task T is TASK_STATE_FAILED (a terminal state) ..." |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HandlerConfig {
@@ -125,6 +127,17 @@ pub struct HandlerConfig {
     /// rest comes on the next page. A single larger task still comes, alone: its size is
     /// bounded by `max_task_bytes`.
     pub max_page_bytes: usize,
+    /// How long a task may wait for the client in an interrupted state
+    /// (`TASK_STATE_INPUT_REQUIRED`, `TASK_STATE_AUTH_REQUIRED`) once its agent's turn ended.
+    /// Then it ends `TASK_STATE_FAILED`, with an agent status message that says it waited too
+    /// long, logged like any event (streams and waiting calls see it); retention then treats
+    /// it as any ended task. A follow-up message restarts the clock when its turn ends; a task
+    /// whose agent still runs never expires. `None`: interrupted tasks wait for ever (and count
+    /// against `RetentionPolicy::max_live_tasks` until they end).
+    ///
+    /// Counted from when this handler saw the turn end: tasks a persistent store held before
+    /// the process started are not expired until their next turn.
+    pub interrupted_ttl: Option<Duration>,
 }
 
 impl Default for HandlerConfig {
@@ -135,6 +148,7 @@ impl Default for HandlerConfig {
             max_page_size: 100,
             max_task_bytes: 16 * 1024 * 1024,
             max_page_bytes: 4 * 1024 * 1024,
+            interrupted_ttl: Some(Duration::from_secs(24 * 60 * 60)),
         }
     }
 }
@@ -160,6 +174,14 @@ impl HandlerConfig {
         self.max_page_bytes = bytes;
         self
     }
+
+    /// Sets how long a task may wait for the client in an interrupted state (`None`: for
+    /// ever).
+    #[must_use]
+    pub fn with_interrupted_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.interrupted_ttl = ttl;
+        self
+    }
 }
 
 /// The eleven operations of A2A 1.0 over a [`TaskStore`] and an [`Agent`].
@@ -180,6 +202,8 @@ struct Inner {
     running: Running,
     next_execution: std::sync::atomic::AtomicU64,
     shutdown: CancellationToken,
+    /// The deadlines of interrupted tasks.
+    expiry: Arc<expiry::Expiry>,
 }
 
 impl std::fmt::Debug for RequestHandler {
@@ -248,8 +272,9 @@ impl HandlerBuilder {
 
     /// The handler.
     pub fn build(self) -> RequestHandler {
+        let ttl = self.config.interrupted_ttl;
         RequestHandler {
-            inner: Arc::new(Inner {
+            inner: Arc::new_cyclic(|handler| Inner {
                 agent: self.agent,
                 store: self
                     .store
@@ -260,6 +285,7 @@ impl HandlerBuilder {
                 running: Running::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
+                expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
             }),
         }
     }
@@ -465,6 +491,7 @@ impl RequestHandler {
             // A timeout here is the agent ignoring the cancel: the server ends the task below.
             let _ = tokio::time::timeout(grace, wait_terminal).await;
         }
+        let expiry = &self.inner.expiry;
         let mut refused = None;
         let mut answer = None;
         // The canceled task is this call's answer, taken from the update that canceled it
@@ -485,14 +512,12 @@ impl RequestHandler {
                         refused = Some(task.clone());
                         return None;
                     }
-                    let message = Message::new(
-                        a2a_types::v1::MessageId::random(),
-                        Role::Agent,
-                        vec![Part::text("The task was canceled.")],
-                    )
-                    .with_task_id(task.id.clone())
-                    .with_context_id(task.context_id.clone().unwrap_or_default());
-                    lifecycle::status_edit(task, TaskState::Canceled, Some(message)).ok()
+                    let message = lifecycle::agent_message(task, "The task was canceled.");
+                    let edit = lifecycle::status_edit(task, TaskState::Canceled, Some(message));
+                    if edit.is_ok() {
+                        expiry.forget(&task.id);
+                    }
+                    edit.ok()
                 }),
                 Some(then),
             )

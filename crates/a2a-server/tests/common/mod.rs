@@ -227,3 +227,24 @@ pub fn scripted_agent(gate: std::sync::Arc<tokio::sync::Semaphore>) -> impl a2a_
         }
     })
 }
+
+/// A card with streaming on and no input modes (every media type is accepted).
+pub fn streaming_card() -> a2a_types::v1::AgentCard {
+    use a2a_types::v1::{AgentCapabilities, AgentCard};
+    AgentCard::new("test", "test agent", "1.0.0")
+        .with_capabilities(AgentCapabilities::default().with_streaming(true))
+}
+
+/// A `SendMessage` request of one text part.
+pub fn text_request(text: &str) -> a2a_types::v1::SendMessageRequest {
+    use a2a_types::v1::{Message, Part, Role, SendMessageRequest};
+    SendMessageRequest::new(Message::new("m-1", Role::User, vec![Part::text(text)]))
+}
+
+/// The task of an answer that must be one.
+pub fn task_of(response: a2a_types::v1::SendMessageResponse) -> a2a_types::v1::Task {
+    match response {
+        a2a_types::v1::SendMessageResponse::Task(task) => task,
+        other => panic!("expected a task, got {other:?}"),
+    }
+}

@@ -170,8 +170,8 @@ impl JsonRpcBinding {
             Err(_) => error_response(
                 Id::Null,
                 &A2aError::internal(format!(
-                    "the call did not finish within {} s; a task it started goes on and can be polled with GetTask",
-                    settings.request_timeout.as_secs()
+                    "the call did not finish within {} ms; a task it started goes on and can be polled with GetTask",
+                    settings.request_timeout.as_millis()
                 ))
                 .with_http_status(504),
             ),
