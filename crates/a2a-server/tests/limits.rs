@@ -217,13 +217,13 @@ async fn a_json_rpc_call_over_the_request_timeout_is_504() {
 }
 
 #[tokio::test]
-async fn list_pages_default_to_50_tasks_and_larger_page_sizes_are_served_as_100() {
+async fn list_pages_default_to_50_tasks_and_larger_page_sizes_are_refused() {
     let server = start(service(Limits::default())).await;
     for _ in 0..101 {
         let (status, _, _) = rpc(server.addr, &send("x")).await;
         assert_eq!(status, StatusCode::OK);
     }
-    for (params, page_size) in [(json!({}), 50), (json!({"pageSize": 500}), 100)] {
+    for (params, page_size) in [(json!({}), 50), (json!({"pageSize": 100}), 100)] {
         let list = json!({"jsonrpc":"2.0","id":1,"method":"ListTasks","params":params});
         let (status, _, body) = rpc(server.addr, &list.to_string()).await;
         assert_eq!(status, StatusCode::OK);
@@ -233,6 +233,13 @@ async fn list_pages_default_to_50_tasks_and_larger_page_sizes_are_served_as_100(
         assert_eq!(result["tasks"].as_array().unwrap().len(), page_size);
         assert_ne!(result["nextPageToken"], "");
     }
+    let list = json!({"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"pageSize": 500}});
+    let (status, _, body) = rpc(server.addr, &list.to_string()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        normalized(&body)["error"]["message"],
+        "invalid params: pageSize must be between 1 and 100, got 500"
+    );
 }
 
 #[tokio::test]
