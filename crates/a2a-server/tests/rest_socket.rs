@@ -1438,7 +1438,9 @@ async fn bindings_can_be_switched_off() {
     assert_eq!(
         card_of(&server).await,
         json!([{"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
-            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}])
+            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}])
     );
 
     // REST only: the card still answers; `/` is no REST route.
@@ -1482,7 +1484,9 @@ async fn bindings_can_be_switched_off() {
     .await;
     assert_eq!(
         card_of(&server).await,
-        json!([{"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}])
+        json!([{"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
+            {"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}])
     );
     let (status, headers, answer) = rest(server.addr, "GET", "/tasks", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);

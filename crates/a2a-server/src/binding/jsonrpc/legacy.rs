@@ -249,12 +249,18 @@ pub(super) mod ops {
         cx.handler.delete_push_config(req, &cx.call).await
     }
 
-    /// `GetExtendedAgentCard`.
+    /// `GetExtendedAgentCard`; an extended card that lists no interfaces gets the public
+    /// card's (a legacy card names its endpoint in `url`).
     pub(crate) async fn extended_card(
         cx: RpcContext,
         req: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, A2aError> {
-        cx.handler.get_extended_agent_card(req, &cx.call).await
+        let mut card = cx.handler.get_extended_agent_card(req, &cx.call).await?;
+        if card.supported_interfaces.is_empty() {
+            card.supported_interfaces
+                .clone_from(&cx.handler.card().supported_interfaces);
+        }
+        Ok(card)
     }
 }
 
