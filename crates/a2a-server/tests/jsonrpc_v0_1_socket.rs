@@ -290,7 +290,9 @@ async fn resubscribe() {
 /// configuration per task (its 1.0 id is the task id).
 #[tokio::test]
 async fn push_notification_set_and_get() {
-    let server = start(service()).await;
+    let service = service();
+    let store = service.handler().store().clone();
+    let server = start(service).await;
     let send = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"de38c76d-d54c-436c-8b9f-4c2703648d64","message":{"role":"user","parts":[{"type":"text","text":"ask"}]}}}"#;
     call(server.addr, send).await;
     let set = r#"{
@@ -330,6 +332,13 @@ async fn push_notification_set_and_get() {
         "authentication": {"scheme": "jwt"}
     }]}});
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), expected);
+    let task_id = a2a_types::v1::TaskId::from("de38c76d-d54c-436c-8b9f-4c2703648d64");
+    assert_eq!(
+        store
+            .push_config_generation(&task_id, task_id.as_str())
+            .await,
+        Ok(Some(a2a_types::protocol::Generation::V0_1))
+    );
 }
 
 /// Errors keep their 0.1 meaning: -32001 with an object `data`; a version that is not 0.1's on

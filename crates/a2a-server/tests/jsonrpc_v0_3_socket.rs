@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::{A2aService, HandlerConfig};
+use a2a_types::protocol::Generation;
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 use common::{
     Events, normalize, normalized, rpc, rpc_request, rpc_with, scripted_agent, send, start,
@@ -278,7 +279,9 @@ async fn resubscribe_and_cancel() {
 /// `authentication.schemes`); a configuration without id takes the task's.
 #[tokio::test]
 async fn push_notification_configs() {
-    let server = start(service()).await;
+    let service = service();
+    let store = service.handler().store().clone();
+    let server = start(service).await;
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"ask"}]}}}"#;
     let (_, _, text) = rpc_with(server.addr, body, V0_3).await;
     let id = serde_json::from_str::<Value>(&text).unwrap()["result"]["id"]
@@ -304,6 +307,16 @@ async fn push_notification_configs() {
     assert_eq!(
         call(server.addr, &set("")).await,
         json!({"jsonrpc": "2.0", "id": 2, "result": config("<uuid>")})
+    );
+    // The store remembers that they were registered through 0.3 (their deliveries' shape).
+    let task_id = a2a_types::v1::TaskId::from(id.clone());
+    assert_eq!(
+        store.push_config_generation(&task_id, "hook-1").await,
+        Ok(Some(Generation::V0_3))
+    );
+    assert_eq!(
+        store.push_config_generation(&task_id, &id).await,
+        Ok(Some(Generation::V0_3))
     );
     let get = format!(
         r#"{{"jsonrpc":"2.0","id":4,"method":"tasks/pushNotificationConfig/get","params":{{"id":"{id}","pushNotificationConfigId":"hook-1"}}}}"#
@@ -337,6 +350,10 @@ async fn push_notification_configs() {
     assert_eq!(
         call(server.addr, &list).await["result"],
         json!([config("<uuid>")])
+    );
+    assert_eq!(
+        store.push_config_generation(&task_id, "hook-1").await,
+        Ok(None)
     );
 }
 

@@ -126,11 +126,11 @@ impl JsonRpcBinding {
     ) -> Routed<'_> {
         let fallback = &self.generations[0];
         let Some(method) = incoming.method() else {
-            return Routed::Call(fallback, incoming, cx.clone());
+            return Some((fallback, incoming, cx.clone()));
         };
         let mut owners = self.generations.iter().filter(|g| g.table.contains(method));
         let Some(first) = owners.next() else {
-            return Routed::Call(fallback, incoming, cx.clone());
+            return Some((fallback, incoming, cx.clone()));
         };
         let chosen = match owners.next() {
             None => (first.check_version)(version)
@@ -154,19 +154,19 @@ impl JsonRpcBinding {
             (None, incoming) => {
                 let mut cx = cx.clone();
                 cx.call.generation = generation.generation;
-                Routed::Call(generation, incoming, cx)
+                Some((generation, incoming, cx))
             }
-            (Some(error), Incoming::Request(request)) => Routed::Call(
+            (Some(error), Incoming::Request(request)) => Some((
                 generation,
                 Incoming::Invalid {
                     id: request.id,
                     error: error.into(),
                 },
                 cx.clone(),
-            ),
+            )),
             // A notification that cannot run is dropped, as notifications are answered
             // with nothing.
-            (Some(_), _) => Routed::Dropped,
+            (Some(_), _) => None,
         }
     }
 
@@ -183,9 +183,8 @@ impl JsonRpcBinding {
         let default = self
             .generation(Generation::V0_3)
             .expect("the 0.3 generation is served");
-        let named = match legacy::named_generation(version) {
-            Ok(named) => named,
-            Err(()) => return Err((default, legacy::unsupported_version(method, version))),
+        let Ok(named) = legacy::named_generation(version) else {
+            return Err((default, legacy::unsupported_version(method, version)));
         };
         let wanted = match named {
             Some(generation) => generation,
@@ -266,12 +265,12 @@ impl JsonRpcBinding {
         };
         let payload = match payload {
             Payload::Single(incoming) => match self.route(incoming, true, &version, &cx).await {
-                Routed::Call(generation, Incoming::Request(request), cx)
+                Some((generation, Incoming::Request(request), cx))
                     if generation.table.is_streaming(&request.method) =>
                 {
                     return stream(generation, request, cx, permits, settings.keep_alive).await;
                 }
-                routed => Routes::Single(routed),
+                routed => Routes::Single(Box::new(routed)),
             },
             Payload::Batch(items) => Routes::Batch(items),
         };
@@ -305,7 +304,7 @@ impl JsonRpcBinding {
         concurrency: usize,
     ) -> Option<Vec<u8>> {
         let (batch, routed) = match payload {
-            Routes::Single(routed) => (false, vec![routed]),
+            Routes::Single(routed) => (false, vec![*routed]),
             Routes::Batch(items) => {
                 let mut routed = Vec::with_capacity(items.len());
                 for incoming in items {
@@ -316,12 +315,10 @@ impl JsonRpcBinding {
         };
         let calls: Vec<_> = routed
             .into_iter()
-            .filter_map(|routed| match routed {
-                Routed::Call(generation, incoming, cx) => {
-                    let call = generation.table.handle(incoming, cx);
-                    Some(async move { call.await.map(|r| generation.render(r)) })
-                }
-                Routed::Dropped => None,
+            .flatten()
+            .map(|(generation, incoming, cx)| {
+                let call = generation.table.handle(incoming, cx);
+                async move { call.await.map(|r| generation.render(r)) }
             })
             .collect();
         let mut responses: Vec<Response> = futures_util::stream::iter(calls)
@@ -338,17 +335,13 @@ impl JsonRpcBinding {
     }
 }
 
-/// Where one call of a payload goes.
-enum Routed<'a> {
-    /// To this generation's table, with the call's context (or as the refusal to send).
-    Call(&'a RpcGeneration, Incoming, RpcContext),
-    /// Nowhere: a notification that cannot run.
-    Dropped,
-}
+/// Where one call of a payload goes: to this generation's table, with the call's context (or
+/// as the refusal to send); `None` for a notification that cannot run.
+type Routed<'a> = Option<(&'a RpcGeneration, Incoming, RpcContext)>;
 
 /// A payload whose single call is already routed.
 enum Routes<'a> {
-    Single(Routed<'a>),
+    Single(Box<Routed<'a>>),
     Batch(Vec<Incoming>),
 }
 
