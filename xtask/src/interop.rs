@@ -43,8 +43,9 @@ const KNOWN: &[Known] = &[];
 
 /// What the matrix does not cover yet, printed under it.
 const PENDING_NOTES: &[&str] = &[
-    "0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint and our client against their \
-     0.3 compat agents, once our 0.3 adapters land",
+    "0.3 (part 3): our client against the SDKs' 0.3 compat agents, and the SDKs' 0.3 clients \
+     against their own compat agents (the control group), once the SDK agents enable their 0.3 \
+     compat layers",
 ];
 
 /// The file whose matrix block must equal the matrix the run produced.
@@ -82,6 +83,12 @@ enum Client {
     Js,
     /// `tests/interop/rust/cli_scenarios.py`: our client, through the `a2a` command.
     Rust,
+    /// `tests/interop/python/client_scenarios_v0_3.py`: the a2a-sdk client through its 0.3
+    /// compat transport (the same scenarios, on the agent's JSON-RPC 0.3 interface).
+    PythonV0_3,
+    /// `tests/interop/js/client_scenarios_v0_3.mjs`: the @a2a-js/sdk client through its 0.3
+    /// compat transport.
+    JsV0_3,
 }
 
 impl Client {
@@ -90,6 +97,8 @@ impl Client {
             Client::Python => "python",
             Client::Js => "js",
             Client::Rust => "rust",
+            Client::PythonV0_3 => "python-0.3",
+            Client::JsV0_3 => "js-0.3",
         }
     }
 }
@@ -106,6 +115,9 @@ const CELLS: &[(Client, Agent)] = &[
     (Client::Js, Agent::Js),
     (Client::Python, Agent::Js),
     (Client::Js, Agent::Python),
+    // Part 3, server side: the SDKs' 0.3 clients against our 0.3 endpoint.
+    (Client::PythonV0_3, Agent::Rust),
+    (Client::JsV0_3, Agent::Rust),
 ];
 
 /// The workspace paths the suite uses.
@@ -588,6 +600,20 @@ fn run_cell(
             c.arg("-u")
                 .arg(paths.root.join("tests/interop/rust/cli_scenarios.py"))
                 .arg(&built.cli);
+            c
+        }
+        Client::PythonV0_3 => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u").arg(
+                paths
+                    .root
+                    .join("tests/interop/python/client_scenarios_v0_3.py"),
+            );
+            c
+        }
+        Client::JsV0_3 => {
+            let mut c = Command::new(node());
+            c.arg(paths.work.join("client_scenarios_v0_3.mjs"));
             c
         }
     };

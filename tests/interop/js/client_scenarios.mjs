@@ -15,6 +15,7 @@
 // so that Node resolves '@a2a-js/sdk' from there.
 
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 
 import { Role, TaskState } from '@a2a-js/sdk';
 import {
@@ -35,7 +36,7 @@ import {
 
 const SCENARIO_TIMEOUT_MS = 20_000;
 const HTTP_TIMEOUT_MS = 10_000;
-const BASE = (process.argv[2] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
+export const BASE = (process.argv[2] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
 
 const TERMINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -45,9 +46,12 @@ const TERMINAL = new Set([
 ]);
 const stateName = (s) => TaskState[s] ?? `state ${s}`;
 
-class Failed extends Error {}
+export class Failed extends Error {}
 
-function check(cond, what) {
+/** A scenario the client cannot express (reported `SKIP`). */
+export class Skipped extends Error {}
+
+export function check(cond, what) {
   if (!cond) throw new Failed(what);
 }
 
@@ -60,20 +64,20 @@ function canonical(value) {
   );
 }
 
-function eq(actual, expected, what) {
+export function eq(actual, expected, what) {
   const a = canonical(actual);
   const e = canonical(expected);
   if (a !== e) throw new Failed(`${what}: expected ${e}, got ${a}`);
 }
 
 /** fetch with a timeout on every request. */
-const timedFetch = (input, init = {}) =>
+export const timedFetch = (input, init = {}) =>
   fetch(input, { ...init, signal: init.signal ?? AbortSignal.timeout(HTTP_TIMEOUT_MS) });
 
 /** fetch for streams: only the response head has a deadline. */
-const streamFetch = (input, init = {}) => fetch(input, init);
+export const streamFetch = (input, init = {}) => fetch(input, init);
 
-function userMessage(text, taskId = '', contextId = '') {
+export function userMessage(text, taskId = '', contextId = '') {
   return {
     messageId: randomUUID(),
     contextId,
@@ -85,16 +89,28 @@ function userMessage(text, taskId = '', contextId = '') {
   };
 }
 
-function sendRequest(message, configuration = {}) {
+export function sendRequest(message, configuration = {}) {
   return { tenant: '', message, configuration: { acceptedOutputModes: [], ...configuration } };
 }
 
-const texts = (parts) =>
+export const texts = (parts) =>
   parts.filter((p) => p.content?.$case === 'text').map((p) => p.content.value);
 
-const isMessage = (result) => result && 'messageId' in result && !('status' in result);
+export const isMessage = (result) => result && 'messageId' in result && !('status' in result);
 
-async function client({ polling = false, streaming = false } = {}) {
+/** How the scenarios get their client; `client_scenarios_v0_3.mjs` sets its own. */
+let makeClient = v1Client;
+
+/** Makes the scenarios use another client (the 0.3 script's). */
+export function useClient(make) {
+  makeClient = make;
+}
+
+async function client(options = {}) {
+  return makeClient(options);
+}
+
+async function v1Client({ polling = false, streaming = false } = {}) {
   const transports = [new JsonRpcTransportFactory({ fetchImpl: streaming ? streamFetch : timedFetch })];
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -106,7 +122,7 @@ async function client({ polling = false, streaming = false } = {}) {
   return factory.createFromUrl(BASE);
 }
 
-async function collect(stream, limit = 100) {
+export async function collect(stream, limit = 100) {
   const events = [];
   for await (const e of stream) {
     events.push(e);
@@ -125,14 +141,14 @@ async function waitForState(c, id, states, timeoutMs = 10_000) {
   }
 }
 
-async function completedEchoTask(c, text = 'ping', contextId = '') {
+export async function completedEchoTask(c, text = 'ping', contextId = '') {
   const result = await c.sendMessage(sendRequest(userMessage(text, '', contextId)));
   check(!isMessage(result), 'expected a task, got a message');
   eq(stateName(result.status.state), 'TASK_STATE_COMPLETED', 'state');
   return result;
 }
 
-async function expectError(cls, promise, what) {
+export async function expectError(cls, promise, what) {
   let result;
   try {
     result = await promise;
@@ -145,7 +161,7 @@ async function expectError(cls, promise, what) {
   throw new Failed(`${what}: expected ${cls.name}, got a result: ${JSON.stringify(result)}`);
 }
 
-function errorInfoReason(err) {
+export function errorInfoReason(err) {
   const info = Array.isArray(err.data)
     ? err.data.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')
     : undefined;
@@ -154,7 +170,7 @@ function errorInfoReason(err) {
 
 const RAW = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01, 0xff]);
 
-function sampleParts() {
+export function sampleParts() {
   const part = (content, extra = {}) => ({ content, filename: '', mediaType: '', ...extra });
   return [
     part({ $case: 'text', value: 'parts and more' }),
@@ -166,14 +182,14 @@ function sampleParts() {
 }
 
 /** A part as comparable JSON: raw bytes as base64, absent metadata omitted. */
-function partJson(p) {
+export function partJson(p) {
   const value = p.content?.$case === 'raw' ? Buffer.from(p.content.value).toString('base64') : p.content?.value;
   return { kind: p.content?.$case, value, filename: p.filename, mediaType: p.mediaType, metadata: p.metadata ?? null };
 }
 
 // --- scenarios ---------------------------------------------------------------------------------
 
-const scenarios = {
+export const scenarios = {
   async card_discovery() {
     const card = await new DefaultAgentCardResolver({ fetchImpl: timedFetch }).resolve(BASE);
     check(card.name !== '', 'card.name is empty');
@@ -579,18 +595,30 @@ function withTimeout(promise, ms) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const wanted = new Set(process.argv.slice(3));
-let failures = 0;
-for (const [name, run] of Object.entries(scenarios)) {
-  if (wanted.size && !wanted.has(name)) continue;
-  try {
-    await withTimeout(run(), SCENARIO_TIMEOUT_MS);
-    console.log(`PASS ${name}`);
-  } catch (e) {
-    failures++;
-    const reason = e instanceof Failed ? e.message : `${e?.name}: ${e?.message}`;
-    console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
+/** Runs the scenarios (or those named on the command line): a line each; exits 1 on a failure. */
+export async function runAll(all = scenarios) {
+  const wanted = new Set(process.argv.slice(3));
+  let failures = 0;
+  for (const [name, run] of Object.entries(all)) {
+    if (wanted.size && !wanted.has(name)) continue;
+    try {
+      await withTimeout(run(), SCENARIO_TIMEOUT_MS);
+      console.log(`PASS ${name}`);
+    } catch (e) {
+      if (e instanceof Skipped) {
+        console.log(`SKIP ${name}: ${e.message}`);
+        continue;
+      }
+      failures++;
+      const reason = e instanceof Failed ? e.message : `${e?.name}: ${e?.message}`;
+      console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
+    }
   }
+  // Exit once stdout is flushed (writes to a pipe may be asynchronous), whatever sockets linger.
+  process.stdout.write('', () => process.exit(failures ? 1 : 0));
 }
-// Exit once stdout is flushed (writes to a pipe may be asynchronous), whatever sockets linger.
-process.stdout.write('', () => process.exit(failures ? 1 : 0));
+
+// Run when executed, not when imported by another scenario script.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runAll();
+}
