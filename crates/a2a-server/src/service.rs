@@ -232,7 +232,8 @@ impl ServiceBuilder {
     /// `supportedInterfaces` lists the bindings this service serves there, ahead of any
     /// interface the card already lists: JSON-RPC 1.0 at the [`rpc_path`](Self::rpc_path)
     /// first, then HTTP+JSON 1.0 at the URL itself, then the legacy generations the same
-    /// endpoints serve: JSON-RPC 0.3 and 0.1 (each only when its binding is switched on). The
+    /// endpoints serve: JSON-RPC 0.3, HTTP+JSON 0.3 (under `/v1`) and JSON-RPC 0.1 (each only
+    /// when its binding is switched on). The
     /// card as served also carries the fields 0.3 and 0.1 clients read (`url`,
     /// `protocolVersion`, ...; see `docs/versions.md`).
     ///
@@ -258,6 +259,11 @@ impl ServiceBuilder {
         }
         if self.jsonrpc {
             ours.push((binding::JSONRPC, VERSION_0_3, self.rpc_path.clone()));
+        }
+        if self.rest {
+            ours.push((binding::HTTP_JSON, VERSION_0_3, String::new()));
+        }
+        if self.jsonrpc {
             ours.push((binding::JSONRPC, VERSION_0_1, self.rpc_path.clone()));
         }
         let card = CardEndpoint::new(

@@ -70,7 +70,7 @@ async fn get(
 }
 
 /// The card as served: every 1.0 field as 1.0 writes it, plus `url`, `preferredTransport`,
-/// `protocolVersion`, `additionalInterfaces` (none: one 0.x endpoint), the 0.3 shape of each
+/// `protocolVersion`, `additionalInterfaces` (the 0.x endpoints), the 0.3 shape of each
 /// security scheme beside the 1.0 one, `security`, `supportsAuthenticatedExtendedCard` and
 /// 0.1's `authentication`.
 fn expected() -> Value {
@@ -81,6 +81,7 @@ fn expected() -> Value {
             {"url": "https://weather.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
             {"url": "https://weather.example", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
             {"url": "https://weather.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            {"url": "https://weather.example", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
             {"url": "https://weather.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.1"}
         ],
         "version": "2.1.0",
@@ -96,6 +97,10 @@ fn expected() -> Value {
         "protocolVersion": "0.3.0",
         "url": "https://weather.example/a2a",
         "preferredTransport": "JSONRPC",
+        "additionalInterfaces": [
+            {"url": "https://weather.example/a2a", "transport": "JSONRPC"},
+            {"url": "https://weather.example", "transport": "HTTP+JSON"}
+        ],
         "security": [{"bearer": []}],
         "supportsAuthenticatedExtendedCard": true,
         "authentication": {"schemes": ["Bearer"]}

@@ -372,6 +372,10 @@ async fn authenticated_extended_card() {
             "description": "The extended card",
             "url": "http://127.0.0.1:7420/",
             "preferredTransport": "JSONRPC",
+            "additionalInterfaces": [
+                {"url": "http://127.0.0.1:7420/", "transport": "JSONRPC"},
+                {"url": "http://127.0.0.1:7420", "transport": "HTTP+JSON"}
+            ],
             "version": "1.0.0",
             "capabilities": {"streaming": true, "pushNotifications": true},
             "defaultInputModes": ["text/plain"],

@@ -1440,6 +1440,7 @@ async fn bindings_can_be_switched_off() {
         json!([{"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
             {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
             {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"},
             {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}])
     );
 
@@ -1453,7 +1454,8 @@ async fn bindings_can_be_switched_off() {
     .await;
     assert_eq!(
         card_of(&server).await,
-        json!([{"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}])
+        json!([{"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"}])
     );
     let (status, _) = rest_json(server.addr, "POST", "/message:send", Some(&send_body("x"))).await;
     assert_eq!(status, StatusCode::OK);
