@@ -185,17 +185,14 @@ where
         v1::Request::Unary(unary) => {
             let answer = async {
                 match unary {
-                    // 0.3's `GET /v1/card` is the agent's card: the extended one when the card
-                    // declares one, else the public card.
-                    v1::Unary::GetExtendedAgentCard(request)
-                        if legacy
-                            && handler.card().capabilities.extended_agent_card != Some(true) =>
-                    {
-                        let _ = request;
-                        Ok(crate::binding::card::union_json(handler.card()))
-                    }
+                    // 0.3's `GET /v1/card`: the authenticated extended card, as every
+                    // generation reads a card.
                     v1::Unary::GetExtendedAgentCard(request) if legacy => {
-                        let card = handler.get_extended_agent_card(request, &call).await?;
+                        let mut card = handler.get_extended_agent_card(request, &call).await?;
+                        if card.supported_interfaces.is_empty() {
+                            card.supported_interfaces
+                                .clone_from(&handler.card().supported_interfaces);
+                        }
                         Ok(crate::binding::card::union_json(&card))
                     }
                     unary if legacy => {
