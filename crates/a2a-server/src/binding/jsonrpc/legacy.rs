@@ -44,7 +44,7 @@ fn major_minor(version: &str) -> Option<(u64, u64)> {
 /// The legacy generation an `A2A-Version` names: `Some` for `0.2.x`/`0.3.x` (0.3) and `0.1.x`
 /// (0.1); `None` for none named (no header, or `1.x`, which names no legacy generation: the
 /// method name decides); `Err` for any other version.
-pub(super) fn named_generation(version: &RequestedVersion) -> Result<Option<Generation>, ()> {
+pub(crate) fn named_generation(version: &RequestedVersion) -> Result<Option<Generation>, ()> {
     match version {
         RequestedVersion::Missing | RequestedVersion::V1 => Ok(None),
         RequestedVersion::Other(v) => match major_minor(v) {

@@ -18,6 +18,8 @@ mod v1;
 
 use std::time::Duration;
 
+pub(crate) use legacy::named_generation;
+
 use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
 use a2a_types::protocol::{Generation, content_type};
 use a2a_types::v1::StreamResponse;

@@ -136,15 +136,20 @@ fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
 /// The version check of the 0.3 routes: no header, `0.2.x`/`0.3.x` (a `1.x` header never gets
 /// here: its `/v1/...` is the 1.0 route under the tenant `v1`).
 pub(super) fn check_version(head: &http::request::Parts) -> Result<(), A2aError> {
-    match RequestedVersion::of(head) {
-        RequestedVersion::Missing | RequestedVersion::V1 => Ok(()),
-        RequestedVersion::Other(v) if v.starts_with("0.3") || v.starts_with("0.2") || v == "0" => {
-            Ok(())
+    let version = RequestedVersion::of(head);
+    match crate::binding::jsonrpc::named_generation(&version) {
+        Ok(None | Some(Generation::V0_3)) => Ok(()),
+        _ => {
+            let given = match &version {
+                RequestedVersion::Other(v) => v.as_str(),
+                _ => "",
+            };
+            Err(A2aError::version_not_supported(format!(
+                "A2A version `{given}` is not supported under /v1/, the A2A 0.3 HTTP+JSON \
+                 routes; send no A2A-Version (or 0.3), or use the 1.0 routes (without /v1) with \
+                 `A2A-Version: 1.0`"
+            )))
         }
-        RequestedVersion::Other(v) => Err(A2aError::version_not_supported(format!(
-            "A2A version `{v}` is not supported under /v1/, the A2A 0.3 HTTP+JSON routes; send \
-             no A2A-Version (or 0.3), or use the 1.0 routes (without /v1) with `A2A-Version: 1.0`"
-        ))),
     }
 }
 
