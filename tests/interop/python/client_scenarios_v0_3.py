@@ -45,8 +45,7 @@ check = base.check
 eq = base.eq
 
 
-class Skipped(Exception):
-    pass
+Skipped = base.Skipped
 
 
 async def legacy_card():
@@ -187,31 +186,6 @@ OVERRIDES = {f.__name__: f for f in [
 ]}
 
 
-async def main() -> int:
-    wanted = set(sys.argv[2:])
-    failures = 0
-    for scenario in base.SCENARIOS:
-        name = scenario.__name__
-        if wanted and name not in wanted:
-            continue
-        run = OVERRIDES.get(name, scenario)
-        try:
-            await asyncio.wait_for(run(), base.SCENARIO_TIMEOUT)
-            print(f'PASS {name}', flush=True)
-        except Skipped as e:
-            print(f'SKIP {name}: {e}', flush=True)
-        except Failed as e:
-            failures += 1
-            print(f'FAIL {name}: {e}', flush=True)
-        except asyncio.TimeoutError:
-            failures += 1
-            print(f'FAIL {name}: timed out after {base.SCENARIO_TIMEOUT}s', flush=True)
-        except Exception as e:  # noqa: BLE001
-            failures += 1
-            detail = ''.join(base.traceback.format_exception_only(type(e), e)).strip().replace('\n', ' | ')
-            print(f'FAIL {name}: {detail}', flush=True)
-    return 1 if failures else 0
-
-
 if __name__ == '__main__':
-    sys.exit(asyncio.run(main()))
+    scenarios = [OVERRIDES.get(s.__name__, s) for s in base.SCENARIOS]
+    sys.exit(asyncio.run(base.main(scenarios)))

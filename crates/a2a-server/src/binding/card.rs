@@ -99,16 +99,11 @@ impl CardEndpoint {
     /// Answers a request for the card.
     pub(crate) fn respond(&self, head: &http::request::Parts) -> http::Response<A2aBody> {
         if head.method != Method::GET && head.method != Method::HEAD {
-            let error = A2aError::invalid_request(format!(
-                "the agent card is read with GET, not {}",
-                head.method
-            ))
-            .with_http_status(405);
-            let mut response = error_response(&error);
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return response;
+            return method_not_allowed(
+                "the agent card is read with GET",
+                &head.method,
+                "GET, HEAD",
+            );
         }
         let derived;
         let rendered = match &self.fixed {
@@ -207,28 +202,43 @@ pub(crate) async fn v0_2_extended_card(
     call: &crate::handler::CallContext,
 ) -> http::Response<A2aBody> {
     if head.method != Method::GET {
-        let error = A2aError::invalid_request(format!(
-            "the extended agent card is read with GET, not {}",
-            head.method
-        ))
-        .with_http_status(405);
-        let mut response = error_response(&error);
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET"));
-        return response;
+        return method_not_allowed(
+            "the extended agent card is read with GET",
+            &head.method,
+            "GET",
+        );
     }
-    let request = a2a_types::v1::GetExtendedAgentCardRequest::default();
-    match handler.get_extended_agent_card(request, call).await {
-        Ok(mut card) => {
-            if card.supported_interfaces.is_empty() {
-                card.supported_interfaces
-                    .clone_from(&handler.card().supported_interfaces);
-            }
-            response::full(StatusCode::OK, content_type::JSON, union_json(&card))
-        }
+    match legacy_extended_card(handler, call).await {
+        Ok(card) => response::full(StatusCode::OK, content_type::JSON, union_json(&card)),
         Err(error) => error_response(&error),
     }
+}
+
+/// The extended card a legacy client reads (0.2's GET, 0.3's `agent/getAuthenticatedExtendedCard`
+/// and `GET /v1/card`): the handler's, with the public card's interfaces when it lists none (a
+/// legacy card names its endpoint in `url`).
+pub(crate) async fn legacy_extended_card(
+    handler: &crate::handler::RequestHandler,
+    call: &crate::handler::CallContext,
+) -> Result<AgentCard, A2aError> {
+    let request = a2a_types::v1::GetExtendedAgentCardRequest::default();
+    let mut card = handler.get_extended_agent_card(request, call).await?;
+    if card.supported_interfaces.is_empty() {
+        card.supported_interfaces
+            .clone_from(&handler.card().supported_interfaces);
+    }
+    Ok(card)
+}
+
+/// A 405 saying how `what` is read (`"the agent card is read with GET"`), with the `Allow`
+/// header.
+fn method_not_allowed(what: &str, method: &Method, allow: &'static str) -> http::Response<A2aBody> {
+    let error = A2aError::invalid_request(format!("{what}, not {method}")).with_http_status(405);
+    let mut response = error_response(&error);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    response
 }
 
 /// The card as every generation reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3

@@ -695,6 +695,14 @@ impl Inner {
         true
     }
 
+    /// The push configuration `id` of a task.
+    fn push_config(&self, task_id: &TaskId, id: &str) -> Option<&TaskPushNotificationConfig> {
+        self.push
+            .get(task_id)?
+            .iter()
+            .find(|c| c.id.as_deref() == Some(id))
+    }
+
     /// How many more bytes fit without dropping what may not be dropped.
     fn store_room(&self, max_total_bytes: u64) -> u64 {
         max_total_bytes.saturating_sub(self.total_bytes - self.evictable_bytes)
@@ -1014,11 +1022,7 @@ impl TaskStore for InMemoryTaskStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<Generation>> {
         let inner = self.shared.lock();
-        let known = inner
-            .push
-            .get(task_id)
-            .is_some_and(|configs| configs.iter().any(|c| c.id.as_deref() == Some(id)));
-        let generation = known.then(|| {
+        let generation = inner.push_config(task_id, id).map(|_| {
             inner
                 .push_generations
                 .get(task_id)
@@ -1034,12 +1038,7 @@ impl TaskStore for InMemoryTaskStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
         let inner = self.shared.lock();
-        let found = inner.push.get(task_id).and_then(|configs| {
-            configs
-                .iter()
-                .find(|c| c.id.as_deref() == Some(id))
-                .cloned()
-        });
+        let found = inner.push_config(task_id, id).cloned();
         Box::pin(std::future::ready(Ok(found)))
     }
 

@@ -253,14 +253,9 @@ pub(super) mod ops {
     /// card's (a legacy card names its endpoint in `url`).
     pub(crate) async fn extended_card(
         cx: RpcContext,
-        req: GetExtendedAgentCardRequest,
+        _req: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, A2aError> {
-        let mut card = cx.handler.get_extended_agent_card(req, &cx.call).await?;
-        if card.supported_interfaces.is_empty() {
-            card.supported_interfaces
-                .clone_from(&cx.handler.card().supported_interfaces);
-        }
-        Ok(card)
+        crate::binding::card::legacy_extended_card(&cx.handler, &cx.call).await
     }
 }
 

@@ -187,12 +187,9 @@ where
                 match unary {
                     // 0.3's `GET /v1/card`: the authenticated extended card, as every
                     // generation reads a card.
-                    v1::Unary::GetExtendedAgentCard(request) if legacy => {
-                        let mut card = handler.get_extended_agent_card(request, &call).await?;
-                        if card.supported_interfaces.is_empty() {
-                            card.supported_interfaces
-                                .clone_from(&handler.card().supported_interfaces);
-                        }
+                    v1::Unary::GetExtendedAgentCard(_) if legacy => {
+                        let card =
+                            crate::binding::card::legacy_extended_card(handler, &call).await?;
                         Ok(crate::binding::card::union_json(&card))
                     }
                     unary if legacy => {
