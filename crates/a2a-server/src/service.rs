@@ -8,14 +8,14 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::Id;
-use a2a_types::protocol::{VERSION_1_0, paths};
+use a2a_types::protocol::{VERSION_0_1, VERSION_0_3, VERSION_1_0, paths};
 use a2a_types::v1::{AgentCard, binding};
 use http::header;
 use tracing::Instrument as _;
 
 use crate::agent::Agent;
 use crate::auth::Authenticator;
-use crate::binding::card::CardEndpoint;
+use crate::binding::card::{self, CardEndpoint};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
 use crate::error::A2aError;
@@ -315,8 +315,12 @@ impl ServiceBuilder {
     /// The URL clients reach the service at (`http://127.0.0.1:7420`): the card's
     /// `supportedInterfaces` lists the bindings this service serves there, ahead of any
     /// interface the card already lists: JSON-RPC 1.0 at the [`rpc_path`](Self::rpc_path)
-    /// first, then HTTP+JSON 1.0 at the URL itself (each only when switched on), then those
-    /// added with [`interface`](Self::interface).
+    /// first, then HTTP+JSON 1.0 at the URL itself, then those added with
+    /// [`interface`](Self::interface), then the legacy generations the same endpoints serve:
+    /// JSON-RPC 0.3, HTTP+JSON 0.3 (under `/v1`) and JSON-RPC 0.1 (each only when its binding
+    /// is switched on).
+    /// The card as served also carries the fields 0.3 and 0.1 clients read (`url`,
+    /// `protocolVersion`, ...; see `docs/versions.md`).
     ///
     /// Without it, each card request names the URL the client used: the request's scheme
     /// (`X-Forwarded-Proto`, else `http`) and host (`X-Forwarded-Host`, else `Host`). Set it
@@ -329,6 +333,8 @@ impl ServiceBuilder {
 
     /// The service.
     pub fn build(self) -> A2aService {
+        // One interface per binding and version, 1.0 first (the preferred), then the legacy
+        // generations the same endpoints serve.
         let mut ours = Vec::new();
         if self.jsonrpc {
             ours.push((
@@ -345,6 +351,27 @@ impl ServiceBuilder {
             ));
         }
         ours.extend(self.interfaces);
+        if self.jsonrpc {
+            ours.push((
+                binding::JSONRPC,
+                VERSION_0_3,
+                InterfaceUrl::Path(self.rpc_path.clone()),
+            ));
+        }
+        if self.rest {
+            ours.push((
+                binding::HTTP_JSON,
+                VERSION_0_3,
+                InterfaceUrl::Path(String::new()),
+            ));
+        }
+        if self.jsonrpc {
+            ours.push((
+                binding::JSONRPC,
+                VERSION_0_1,
+                InterfaceUrl::Path(self.rpc_path.clone()),
+            ));
+        }
         let card = CardEndpoint::new(
             self.card,
             ours,
@@ -362,6 +389,7 @@ impl ServiceBuilder {
                 card,
                 jsonrpc: self.jsonrpc.then(JsonRpcBinding::new),
                 rest: self.rest,
+                v0_2_extended_card_path: card::v0_2_extended_card_path(&self.rpc_path),
                 rpc_path: self.rpc_path,
                 streams: StreamPermits::new(self.limits.max_streams),
                 limits: self.limits,
@@ -408,6 +436,8 @@ struct ServiceInner {
     jsonrpc: Option<JsonRpcBinding>,
     rest: bool,
     rpc_path: String,
+    /// Where 0.2 clients read the extended card (beside the JSON-RPC endpoint).
+    v0_2_extended_card_path: String,
     limits: Limits,
     streams: StreamPermits,
     authenticator: Option<Arc<dyn Authenticator>>,
@@ -526,6 +556,12 @@ impl A2aService {
         let path = head.uri.path();
         if path == paths::AGENT_CARD || path == paths::LEGACY_AGENT_CARD {
             return inner.card.respond(&head);
+        }
+        if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
+            return match self.call(&head) {
+                Ok(call) => card::v0_2_extended_card(&inner.handler, &head, &call).await,
+                Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
+            };
         }
         let settings = jsonrpc::Settings {
             body: BodyLimits {

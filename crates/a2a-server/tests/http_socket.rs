@@ -254,7 +254,13 @@ async fn without_a_public_url_the_card_names_the_host_it_was_asked_at() {
         json!([{"url": format!("http://localhost:{}/", server.addr.port()),
             "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
             {"url": format!("http://localhost:{}", server.addr.port()),
-            "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}])
+            "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            {"url": format!("http://localhost:{}/", server.addr.port()),
+            "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            {"url": format!("http://localhost:{}", server.addr.port()),
+            "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+            {"url": format!("http://localhost:{}/", server.addr.port()),
+            "protocolBinding": "JSONRPC", "protocolVersion": "0.1"}])
     );
 }
 

@@ -255,9 +255,16 @@ async fn agent_card_with_etag_and_304() {
     let body = response.into_body().collect().await.unwrap().to_bytes();
     assert_eq!(
         serde_json::from_slice::<serde_json::Value>(&body).unwrap(),
+        // The 1.0 card, with the fields 0.3 and 0.1 readers look for (one document for all).
         json!({"name":"Test","description":"A test agent",
             "supportedInterfaces":[{"url":"http://127.0.0.1:7420/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
-                {"url":"http://127.0.0.1:7420","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],
+                {"url":"http://127.0.0.1:7420","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+                {"url":"http://127.0.0.1:7420/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+                {"url":"http://127.0.0.1:7420","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"},
+                {"url":"http://127.0.0.1:7420/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}],
+            "url":"http://127.0.0.1:7420/","preferredTransport":"JSONRPC","protocolVersion":"0.3.0",
+            "additionalInterfaces":[{"url":"http://127.0.0.1:7420/","transport":"JSONRPC"},
+                {"url":"http://127.0.0.1:7420","transport":"HTTP+JSON"}],
             "version":"1.0.0","capabilities":{"streaming":true},
             "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
             "skills":[{"id":"echo","name":"Echo","description":"Echoes","tags":["echo"]}]})

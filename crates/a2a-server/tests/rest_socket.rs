@@ -1447,7 +1447,10 @@ async fn bindings_can_be_switched_off() {
     assert_eq!(
         card_of(&server).await,
         json!([{"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
-            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}])
+            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"http://test","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"},
+            {"url":"http://test/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}])
     );
 
     // REST only: the card still answers; `/` is no REST route.
@@ -1460,7 +1463,8 @@ async fn bindings_can_be_switched_off() {
     .await;
     assert_eq!(
         card_of(&server).await,
-        json!([{"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}])
+        json!([{"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"},
+            {"url":"https://agent.example/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"}])
     );
     let (status, _) = rest_json(server.addr, "POST", "/message:send", Some(&send_body("x"))).await;
     assert_eq!(status, StatusCode::OK);
@@ -1491,7 +1495,9 @@ async fn bindings_can_be_switched_off() {
     .await;
     assert_eq!(
         card_of(&server).await,
-        json!([{"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}])
+        json!([{"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},
+            {"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"0.3"},
+            {"url":"https://agent.example/","protocolBinding":"JSONRPC","protocolVersion":"0.1"}])
     );
     let (status, headers, answer) = rest(server.addr, "GET", "/tasks", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);

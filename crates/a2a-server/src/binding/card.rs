@@ -1,6 +1,10 @@
 //! The agent card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
 //! `/.well-known/agent.json`), with `Cache-Control`, `ETag` and `Last-Modified`, answering
 //! conditional requests with 304 (spec 1.0 §8.6).
+//!
+//! One document serves every generation ([`union_json`]): the 1.0 card, with the fields a 0.3
+//! (or 0.2) and a 0.1 reader look for merged in where the 1.0 document has no such key, as the
+//! Python SDK 1.3 serves it. `docs/versions.md` lists what each generation's client sees.
 
 use std::time::SystemTime;
 
@@ -81,7 +85,7 @@ impl CardEndpoint {
 
     fn render(&self, base: &str) -> Rendered {
         let card = self.card_at(base);
-        let json = Bytes::from(serde_json::to_vec(&card).expect("an agent card serializes"));
+        let json = Bytes::from(union_json(&card));
         let etag = {
             use std::hash::{Hash as _, Hasher as _};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -95,16 +99,11 @@ impl CardEndpoint {
     /// Answers a request for the card.
     pub(crate) fn respond(&self, head: &http::request::Parts) -> http::Response<A2aBody> {
         if head.method != Method::GET && head.method != Method::HEAD {
-            let error = A2aError::invalid_request(format!(
-                "the agent card is read with GET, not {}",
-                head.method
-            ))
-            .with_http_status(405);
-            let mut response = error_response(&error);
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return response;
+            return method_not_allowed(
+                "the agent card is read with GET",
+                &head.method,
+                "GET, HEAD",
+            );
         }
         let derived;
         let rendered = match &self.fixed {
@@ -175,6 +174,120 @@ impl CardEndpoint {
                 modified <= since
             })
     }
+}
+
+/// The path of the 0.2 authenticated extended card for a JSON-RPC endpoint at `rpc_path`:
+/// `{url}/../agent/authenticatedExtendedCard`, the sibling `agent/authenticatedExtendedCard`
+/// of the endpoint (`/agent/authenticatedExtendedCard` for an endpoint at `/` or `/a2a`).
+pub(crate) fn v0_2_extended_card_path(rpc_path: &str) -> String {
+    let parent = match rpc_path.trim_end_matches('/').rsplit_once('/') {
+        Some((parent, _)) => parent,
+        None => "",
+    };
+    format!(
+        "{parent}/{}",
+        a2a_types::protocol::paths::V0_2_EXTENDED_CARD
+    )
+}
+
+/// The 0.2 authenticated extended card (`GET {url}/../agent/authenticatedExtendedCard`), for
+/// an authenticated caller: the handler's extended card as every generation reads it (see
+/// [`union_json`]), its interfaces those of the public card when it lists none. Refusals are
+/// `google.rpc.Status` documents: 400 `UNSUPPORTED_OPERATION` when the card declares no
+/// extended card, 400 `EXTENDED_AGENT_CARD_NOT_CONFIGURED` when none is configured, 405 for a
+/// method other than GET.
+pub(crate) async fn v0_2_extended_card(
+    handler: &crate::handler::RequestHandler,
+    head: &http::request::Parts,
+    call: &crate::handler::CallContext,
+) -> http::Response<A2aBody> {
+    if head.method != Method::GET {
+        return method_not_allowed(
+            "the extended agent card is read with GET",
+            &head.method,
+            "GET",
+        );
+    }
+    match legacy_extended_card(handler, call).await {
+        Ok(card) => response::full(StatusCode::OK, content_type::JSON, union_json(&card)),
+        Err(error) => error_response(&error),
+    }
+}
+
+/// The extended card a legacy client reads (0.2's GET, 0.3's `agent/getAuthenticatedExtendedCard`
+/// and `GET /v1/card`): the handler's, with the public card's interfaces when it lists none (a
+/// legacy card names its endpoint in `url`).
+pub(crate) async fn legacy_extended_card(
+    handler: &crate::handler::RequestHandler,
+    call: &crate::handler::CallContext,
+) -> Result<AgentCard, A2aError> {
+    let request = a2a_types::v1::GetExtendedAgentCardRequest::default();
+    let mut card = handler.get_extended_agent_card(request, call).await?;
+    if card.supported_interfaces.is_empty() {
+        card.supported_interfaces
+            .clone_from(&handler.card().supported_interfaces);
+    }
+    Ok(card)
+}
+
+/// A 405 saying how `what` is read (`"the agent card is read with GET"`), with the `Allow`
+/// header.
+fn method_not_allowed(what: &str, method: &Method, allow: &'static str) -> http::Response<A2aBody> {
+    let error = A2aError::invalid_request(format!("{what}, not {method}")).with_http_status(405);
+    let mut response = error_response(&error);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
+/// The card as every generation reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
+/// card (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`,
+/// `supportsAuthenticatedExtendedCard` when true, the 0.3 shape of each security scheme beside
+/// the 1.0 one, `security`) and the 0.1 card (`authentication`, when the card has a JSON-RPC
+/// interface: 0.1 peers speak nothing else). Objects merge key by key and lists item by item,
+/// as the Python SDK's `agent_card_to_dict` does; nothing of the 1.0 document changes.
+pub(crate) fn union_json(card: &AgentCard) -> Vec<u8> {
+    use serde_json::Value;
+
+    /// Adds what `from` has and `into` lacks.
+    fn merge(into: &mut Value, from: Value) {
+        match (into, from) {
+            (Value::Object(into), Value::Object(from)) => {
+                for (key, value) in from {
+                    match into.get_mut(&key) {
+                        Some(existing) => merge(existing, value),
+                        None => {
+                            into.insert(key, value);
+                        }
+                    }
+                }
+            }
+            (Value::Array(into), Value::Array(from)) => {
+                for (existing, value) in into.iter_mut().zip(from) {
+                    merge(existing, value);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    let mut document = serde_json::to_value(card).expect("an agent card serializes");
+    let mut v0_3 = serde_json::to_value(a2a_types::v0_3::AgentCard::from(card))
+        .expect("an agent card serializes");
+    if v0_3.get("supportsAuthenticatedExtendedCard") != Some(&Value::Bool(true))
+        && let Some(fields) = v0_3.as_object_mut()
+    {
+        fields.remove("supportsAuthenticatedExtendedCard");
+    }
+    merge(&mut document, v0_3);
+    if let Ok(v0_1) = a2a_types::v0_1::AgentCard::try_from(card.clone()) {
+        merge(
+            &mut document,
+            serde_json::to_value(v0_1).expect("an agent card serializes"),
+        );
+    }
+    serde_json::to_vec(&document).expect("JSON serializes")
 }
 
 /// `scheme://host` of the request, as the client addressed it: the URI's scheme (HTTP/2) or

@@ -219,9 +219,21 @@ impl RequestHandler {
             final_task: final_slot.clone(),
         };
         let execution_id = execution.id;
-        let (task_id, context_id, existing, after, pin, initial) = match message.task_id.clone() {
+        // The task this message continues, if any: by the id it names; with client-chosen ids
+        // (A2A 0.1), an id no task has starts a new task under it.
+        let continued = match message.task_id.clone() {
+            Some(task_id) if call.client_task_ids => self
+                .client_task(&task_id, call)
+                .await?
+                .map(|task| (task_id, task)),
             Some(task_id) => {
                 let task = self.load_visible(&task_id, call).await?;
+                Some((task_id, task))
+            }
+            None => None,
+        };
+        let (task_id, context_id, existing, after, pin, initial) = match continued {
+            Some((task_id, task)) => {
                 let state = task.status.state;
                 if state.is_terminal() {
                     return Err(terminal_task(&task_id, state));
@@ -300,7 +312,7 @@ impl RequestHandler {
                 )
             }
             None => {
-                let task_id = TaskId::random();
+                let task_id = message.task_id.clone().unwrap_or_else(TaskId::random);
                 let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
                 message.task_id = Some(task_id.clone());
                 message.context_id = Some(context_id.clone());
@@ -321,7 +333,14 @@ impl RequestHandler {
                     .check_room(bytes)
                     .await
                     .map_err(store_refusal)?;
-                self.running().insert(task_id.clone(), execution);
+                {
+                    let mut running = self.running();
+                    // Only a client-chosen id can be taken: by a send of it still starting.
+                    if running.contains_key(&task_id) {
+                        return Err(super::task_id_unavailable(&task_id));
+                    }
+                    running.insert(task_id.clone(), execution);
+                }
                 (task_id, context_id, None, 0, None, Some(Box::new(initial)))
             }
         };

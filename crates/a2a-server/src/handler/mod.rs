@@ -40,6 +40,13 @@ pub struct CallContext {
     /// The protocol generation the call speaks (the shape its results take); tasks it creates
     /// remember it.
     pub generation: Generation,
+    /// Whether the caller chooses the ids of new tasks, as A2A 0.1 clients do
+    /// (`TaskSendParams.id`): a message whose `taskId` names no task then starts a new task
+    /// under that id, instead of failing with `TaskNotFoundError`. An id that is taken (by a
+    /// task of another owner, or by a send of the same id still starting) is refused with
+    /// `InvalidParamsError` (-32602) saying only that the id cannot be used for a new task, the
+    /// same answer whoever holds it, so the refusal reveals no task's owner or content.
+    pub client_task_ids: bool,
 }
 
 impl CallContext {
@@ -73,6 +80,13 @@ impl CallContext {
     #[must_use]
     pub fn with_generation(mut self, generation: Generation) -> Self {
         self.generation = generation;
+        self
+    }
+
+    /// Lets the caller choose the ids of new tasks (see [`client_task_ids`](Self::client_task_ids)).
+    #[must_use]
+    pub fn with_client_task_ids(mut self, on: bool) -> Self {
+        self.client_task_ids = on;
         self
     }
 
@@ -334,6 +348,39 @@ impl RequestHandler {
         }
     }
 
+    /// The protocol generation a task the caller can see was created through (the shape a
+    /// call that names no generation renders it in); `None` when the caller cannot see such a
+    /// task.
+    pub async fn task_generation(
+        &self,
+        id: &TaskId,
+        call: &CallContext,
+    ) -> Result<Option<Generation>, A2aError> {
+        Ok(match self.inner.store.load(id).await? {
+            Some(stored) if stored.owner == call.owner() => Some(stored.generation),
+            _ => None,
+        })
+    }
+
+    /// A task a message with a client-chosen id continues (`Some`), or `None` when the id is
+    /// free for a new task; an id held by a task the caller cannot see is refused.
+    async fn client_task(&self, id: &TaskId, call: &CallContext) -> Result<Option<Task>, A2aError> {
+        match self.inner.store.load(id).await? {
+            Some(stored) if stored.owner == call.owner() => Ok(Some(stored.task)),
+            Some(_) => Err(task_id_unavailable(id)),
+            None if id.is_empty() => Err(A2aError::invalid_params(
+                "the task id must not be empty".to_owned(),
+            )),
+            None if id.as_str().len() > MAX_CLIENT_TASK_ID_BYTES => {
+                Err(A2aError::invalid_params(format!(
+                    "a task id chosen by the client may take at most {MAX_CLIENT_TASK_ID_BYTES} bytes, this one takes {}",
+                    id.as_str().len()
+                )))
+            }
+            None => Ok(None),
+        }
+    }
+
     fn check_extensions(&self, call: &CallContext) -> Result<(), A2aError> {
         for ext in &self.inner.card.capabilities.extensions {
             if let Some(uri) = ext.uri.as_deref().filter(|_| ext.required)
@@ -554,7 +601,10 @@ impl RequestHandler {
         if config.id.is_none() {
             config.id = Some(uuid_string());
         }
-        self.inner.store.put_push_config(config.clone()).await?;
+        self.inner
+            .store
+            .put_push_config_from(config.clone(), call.generation)
+            .await?;
         Ok(config)
     }
 
@@ -686,6 +736,16 @@ fn check_history_length(n: Option<i32>, field: &str) -> Result<(), A2aError> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// The longest task id a client may choose (A2A 0.1 `tasks/send`).
+pub(crate) const MAX_CLIENT_TASK_ID_BYTES: usize = 256;
+
+/// The refusal of a client-chosen task id that is taken: the same whoever holds it.
+pub(crate) fn task_id_unavailable(id: &TaskId) -> A2aError {
+    A2aError::invalid_params(format!(
+        "task id `{id}` cannot be used for a new task; choose another (a random UUID is safe)"
+    ))
 }
 
 fn uuid_string() -> String {

@@ -126,6 +126,9 @@ struct Inner {
     /// The number of the next task created.
     next_number: u64,
     push: HashMap<TaskId, Vec<TaskPushNotificationConfig>>,
+    /// The generation of each push configuration registered through a legacy one (task, then
+    /// configuration id); 1.0 configurations are not listed.
+    push_generations: HashMap<TaskId, HashMap<String, Generation>>,
     /// The bytes of all tasks.
     total_bytes: u64,
     /// The bytes of the tasks in `evictable`.
@@ -686,7 +689,18 @@ impl Inner {
         if !self.push.is_empty() {
             self.push.remove(&id);
         }
+        if !self.push_generations.is_empty() {
+            self.push_generations.remove(&id);
+        }
         true
+    }
+
+    /// The push configuration `id` of a task.
+    fn push_config(&self, task_id: &TaskId, id: &str) -> Option<&TaskPushNotificationConfig> {
+        self.push
+            .get(task_id)?
+            .iter()
+            .find(|c| c.id.as_deref() == Some(id))
     }
 
     /// How many more bytes fit without dropping what may not be dropped.
@@ -977,8 +991,23 @@ impl TaskStore for InMemoryTaskStore {
     }
 
     fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()> {
+        self.put_push_config_from(config, Generation::V1)
+    }
+
+    fn put_push_config_from<'a>(
+        &'a self,
+        config: TaskPushNotificationConfig,
+        generation: Generation,
+    ) -> StoreFuture<'a, ()> {
         let mut inner = self.shared.lock();
         let task_id = config.task_id.clone().unwrap_or_default();
+        let id = config.id.clone().unwrap_or_default();
+        let generations = inner.push_generations.entry(task_id.clone()).or_default();
+        if generation == Generation::V1 {
+            generations.remove(&id);
+        } else {
+            generations.insert(id, generation);
+        }
         let configs = inner.push.entry(task_id).or_default();
         match configs.iter_mut().find(|c| c.id == config.id) {
             Some(existing) => *existing = config,
@@ -987,18 +1016,29 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(())))
     }
 
+    fn push_config_generation<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<Generation>> {
+        let inner = self.shared.lock();
+        let generation = inner.push_config(task_id, id).map(|_| {
+            inner
+                .push_generations
+                .get(task_id)
+                .and_then(|g| g.get(id).copied())
+                .unwrap_or(Generation::V1)
+        });
+        Box::pin(std::future::ready(Ok(generation)))
+    }
+
     fn get_push_config<'a>(
         &'a self,
         task_id: &'a TaskId,
         id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
         let inner = self.shared.lock();
-        let found = inner.push.get(task_id).and_then(|configs| {
-            configs
-                .iter()
-                .find(|c| c.id.as_deref() == Some(id))
-                .cloned()
-        });
+        let found = inner.push_config(task_id, id).cloned();
         Box::pin(std::future::ready(Ok(found)))
     }
 
@@ -1018,6 +1058,9 @@ impl TaskStore for InMemoryTaskStore {
             configs.retain(|c| c.id.as_deref() != Some(id));
             configs.len() != before
         });
+        if let Some(generations) = inner.push_generations.get_mut(task_id) {
+            generations.remove(id);
+        }
         Box::pin(std::future::ready(Ok(removed)))
     }
 }

@@ -403,6 +403,37 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Stores a push configuration (its `id` and `task_id` set), replacing one with the same id.
     fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()>;
 
+    /// Stores a push configuration registered through a call of `generation` (the shape its
+    /// deliveries take: a 0.3 or 0.1 client expects the body of its own generation), replacing
+    /// one with the same id.
+    ///
+    /// The default stores it with [`put_push_config`](Self::put_push_config) and forgets the
+    /// generation (deliveries then take the 1.0 shape); stores keep it to answer
+    /// [`push_config_generation`](Self::push_config_generation).
+    fn put_push_config_from<'a>(
+        &'a self,
+        config: TaskPushNotificationConfig,
+        generation: Generation,
+    ) -> StoreFuture<'a, ()> {
+        let _ = generation;
+        self.put_push_config(config)
+    }
+
+    /// The generation a push configuration was registered through
+    /// ([`put_push_config_from`](Self::put_push_config_from)); `None` when the store does not
+    /// know (a configuration stored by [`put_push_config`](Self::put_push_config), or a store
+    /// that does not keep it), which means 1.0.
+    ///
+    /// The default knows none.
+    fn push_config_generation<'a>(
+        &'a self,
+        task_id: &'a TaskId,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<Generation>> {
+        let _ = (task_id, id);
+        Box::pin(std::future::ready(Ok(None)))
+    }
+
     /// The push configuration `id` of a task.
     fn get_push_config<'a>(
         &'a self,

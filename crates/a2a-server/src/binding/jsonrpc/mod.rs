@@ -3,15 +3,25 @@
 //! batch), SSE for the streaming methods, errors as JSON-RPC error objects.
 //!
 //! Each generation is a [`RpcGeneration`]: its version check, its method table (which knows the
-//! streaming methods) and how it writes a stream event. Only 1.0 is served today; 0.3 and 0.1
-//! slot in as more generations.
+//! streaming methods), how it writes a stream event and how it renders an error. 1.0 (`v1`)
+//! runs the handler on its own types; 0.3 (`v0_3`, also serving 0.2) and 0.1 (`v0_1`) are edge
+//! adapters (`legacy`): decode the generation's params, convert them to 1.0, call the handler
+//! with [`CallContext::generation`] set, convert results, events and errors back. A method
+//! several generations share (`tasks/get`, `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3)
+//! answers in the generation `A2A-Version` names, else in the one its task was created through
+//! (0.1 for a task a 0.1 method created, 0.3 for any other).
 
+mod legacy;
+mod v0_1;
+mod v0_3;
 mod v1;
 
 use std::time::Duration;
 
+pub(crate) use legacy::named_generation;
+
 use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
-use a2a_types::protocol::content_type;
+use a2a_types::protocol::{Generation, content_type};
 use a2a_types::v1::StreamResponse;
 use futures_util::StreamExt as _;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -49,12 +59,25 @@ pub(crate) type Table = Methods<RpcContext, EventStream>;
 pub(crate) struct RpcGeneration {
     /// The version, as `A2A-Version` values name it (for logs).
     pub(crate) name: &'static str,
+    /// The generation: what calls of it set as [`CallContext::generation`].
+    pub(crate) generation: Generation,
     /// Whether a request with this `A2A-Version` may call this generation's methods.
     pub(crate) check_version: fn(&RequestedVersion) -> Result<(), A2aError>,
     /// The methods.
     pub(crate) table: Table,
     /// Writes one stream event as this generation's `result`.
     pub(crate) write_event: fn(&StreamResponse, &mut Vec<u8>),
+    /// Renders an error object (the handler's, or the table's own) as this generation's
+    /// peers read it: its codes and its `data`.
+    pub(crate) render_error: fn(ErrorObject) -> ErrorObject,
+}
+
+impl RpcGeneration {
+    /// A response of this generation's table, its error rendered for this generation.
+    fn render(&self, mut response: Response) -> Response {
+        response.result = response.result.map_err(self.render_error);
+        response
+    }
 }
 
 /// What the JSON-RPC binding needs from the service.
@@ -84,12 +107,109 @@ impl JsonRpcBinding {
     /// The endpoint with every generation the server speaks.
     pub(crate) fn new() -> Self {
         Self {
-            generations: vec![v1::generation()],
+            generations: vec![v1::generation(), v0_3::generation(), v0_1::generation()],
         }
     }
 
-    fn generation_of(&self, method: &str) -> Option<&RpcGeneration> {
-        self.generations.iter().find(|g| g.table.contains(method))
+    fn generation(&self, generation: Generation) -> Option<&RpcGeneration> {
+        self.generations.iter().find(|g| g.generation == generation)
+    }
+
+    /// Where a call goes: the generation that answers it (with the call's context for that
+    /// generation), or the refusal in that generation's shape. A method no generation has goes
+    /// to the first, whose table answers -32601 naming it.
+    /// `single`: the payload is this one call (only a single request can stream).
+    async fn route(
+        &self,
+        incoming: Incoming,
+        single: bool,
+        version: &RequestedVersion,
+        cx: &RpcContext,
+    ) -> Routed<'_> {
+        let fallback = &self.generations[0];
+        let Some(method) = incoming.method() else {
+            return Some((fallback, incoming, cx.clone()));
+        };
+        let mut owners = self.generations.iter().filter(|g| g.table.contains(method));
+        let Some(first) = owners.next() else {
+            return Some((fallback, incoming, cx.clone()));
+        };
+        let chosen = match owners.next() {
+            None => (first.check_version)(version)
+                .map(|()| first)
+                .map_err(|error| (first, error)),
+            Some(_) => self.shared(method, &incoming, version, cx).await,
+        };
+        let streams = single && matches!(incoming, Incoming::Request(_));
+        let (generation, refused) = match chosen {
+            // Here, a streaming method is in a batch (or a notification).
+            Ok(generation) if generation.table.is_streaming(method) && !streams => (
+                generation,
+                Some(A2aError::invalid_request(format!(
+                    "{method} streams its answer and cannot be part of a batch"
+                ))),
+            ),
+            Ok(generation) => (generation, None),
+            Err((generation, error)) => (generation, Some(error)),
+        };
+        match (refused, incoming) {
+            (None, incoming) => {
+                let mut cx = cx.clone();
+                cx.call.generation = generation.generation;
+                Some((generation, incoming, cx))
+            }
+            (Some(error), Incoming::Request(request)) => Some((
+                generation,
+                Incoming::Invalid {
+                    id: request.id,
+                    error: error.into(),
+                },
+                cx.clone(),
+            )),
+            // A notification that cannot run is dropped, as notifications are answered
+            // with nothing.
+            (Some(_), _) => None,
+        }
+    }
+
+    /// The generation of a method several generations share: the one `A2A-Version` names,
+    /// else the one the task (`params.id`) was created through: 0.1 for a task created through
+    /// a 0.1 method, 0.3 for any other (and when there is no such task).
+    async fn shared<'a>(
+        &'a self,
+        method: &str,
+        incoming: &Incoming,
+        version: &RequestedVersion,
+        cx: &RpcContext,
+    ) -> Result<&'a RpcGeneration, (&'a RpcGeneration, A2aError)> {
+        let default = self
+            .generation(Generation::V0_3)
+            .expect("the 0.3 generation is served");
+        let Ok(named) = legacy::named_generation(version) else {
+            return Err((default, legacy::unsupported_version(method, version)));
+        };
+        let wanted = match named {
+            Some(generation) => generation,
+            None => {
+                let task = legacy::task_id_param(incoming);
+                let created = match task {
+                    Some(id) => cx
+                        .handler
+                        .task_generation(&id, &cx.call)
+                        .await
+                        .ok()
+                        .flatten(),
+                    None => None,
+                };
+                match created {
+                    Some(Generation::V0_1) => Generation::V0_1,
+                    _ => Generation::V0_3,
+                }
+            }
+        };
+        self.generation(wanted)
+            .filter(|g| g.table.contains(method))
+            .ok_or_else(|| (default, legacy::unsupported_version(method, version)))
     }
 
     /// Answers one request to the endpoint. `call` is the call context read from the head
@@ -145,20 +265,17 @@ impl JsonRpcBinding {
             call,
             last_event_id: head::last_event_id(&head),
         };
-        if let Payload::Single(Incoming::Request(request)) = &payload
-            && let Some(generation) = self.generation_of(&request.method)
-            && generation.table.is_streaming(&request.method)
-        {
-            return stream(
-                generation,
-                &version,
-                payload,
-                cx,
-                permits,
-                settings.keep_alive,
-            )
-            .await;
-        }
+        let payload = match payload {
+            Payload::Single(incoming) => match self.route(incoming, true, &version, &cx).await {
+                Some((generation, Incoming::Request(request), cx))
+                    if generation.table.is_streaming(&request.method) =>
+                {
+                    return stream(generation, request, cx, permits, settings.keep_alive).await;
+                }
+                routed => Routes::Single(Box::new(routed)),
+            },
+            Payload::Batch(items) => Routes::Batch(items),
+        };
         let dispatched = tokio::time::timeout(
             settings.request_timeout,
             self.dispatch(payload, &version, cx, settings.batch.batch_concurrency),
@@ -183,50 +300,28 @@ impl JsonRpcBinding {
     /// unknown methods, are answered with an error.
     async fn dispatch(
         &self,
-        payload: Payload,
+        payload: Routes<'_>,
         version: &RequestedVersion,
         cx: RpcContext,
         concurrency: usize,
     ) -> Option<Vec<u8>> {
-        let route = |incoming: Incoming| -> Option<(&Table, Incoming)> {
-            let fallback = &self.generations[0].table;
-            let Some(method) = incoming.method() else {
-                return Some((fallback, incoming));
-            };
-            // Unknown everywhere: a table answers -32601 naming the method.
-            let Some(generation) = self.generation_of(method) else {
-                return Some((fallback, incoming));
-            };
-            let refused = match (generation.check_version)(version) {
-                Err(error) => Some(error),
-                // Here, a streaming method is in a batch (or a notification).
-                Ok(()) if generation.table.is_streaming(method) => Some(A2aError::invalid_request(
-                    format!("{method} streams its answer and cannot be part of a batch"),
-                )),
-                Ok(()) => None,
-            };
-            match (refused, incoming) {
-                (None, incoming) => Some((&generation.table, incoming)),
-                (Some(error), Incoming::Request(request)) => Some((
-                    fallback,
-                    Incoming::Invalid {
-                        id: request.id,
-                        error: error.into(),
-                    },
-                )),
-                // A notification that cannot run is dropped, as notifications are answered
-                // with nothing.
-                (Some(_), _) => None,
+        let (batch, routed) = match payload {
+            Routes::Single(routed) => (false, vec![*routed]),
+            Routes::Batch(items) => {
+                let mut routed = Vec::with_capacity(items.len());
+                for incoming in items {
+                    routed.push(self.route(incoming, false, version, &cx).await);
+                }
+                (true, routed)
             }
         };
-        let (batch, items) = match payload {
-            Payload::Single(incoming) => (false, vec![incoming]),
-            Payload::Batch(items) => (true, items),
-        };
-        let calls: Vec<_> = items
+        let calls: Vec<_> = routed
             .into_iter()
-            .filter_map(route)
-            .map(|(table, incoming)| table.handle(incoming, cx.clone()))
+            .flatten()
+            .map(|(generation, incoming, cx)| {
+                let call = generation.table.handle(incoming, cx);
+                async move { call.await.map(|r| generation.render(r)) }
+            })
             .collect();
         let mut responses: Vec<Response> = futures_util::stream::iter(calls)
             .buffered(concurrency.max(1))
@@ -242,47 +337,50 @@ impl JsonRpcBinding {
     }
 }
 
-/// A streaming call: the version check, a stream permit (before anything starts), the stream
-/// as SSE; an error before the stream starts is one JSON response with the request's id.
+/// Where one call of a payload goes: to this generation's table, with the call's context (or
+/// as the refusal to send); `None` for a notification that cannot run.
+type Routed<'a> = Option<(&'a RpcGeneration, Incoming, RpcContext)>;
+
+/// A payload whose single call is already routed.
+enum Routes<'a> {
+    Single(Box<Routed<'a>>),
+    Batch(Vec<Incoming>),
+}
+
+/// A streaming call, its generation chosen: a stream permit (before anything starts), the
+/// stream as SSE; an error before the stream starts is one JSON response with the request's id.
 async fn stream(
     generation: &RpcGeneration,
-    version: &RequestedVersion,
-    payload: Payload,
+    request: a2a_jsonrpc::Request,
     cx: RpcContext,
     permits: &StreamPermits,
     keep_alive: Duration,
 ) -> http::Response<A2aBody> {
-    let id = payload_id(&payload);
-    let answer_error = |id: Id, error: A2aError| {
-        let status = response::status(error.explicit_http_status().unwrap_or(200));
-        json(status, Response::error(id, error.into()).to_vec())
-    };
-    if let Err(error) = (generation.check_version)(version) {
-        return answer_error(id, error);
-    }
     let permit = match permits.try_acquire() {
         Ok(permit) => permit,
-        Err(error) => return answer_error(id, error),
+        Err(error) => {
+            let status = response::status(error.explicit_http_status().unwrap_or(200));
+            let error = (generation.render_error)(error.into());
+            return json(status, Response::error(request.id, error).to_vec());
+        }
     };
+    let payload = Payload::Single(Incoming::Request(request));
     match generation.table.dispatch(payload, cx).await {
         Answer::Stream(id, events) => sse::response(
             events,
             JsonRpcFraming {
                 id,
                 write_event: generation.write_event,
+                render_error: generation.render_error,
             },
             permit,
             keep_alive,
         ),
+        Answer::Reply(Some(a2a_jsonrpc::Reply::Single(reply))) => {
+            json(StatusCode::OK, generation.render(reply).to_vec())
+        }
         Answer::Reply(Some(reply)) => json(StatusCode::OK, reply.to_vec()),
         Answer::Reply(None) => response::empty(StatusCode::NO_CONTENT),
-    }
-}
-
-fn payload_id(payload: &Payload) -> Id {
-    match payload {
-        Payload::Single(incoming) => incoming.id().cloned().unwrap_or(Id::Null),
-        Payload::Batch(_) => Id::Null,
     }
 }
 
@@ -290,6 +388,7 @@ fn payload_id(payload: &Payload) -> Id {
 struct JsonRpcFraming {
     id: Id,
     write_event: fn(&StreamResponse, &mut Vec<u8>),
+    render_error: fn(ErrorObject) -> ErrorObject,
 }
 
 impl Framing for JsonRpcFraming {
@@ -302,7 +401,8 @@ impl Framing for JsonRpcFraming {
     }
 
     fn error(&self, error: &A2aError, out: &mut Vec<u8>) {
-        let response = Response::error(self.id.clone(), error.to_error_object());
+        let object = (self.render_error)(error.to_error_object());
+        let response = Response::error(self.id.clone(), object);
         serde_json::to_writer(out, &response).expect("responses serialize");
     }
 }

@@ -2,7 +2,7 @@
 //! (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}` or `{"message": …}`).
 
 use a2a_jsonrpc::ErrorObject;
-use a2a_types::protocol::Operation;
+use a2a_types::protocol::{Generation, Operation};
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
@@ -18,9 +18,11 @@ use crate::http::head::RequestedVersion;
 pub(super) fn generation() -> RpcGeneration {
     RpcGeneration {
         name: "1.0",
+        generation: Generation::V1,
         check_version: RequestedVersion::require_v1,
         table: table(),
         write_event,
+        render_error: std::convert::identity,
     }
 }
 

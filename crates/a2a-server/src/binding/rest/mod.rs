@@ -5,17 +5,18 @@
 //!
 //! This module holds what every REST generation shares: resolving a path to its route, the
 //! query, the request body, the error document and the SSE framing. `v1.rs` is the 1.0
-//! generation (routes without a version prefix). The 0.3 generation (routes under `/v1/...`,
-//! for requests without `A2A-Version`) slots in beside it as `v0_3.rs`, chosen in [`handle`]
-//! before the 1.0 version gate.
+//! generation (routes without a version prefix). `v0_3.rs` is the 0.3 generation: the routes
+//! under `/v1/...` of a request whose `A2A-Version` does not name 1.x, converted to the 1.0
+//! requests and answered in the 0.3 proto's ProtoJSON.
 
+mod v0_3;
 mod v1;
 
 use std::fmt;
 use std::ops::RangeInclusive;
 
 use a2a_jsonrpc::{ErrorCode, ErrorInfo};
-use a2a_types::protocol::{Operation, content_type, headers, rest};
+use a2a_types::protocol::{Generation, Operation, content_type, headers, rest};
 use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -39,12 +40,17 @@ pub(crate) struct Route {
     pub(crate) task_id: Option<String>,
     /// `{configId}` (the push config's `id`).
     pub(crate) config_id: Option<String>,
+    /// The generation whose routes these are: 1.0, or 0.3 under `/v1/...`.
+    pub(crate) generation: Generation,
 }
 
 /// The route of a request, or the response refusing it: 404 for a path that is no route, 405
 /// (with `Allow`) for a route that takes other methods, 400 for a path parameter that is not
 /// UTF-8 once percent-decoded.
 pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Response<A2aBody>>> {
+    if let Some(legacy) = v0_3::resolve(head) {
+        return legacy;
+    }
     let path = head.uri.path();
     let matched = match rest::match_route(head.method.as_str(), path) {
         Ok(matched) => matched,
@@ -78,6 +84,7 @@ pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Re
         tenant: decode("tenant", matched.tenant)?,
         task_id: decode(v1::task_field(matched.operation), matched.task_id)?,
         config_id: decode("id", matched.config_id)?,
+        generation: Generation::V1,
     })
 }
 
@@ -110,8 +117,10 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
+    let generation = route.generation;
     match serve(handler, settings, permits, route, head, body, call).await {
         Ok(response) => response,
+        Err(error) if generation == Generation::V0_3 => v0_3::error_response(&error),
         Err(error) => error_response(&error),
     }
 }
@@ -129,7 +138,12 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    RequestedVersion::of(&head).require_v1()?;
+    let legacy = route.generation == Generation::V0_3;
+    if legacy {
+        v0_3::check_version(&head)?;
+    } else {
+        RequestedVersion::of(&head).require_v1()?;
+    }
     let query = Query::parse(head.uri.query())?;
     // Every POST route takes a body (`body: "*"` in a2a.proto; SubscribeToTask's POST form an
     // optional one); GET and DELETE routes take none, and a body sent with them is not read.
@@ -147,7 +161,11 @@ where
     } else {
         Bytes::new()
     };
-    let request = v1::decode(&route, &query, &bytes)?;
+    let request = if legacy {
+        v0_3::decode(&route, &query, &bytes)?
+    } else {
+        v1::decode(&route, &query, &bytes)?
+    };
     let mut extensions = call.extensions.clone();
     extensions.extend(query.list(headers::A2A_EXTENSIONS));
     let call = call
@@ -158,17 +176,34 @@ where
             // The permit first: a refused stream starts nothing.
             let permit = permits.try_acquire()?;
             let events = v1::open(stream, handler, head::last_event_id(&head), &call).await?;
-            Ok(sse::response(
-                events,
-                RestFraming,
-                permit,
-                settings.keep_alive,
-            ))
+            Ok(if legacy {
+                sse::response(events, v0_3::Framing03, permit, settings.keep_alive)
+            } else {
+                sse::response(events, RestFraming, permit, settings.keep_alive)
+            })
         }
         v1::Request::Unary(unary) => {
-            match tokio::time::timeout(settings.request_timeout, v1::answer(unary, handler, &call))
-                .await
-            {
+            let answer = async {
+                match unary {
+                    // 0.3's `GET /v1/card`: the authenticated extended card, as every
+                    // generation reads a card.
+                    v1::Unary::GetExtendedAgentCard(_) if legacy => {
+                        let card =
+                            crate::binding::card::legacy_extended_card(handler, &call).await?;
+                        Ok(crate::binding::card::union_json(&card))
+                    }
+                    unary if legacy => {
+                        let operation = route.operation;
+                        Ok(v0_3::result(
+                            operation,
+                            &v1::answer(unary, handler, &call).await?,
+                        ))
+                    }
+                    unary => v1::answer(unary, handler, &call).await,
+                }
+            };
+            match tokio::time::timeout(settings.request_timeout, answer).await {
+                Ok(answer) if legacy => Ok(v0_3::json_response(answer?)),
                 Ok(answer) => Ok(json(StatusCode::OK, answer?)),
                 Err(_) => Err(A2aError::internal(format!(
                     "the call did not finish within {} ms; a task it started goes on and can be \
