@@ -255,17 +255,6 @@ impl ClientBuilder {
         Ok(card)
     }
 
-    /// Fetches and normalizes the agent card at exactly `card_url` (no well-known path is
-    /// appended, whatever the URL's path).
-    ///
-    /// # Errors
-    ///
-    /// As [`fetch_card`](Self::fetch_card).
-    pub async fn fetch_card_at(&self, card_url: &str) -> Result<AgentCard, Error> {
-        let parts = self.parts()?;
-        card::fetch_at(&parts.http, &parts.policy, card_url).await
-    }
-
     /// A client for a card the caller fetched from `card_url`: interface URLs that are paths
     /// (`/a2a`) are taken on that URL's origin, as [`connect`](Self::connect) does.
     ///

@@ -150,20 +150,6 @@ pub(crate) async fn fetch(
     })
 }
 
-/// Fetches and normalizes the card at exactly `card_url`.
-pub(crate) async fn fetch_at(
-    http: &HttpClient,
-    policy: &Policy,
-    card_url: &str,
-) -> Result<AgentCard, Error> {
-    let uri = parse_url(card_url)?;
-    policy
-        .run(CallInfo::AGENT_CARD, Retry::Idempotent, |call| {
-            boxed(fetch_once(http, call, &uri))
-        })
-        .await
-}
-
 async fn fetch_once(
     http: &HttpClient,
     call: CallInfo,
