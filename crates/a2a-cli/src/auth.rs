@@ -230,7 +230,7 @@ async fn login(args: &LoginArgs, diag: &Diag) -> Result<(), CliError> {
     if let Some(secret) = &args.client_secret {
         diag.secret(secret);
     }
-    let builder = connect::builder(opts, diag)?;
+    let builder = connect::logged(connect::builder(opts, diag)?, diag);
     let client_id = args.client_id.as_deref().unwrap_or("a2a-cli");
     let (token_url, scopes, token) = match flows {
         OAuthFlows::DeviceCode(flow) => {

@@ -42,11 +42,11 @@ pub(crate) struct CardGetArgs {
 pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
     let mut out = Out::new(opts.output, args.stream, opts.verbose);
-    let card = connect::resolve(opts, diag).await?;
+    let raw = connect::read(opts, diag).await?;
     let reference = quote(opts.agent_card.as_deref().unwrap_or_default());
     let mut problems = Vec::new();
     if args.validate {
-        problems = validate(&card.raw);
+        problems = validate(&raw.bytes);
         let errors = problems.iter().filter(|p| p.severity == Severity::Error).count();
         for problem in &problems {
             if problem.severity == Severity::Warning {
@@ -63,13 +63,14 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
                 Code::CardInvalid,
                 format!(
                     "the agent card at {} does not follow the A2A 1.0 schema ({errors} error{}): {}",
-                    card.source,
+                    raw.source,
                     if errors == 1 { "" } else { "s" },
                     list.join("; ")
                 ),
             ));
         }
     }
+    let card = raw.parse(opts.agent_card.as_deref().unwrap_or_default())?;
     let (shown, chosen) = if args.extended {
         if card.card.capabilities.extended_agent_card != Some(true) {
             return Err(CliError::new(

@@ -136,5 +136,5 @@ fn reply(out: &mut Out, answer: &SendMessageResponse, verbose: bool) {
         }
         _ => String::new(),
     };
-    out.block("Agent", "", &text);
+    out.block("Reply", "", &text);
 }

@@ -125,15 +125,24 @@ pub(crate) struct Card {
     pub(crate) source: String,
 }
 
-/// The builder with the settings of the options, without credentials.
+/// `builder` with the `--debug` log of the wire exchange, added last so that it shows the
+/// requests as they leave (headers the other interceptors set included, redacted).
+pub(crate) fn logged(builder: ClientBuilder, diag: &Diag) -> ClientBuilder {
+    builder.interceptor(diag.interceptor())
+}
+
+/// The builder with the settings of the options, without credentials or the `--debug` log
+/// (see [`logged`]).
 pub(crate) fn builder(opts: &Common, diag: &Diag) -> Result<ClientBuilder, CliError> {
     let mut builder = A2aClient::builder()
         .timeout(opts.timeout)
         .retry(RetryPolicy::default().with_max_retries(opts.retries))
         .preferred_transports(opts.transports.iter().cloned())
-        .danger_accept_invalid_certs(opts.insecure)
-        .interceptor(diag.interceptor());
+        .danger_accept_invalid_certs(opts.insecure);
     builder = version(builder, &opts.a2a_version)?;
+    for uri in &opts.extensions {
+        builder = builder.extension(uri.trim());
+    }
     for header in &opts.headers {
         let Some((name, value)) = header.split_once(':') else {
             return Err(CliError::usage(format!(
@@ -182,8 +191,47 @@ fn version(builder: ClientBuilder, version: &str) -> Result<ClientBuilder, CliEr
     }
 }
 
+/// A card document as read, not parsed yet.
+#[derive(Clone, Debug)]
+pub(crate) struct Raw {
+    /// The document.
+    pub(crate) bytes: Bytes,
+    /// The URL it was fetched from (`None` for a file).
+    pub(crate) url: Option<String>,
+    /// Where it came from, for messages.
+    pub(crate) source: String,
+}
+
+impl Raw {
+    /// The card, in the 1.0 model.
+    pub(crate) fn parse(self, reference: &str) -> Result<Card, CliError> {
+        let card = a2a_types::card::parse_slice(&self.bytes).map_err(|err| {
+            let place = match &self.url {
+                Some(url) => format!("the agent card at {url}"),
+                None => format!("the agent card file {}", self.source),
+            };
+            CliError::new(Code::CardInvalid, format!("{place} is {err}")).hint(format!(
+                "see the problems with `a2a card get --validate -a {}`",
+                quote(reference)
+            ))
+        })?;
+        Ok(Card {
+            card,
+            raw: self.bytes,
+            url: self.url,
+            source: self.source,
+        })
+    }
+}
+
 /// The card `-a` names, read without credentials.
 pub(crate) async fn resolve(opts: &Common, diag: &Diag) -> Result<Card, CliError> {
+    let reference = opts.agent_card.clone().unwrap_or_default();
+    read(opts, diag).await?.parse(&reference)
+}
+
+/// The card document `-a` names, as read (without credentials).
+pub(crate) async fn read(opts: &Common, diag: &Diag) -> Result<Raw, CliError> {
     let reference = opts.agent_card.as_deref().ok_or_else(no_agent)?;
     if opts.insecure {
         diag.warn(
@@ -194,22 +242,14 @@ pub(crate) async fn resolve(opts: &Common, diag: &Diag) -> Result<Card, CliError
     match parse_ref(reference)? {
         CardRef::File(path) => {
             diag.debug(&format!("reading the agent card from the file {}", path.display()));
-            let raw = std::fs::read(&path).map_err(|err| {
+            let bytes = std::fs::read(&path).map_err(|err| {
                 CliError::new(
                     Code::CardNotFound,
                     format!("cannot read the agent card file {}: {err}", path.display()),
                 )
             })?;
-            let card = a2a_types::card::parse_slice(&raw).map_err(|err| {
-                CliError::new(
-                    Code::CardInvalid,
-                    format!("the agent card file {} is {err}", path.display()),
-                )
-                .hint(format!("see the problems with `a2a card get --validate -a {}`", quote(reference)))
-            })?;
-            Ok(Card {
-                card,
-                raw: Bytes::from(raw),
+            Ok(Raw {
+                bytes: Bytes::from(bytes),
                 url: None,
                 source: path.display().to_string(),
             })
@@ -218,8 +258,8 @@ pub(crate) async fn resolve(opts: &Common, diag: &Diag) -> Result<Card, CliError
     }
 }
 
-async fn fetch(opts: &Common, diag: &Diag, reference: &str, urls: &[String]) -> Result<Card, CliError> {
-    let builder = builder(opts, diag)?;
+async fn fetch(opts: &Common, diag: &Diag, reference: &str, urls: &[String]) -> Result<Raw, CliError> {
+    let builder = logged(builder(opts, diag)?, diag);
     let ctx = Context {
         agent: reference.to_owned(),
         ..Context::default()
@@ -263,15 +303,9 @@ async fn fetch(opts: &Common, diag: &Diag, reference: &str, urls: &[String]) -> 
             )
             .hint("check the address; a card at another path can be given as its full URL"));
         }
-        let card = a2a_types::card::parse_slice(&body).map_err(|err| {
-            CliError::new(Code::CardInvalid, format!("the agent card at {url} is {err}")).hint(
-                format!("see the problems with `a2a card get --validate -a {}`", quote(reference)),
-            )
-        })?;
         diag.debug(&format!("the agent card is at {url}"));
-        return Ok(Card {
-            card,
-            raw: body,
+        return Ok(Raw {
+            bytes: body,
             url: Some(url.clone()),
             source: url.clone(),
         });
@@ -331,6 +365,7 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
         }
         builder = builder.interceptor(credentials);
     }
+    let builder = logged(builder, diag);
     let built = match &card.url {
         Some(url) => builder.from_card_at(card.card.clone(), url),
         None => builder.from_card(card.card.clone()),
@@ -345,6 +380,17 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
             CliError::from_client(&other, &ctx)
         }
     })?;
+    for extension in &card.card.capabilities.extensions {
+        if let Some(uri) = extension.uri.as_deref()
+            && extension.required
+            && !opts.extensions.iter().any(|e| e.trim() == uri)
+        {
+            diag.warn(&format!(
+                "the agent requires the extension {uri}, which this call does not declare; if you \
+                 can honour it, declare it with --extension {uri}"
+            ));
+        }
+    }
     let interface = client.interface();
     diag.debug(&format!(
         "using the interface {} {} at {}{}",

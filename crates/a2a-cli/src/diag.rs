@@ -157,7 +157,11 @@ impl Diag {
     }
 }
 
-/// A JSON body with the values of `credentials` members (push configs' authentication) hidden.
+/// The members whose values are credentials: push configs' `credentials` and `token`, OAuth's
+/// tokens.
+const SECRET_MEMBERS: [&str; 6] = ["credentials", "token", "access_token", "refresh_token", "id_token", "device_code"];
+
+/// A JSON body with the values of credential members hidden.
 fn redact_json_credentials(text: &str) -> String {
     let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text) else {
         return text.to_owned();
@@ -167,7 +171,7 @@ fn redact_json_credentials(text: &str) -> String {
         match value {
             serde_json::Value::Object(map) => {
                 for (key, member) in map.iter_mut() {
-                    if key == "credentials" && member.is_string() {
+                    if SECRET_MEMBERS.contains(&key.as_str()) && member.is_string() {
                         *member = serde_json::Value::from(REDACTED);
                         changed = true;
                     } else {
@@ -276,11 +280,15 @@ mod tests {
     }
 
     #[test]
-    fn push_credentials_are_hidden_in_bodies() {
-        let body = r#"{"url":"http://h/","authentication":{"scheme":"Bearer","credentials":"abc"}}"#;
+    fn credentials_are_hidden_in_bodies() {
+        let body = r#"{"url":"http://h/","token":"t","authentication":{"scheme":"Bearer","credentials":"abc"}}"#;
         assert_eq!(
             redact_json_credentials(body),
-            r#"{"authentication":{"credentials":"[redacted]","scheme":"Bearer"},"url":"http://h/"}"#
+            r#"{"authentication":{"credentials":"[redacted]","scheme":"Bearer"},"token":"[redacted]","url":"http://h/"}"#
+        );
+        assert_eq!(
+            redact_json_credentials(r#"{"access_token":"x","expires_in":1}"#),
+            r#"{"access_token":"[redacted]","expires_in":1}"#
         );
         assert_eq!(redact_json_credentials("not json"), "not json");
     }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use a2a_types::v1::{TaskState, binding};
+use clap::builder::BoolishValueParser;
 use clap::{Args, ValueEnum};
 
 /// How results are printed.
@@ -72,6 +73,12 @@ pub(crate) struct Common {
     #[arg(long = "svc-param", value_name = "KEY:VALUE")]
     pub(crate) svc_params: Vec<String>,
 
+    /// Declare support for an A2A extension by its URI, in `A2A-Extensions` of every request
+    /// (repeatable; the environment takes a comma list). A warning names the extensions the
+    /// card marks required that are not declared.
+    #[arg(long = "extension", env = "A2ACLI_EXTENSION", value_name = "URI", value_delimiter = ',')]
+    pub(crate) extensions: Vec<String>,
+
     /// An HTTP header for every request, `NAME: VALUE` (repeatable).
     #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
     pub(crate) headers: Vec<String>,
@@ -92,16 +99,16 @@ pub(crate) struct Common {
 
     /// Diagnostics on stderr: the card and interface chosen, each request and response as sent
     /// (credentials redacted), retries, stream events with their ids.
-    #[arg(long, env = "A2ACLI_DEBUG")]
+    #[arg(long, env = "A2ACLI_DEBUG", value_parser = BoolishValueParser::new())]
     pub(crate) debug: bool,
 
     /// Show every part of messages and artifacts, and the task's history, rather than the
     /// concise view.
-    #[arg(long, env = "A2ACLI_VERBOSE")]
+    #[arg(long, env = "A2ACLI_VERBOSE", value_parser = BoolishValueParser::new())]
     pub(crate) verbose: bool,
 
     /// Do not verify the agent's TLS certificate (development only; prints a warning).
-    #[arg(long, env = "A2ACLI_INSECURE")]
+    #[arg(long, env = "A2ACLI_INSECURE", value_parser = BoolishValueParser::new())]
     pub(crate) insecure: bool,
 
     /// Read settings from this `.env` file instead of the nearest `.env` of the working

@@ -10,7 +10,7 @@
 //! The labels: `Task-Id`, `Context-Id`, `State` (the state's short name: `COMPLETED`,
 //! `INPUT_REQUIRED`, `UNSPECIFIED`...), `Updated`, `Resume`, `Event-Id`, `Last-Event-Id`,
 //! `Message-Id`, `Role`, `Next-Page-Token`, `Total`; the blocks `Status-Message`, `Message`,
-//! `Artifact`, `History`.
+//! `Artifact`, `History` (and `Reply`, at a `chat` terminal).
 
 use std::io::{self, Write as _};
 

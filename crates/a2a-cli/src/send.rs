@@ -8,6 +8,7 @@ use a2a_types::v1::{
     StreamResponse, TaskId,
 };
 use clap::parser::ValueSource;
+use clap::builder::BoolishValueParser;
 use clap::{ArgMatches, Args};
 
 use crate::connect::{self, Trust};
@@ -61,11 +62,11 @@ pub(crate) struct SendArgs {
     pub(crate) stream: bool,
 
     /// Do not wait: print the task as soon as it exists (its id and context, to follow later).
-    #[arg(long = "async", env = "A2ACLI_ASYNC", visible_aliases = ["return-immediately", "no-wait"])]
+    #[arg(long = "async", env = "A2ACLI_ASYNC", visible_aliases = ["return-immediately", "no-wait"], value_parser = BoolishValueParser::new())]
     pub(crate) r#async: bool,
 
     /// Wait until the task ends or needs the caller (the default; overrides A2ACLI_ASYNC).
-    #[arg(long, env = "A2ACLI_WAIT")]
+    #[arg(long, env = "A2ACLI_WAIT", value_parser = BoolishValueParser::new())]
     pub(crate) wait: bool,
 
     /// The options shared by the agent commands.

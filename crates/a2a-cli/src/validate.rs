@@ -425,7 +425,7 @@ pub(crate) fn validate(document: &[u8]) -> Vec<Problem> {
         check.error(
             "",
             format!(
-                "a card of A2A {generation} (no supportedInterfaces): the 1.0 schema requires them"
+                "a card of {generation} (no supportedInterfaces): the 1.0 schema requires them"
             ),
         );
     }
@@ -573,12 +573,21 @@ mod tests {
             "protocolVersion":"0.3.0","capabilities":{},"defaultInputModes":["t"],
             "defaultOutputModes":["t"],"skills":[]}"#;
         let found = errors(legacy);
-        assert!(found[0].starts_with("error: a card of A2A 0.3"), "{found:?}");
+        assert_eq!(
+            found[0],
+            "error: a card of A2A 0.2/0.3 (no supportedInterfaces): the 1.0 schema requires them"
+        );
         let snake = GOOD.replace("supportedInterfaces", "supported_interfaces");
         assert_eq!(
             errors(&snake),
             ["warning: supported_interfaces: a proto field name: the JSON name is `supportedInterfaces`"]
         );
-        assert_eq!(errors("[1]"), ["error: a card of A2A 0.3 (no supportedInterfaces): the 1.0 schema requires them", "error: expected an object, found a list"]);
+        assert_eq!(
+            errors("[1]"),
+            [
+                "error: a card of A2A 0.2/0.3 (no supportedInterfaces): the 1.0 schema requires them",
+                "error: expected an object, found a list"
+            ]
+        );
     }
 }
