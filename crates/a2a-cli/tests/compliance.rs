@@ -1343,7 +1343,7 @@ fn the_report_lists_every_requirement_and_each_pass_has_its_test() {
     let mut marks = std::collections::BTreeMap::new();
     for line in report.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        if cells.len() < 5 || !cells[1].starts_with("`A2ACLI_") {
+        if cells.len() < 5 || !cells[1].starts_with("`A2ACLI_") || cells[1].starts_with("`A2ACLI_ERR_") {
             continue;
         }
         let id = cells[1].trim_matches('`').trim_start_matches("A2ACLI_").to_owned();
@@ -1353,6 +1353,21 @@ fn the_report_lists_every_requirement_and_each_pass_has_its_test() {
             assert!(!note.is_empty(), "{id}: every mark but a pass needs a note");
         }
         assert!(marks.insert(id.clone(), status).is_none(), "{id} is listed twice");
+    }
+    // The counts of section 3 are those of the rows.
+    let mut counts = [[0usize; 6]; 3];
+    for (tier, id) in REGISTRY {
+        let status = marks.get(id).map(String::as_str).unwrap_or_default();
+        let column = ["✅", "◐", "❌", "⊘", "—"].iter().position(|m| status.starts_with(m)).unwrap_or(5);
+        counts[usize::from(tier) - 1][column] += 1;
+    }
+    for (tier, name) in [(1, "Tier 1 — Core"), (2, "Tier 2 — Standard"), (3, "Tier 3 — Advanced")] {
+        let c = counts[tier - 1];
+        assert_eq!(c[5], 0, "tier {tier}: an identifier without a row, or a row without a known mark");
+        let total: usize = c.iter().sum();
+        let satisfied = if c[1] + c[2] + c[3] == 0 { "yes" } else { "no" };
+        let row = format!("| {name} | {total} | {} | {} | {} | {} | {} | {satisfied} |", c[0], c[1], c[2], c[3], c[4]);
+        assert!(report.contains(&row), "section 3 should have the row `{row}`");
     }
     for (tier, id) in REGISTRY {
         let status = marks.remove(id).unwrap_or_else(|| panic!("A2ACLI_{id} (tier {tier}) has no row in docs/cli-compliance.md"));
