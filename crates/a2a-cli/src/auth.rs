@@ -48,7 +48,12 @@ pub(crate) struct LoginArgs {
     pub(crate) client_id: Option<String>,
     /// The OAuth client secret (client credentials; confidential device-code clients). Prefer
     /// A2ACLI_CLIENT_SECRET: a flag's value is visible in the process table.
-    #[arg(long = "client-secret", env = "A2ACLI_CLIENT_SECRET", hide_env_values = true, value_name = "SECRET")]
+    #[arg(
+        long = "client-secret",
+        env = "A2ACLI_CLIENT_SECRET",
+        hide_env_values = true,
+        value_name = "SECRET"
+    )]
     pub(crate) client_secret: Option<String>,
     /// A scope to ask for (repeatable; default: every scope the flow lists).
     #[arg(long = "scope", value_name = "SCOPE")]
@@ -91,24 +96,36 @@ pub(crate) fn store_path() -> PathBuf {
 
 fn read_store(path: &Path) -> Result<Store, String> {
     match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map_err(|err| format!("the token store {} is not readable JSON: {err}", path.display())),
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|err| {
+            format!(
+                "the token store {} is not readable JSON: {err}",
+                path.display()
+            )
+        }),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Store::default()),
-        Err(err) => Err(format!("cannot read the token store {}: {err}", path.display())),
+        Err(err) => Err(format!(
+            "cannot read the token store {}: {err}",
+            path.display()
+        )),
     }
 }
 
 /// Writes the store, private to the user (0600 in a 0700 folder), replacing it whole.
 fn write_store(path: &Path, store: &Store) -> Result<(), CliError> {
     let fail = |what: &str, err: std::io::Error| {
-        CliError::new(Code::Internal, format!("cannot {what} {}: {err}", path.display()))
+        CliError::new(
+            Code::Internal,
+            format!("cannot {what} {}: {err}", path.display()),
+        )
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir).map_err(|e| fail("create the folder of", e))?;
+    builder
+        .create(dir)
+        .map_err(|e| fail("create the folder of", e))?;
     let text = serde_json::to_vec_pretty(store).expect("the store serializes");
     let temporary = path.with_extension("json.tmp");
     let _ = std::fs::remove_file(&temporary);
@@ -127,7 +144,11 @@ fn agent_key(card: &AgentCard) -> Option<String> {
     let url = &card.supported_interfaces.first()?.url;
     let (scheme, rest) = url.split_once("://")?;
     let authority = rest.split(['/', '?', '#']).next()?;
-    Some(format!("{}://{}", scheme.to_ascii_lowercase(), authority.to_ascii_lowercase()))
+    Some(format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        authority.to_ascii_lowercase()
+    ))
 }
 
 fn now() -> u64 {
@@ -154,7 +175,9 @@ pub(crate) fn stored_token(card: &AgentCard, diag: &Diag) -> Option<String> {
         ));
         return None;
     }
-    diag.debug(&format!("using the token stored for {key} by `a2a auth login`"));
+    diag.debug(&format!(
+        "using the token stored for {key} by `a2a auth login`"
+    ));
     Some(stored.access_token.clone())
 }
 
@@ -202,10 +225,13 @@ fn pick_scheme<'c>(
     card: &'c AgentCard,
     wanted: Option<&str>,
 ) -> Result<(&'c str, &'c OAuthFlows), CliError> {
-    let oauth = card.security_schemes.iter().filter_map(|(name, scheme)| match scheme {
-        SecurityScheme::OAuth2(oauth) => Some((name.as_str(), &oauth.flows)),
-        _ => None,
-    });
+    let oauth = card
+        .security_schemes
+        .iter()
+        .filter_map(|(name, scheme)| match scheme {
+            SecurityScheme::OAuth2(oauth) => Some((name.as_str(), &oauth.flows)),
+            _ => None,
+        });
     let found = match wanted {
         Some(wanted) => oauth.clone().find(|(name, _)| *name == wanted),
         None => oauth.clone().next(),
@@ -214,7 +240,10 @@ fn pick_scheme<'c>(
         let names: Vec<&str> = oauth.map(|(n, _)| n).collect();
         let message = match (wanted, names.is_empty()) {
             (_, true) => "the agent's card declares no OAuth 2 scheme to log in with".to_owned(),
-            (Some(w), false) => format!("the card has no OAuth 2 scheme `{w}`; it has {}", names.join(", ")),
+            (Some(w), false) => format!(
+                "the card has no OAuth 2 scheme `{w}`; it has {}",
+                names.join(", ")
+            ),
             (None, false) => unreachable!("a scheme is found when there is one"),
         };
         CliError::usage(message).hint("`a2a card get` lists the agent's security schemes")
@@ -261,8 +290,11 @@ async fn login(args: &LoginArgs, diag: &Diag) -> Result<(), CliError> {
             if !joined.is_empty() {
                 pairs.push(("scope", joined.as_str()));
             }
-            let basic = base64::engine::general_purpose::STANDARD
-                .encode(format!("{}:{}", connect::encode(id), connect::encode(secret)));
+            let basic = base64::engine::general_purpose::STANDARD.encode(format!(
+                "{}:{}",
+                connect::encode(id),
+                connect::encode(secret)
+            ));
             diag.secret(&basic);
             let (status, body) =
                 post_form(&builder, &flow.token_url, &form(&pairs), Some(&basic)).await?;
@@ -294,9 +326,13 @@ async fn login(args: &LoginArgs, diag: &Diag) -> Result<(), CliError> {
         },
     );
     write_store(&path, &store)?;
-    diag.debug(&format!("token from {token_url} stored in {}", path.display()));
+    diag.debug(&format!(
+        "token from {token_url} stored in {}",
+        path.display()
+    ));
     let mut out = Out::new(opts.output, false, false);
-    let expires = expires_at.map_or_else(|| "unknown".to_owned(), |at| format!("{at} (unix seconds)"));
+    let expires =
+        expires_at.map_or_else(|| "unknown".to_owned(), |at| format!("{at} (unix seconds)"));
     if out.json() {
         out.value(&serde_json::json!({
             "agent": key, "scheme": scheme, "tokenType": token.token_type,
@@ -335,20 +371,30 @@ async fn post_form(
     basic: Option<&str>,
 ) -> Result<(http::StatusCode, Value), CliError> {
     let mut request = http::Request::post(url)
-        .header(http::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(
+            http::header::CONTENT_TYPE,
+            "application/x-www-form-urlencoded",
+        )
         .header(http::header::ACCEPT, "application/json");
     if let Some(basic) = basic {
         request = request.header(http::header::AUTHORIZATION, format!("Basic {basic}"));
     }
-    let request = request
-        .body(Bytes::from(body.to_owned()))
-        .map_err(|err| CliError::new(Code::CardInvalid, format!("the OAuth URL `{url}` is not usable: {err}")))?;
-    let (head, bytes) = builder.send_http("OAuth", request).await.map_err(|error| match error {
-        a2a_client::Error::Config(message) => {
-            CliError::new(Code::CardInvalid, format!("the card's OAuth URL is not usable: {message}"))
-        }
-        other => CliError::from_client(&other, &crate::error::Context::default()),
+    let request = request.body(Bytes::from(body.to_owned())).map_err(|err| {
+        CliError::new(
+            Code::CardInvalid,
+            format!("the OAuth URL `{url}` is not usable: {err}"),
+        )
     })?;
+    let (head, bytes) = builder
+        .send_http("OAuth", request)
+        .await
+        .map_err(|error| match error {
+            a2a_client::Error::Config(message) => CliError::new(
+                Code::CardInvalid,
+                format!("the card's OAuth URL is not usable: {message}"),
+            ),
+            other => CliError::from_client(&other, &crate::error::Context::default()),
+        })?;
     let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     Ok((head.status, value))
 }
@@ -368,7 +414,10 @@ fn token_answer(status: http::StatusCode, body: &Value, url: &str) -> Result<Tok
             expires_in: body.get("expires_in").and_then(Value::as_u64),
         });
     }
-    let error = body.get("error").and_then(Value::as_str).unwrap_or("no token in the answer");
+    let error = body
+        .get("error")
+        .and_then(Value::as_str)
+        .unwrap_or("no token in the answer");
     let description = body
         .get("error_description")
         .and_then(Value::as_str)
@@ -399,12 +448,16 @@ async fn device_code(
     }
     let (status, body) = post_form(builder, authorization_url, &form(&pairs), None).await?;
     let field = |name: &str| body.get(name).and_then(Value::as_str).map(str::to_owned);
-    let (Some(device_code), Some(user_code), Some(uri)) =
-        (field("device_code"), field("user_code"), field("verification_uri"))
-    else {
+    let (Some(device_code), Some(user_code), Some(uri)) = (
+        field("device_code"),
+        field("user_code"),
+        field("verification_uri"),
+    ) else {
         return Err(CliError::new(
             Code::AuthFailed,
-            format!("the device authorization endpoint {authorization_url} answered HTTP {status} without a device code"),
+            format!(
+                "the device authorization endpoint {authorization_url} answered HTTP {status} without a device code"
+            ),
         ));
     };
     diag.secret(&device_code);
@@ -414,9 +467,13 @@ async fn device_code(
     diag.note(&format!(
         "to log in, open {uri} and enter the code {user_code}{complete}; waiting for the approval"
     ));
-    let mut interval = Duration::from_secs(body.get("interval").and_then(Value::as_u64).unwrap_or(5))
-        .max(Duration::from_millis(10));
-    let lifetime = body.get("expires_in").and_then(Value::as_u64).map(Duration::from_secs);
+    let mut interval =
+        Duration::from_secs(body.get("interval").and_then(Value::as_u64).unwrap_or(5))
+            .max(Duration::from_millis(10));
+    let lifetime = body
+        .get("expires_in")
+        .and_then(Value::as_u64)
+        .map(Duration::from_secs);
     let deadline = tokio::time::Instant::now() + lifetime.unwrap_or(opts.timeout).min(opts.timeout);
     let mut pairs = vec![
         ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
@@ -451,20 +508,35 @@ mod tests {
     #[test]
     fn agents_are_keyed_by_origin() {
         let card = AgentCard::new("A", "d", "1").with_supported_interfaces([
-            a2a_types::v1::AgentInterface::new("HTTP://Agent.Example:8443/a2a/v1", "JSONRPC", "1.0"),
+            a2a_types::v1::AgentInterface::new(
+                "HTTP://Agent.Example:8443/a2a/v1",
+                "JSONRPC",
+                "1.0",
+            ),
         ]);
-        assert_eq!(agent_key(&card).as_deref(), Some("http://agent.example:8443"));
+        assert_eq!(
+            agent_key(&card).as_deref(),
+            Some("http://agent.example:8443")
+        );
         assert_eq!(agent_key(&AgentCard::new("A", "d", "1")), None);
     }
 
     #[test]
     fn refusals_name_the_oauth_error() {
         let body = serde_json::json!({"error": "access_denied", "error_description": "no"});
-        let error = token_answer(http::StatusCode::BAD_REQUEST, &body, "http://t/token").err().unwrap();
+        let error = token_answer(http::StatusCode::BAD_REQUEST, &body, "http://t/token")
+            .err()
+            .unwrap();
         assert_eq!(error.code, Code::AuthFailed);
-        assert_eq!(error.message, "the token endpoint http://t/token answered HTTP 400 Bad Request: access_denied (no)");
+        assert_eq!(
+            error.message,
+            "the token endpoint http://t/token answered HTTP 400 Bad Request: access_denied (no)"
+        );
         let good = serde_json::json!({"access_token": "t", "expires_in": 60});
         let token = token_answer(http::StatusCode::OK, &good, "u").ok().unwrap();
-        assert_eq!((token.token_type.as_str(), token.expires_in), ("Bearer", Some(60)));
+        assert_eq!(
+            (token.token_type.as_str(), token.expires_in),
+            ("Bearer", Some(60))
+        );
     }
 }

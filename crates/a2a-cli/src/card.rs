@@ -47,7 +47,10 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
     let mut problems = Vec::new();
     if args.validate {
         problems = validate(&raw.bytes);
-        let errors = problems.iter().filter(|p| p.severity == Severity::Error).count();
+        let errors = problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
         for problem in &problems {
             if problem.severity == Severity::Warning {
                 diag.warn(&format!("card: {problem}"));
@@ -120,7 +123,10 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
             &if warnings == 0 {
                 "yes".to_owned()
             } else {
-                format!("yes, with {warnings} warning{}", if warnings == 1 { "" } else { "s" })
+                format!(
+                    "yes, with {warnings} warning{}",
+                    if warnings == 1 { "" } else { "s" }
+                )
             },
         );
     }

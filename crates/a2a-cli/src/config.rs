@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use clap::{ArgAction, ArgMatches, Command};
 use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 
 use crate::error::CliError;
@@ -159,7 +159,10 @@ pub(crate) const SECRETS: [&str; 3] = ["A2ACLI_BEARER", "A2ACLI_API_KEY", "A2ACL
 impl Settings {
     fn read(&mut self, path: &Path, scope: Scope, known: &[String]) -> Result<(), CliError> {
         let text = std::fs::read_to_string(path).map_err(|err| {
-            CliError::usage(format!("cannot read the configuration file {}: {err}", path.display()))
+            CliError::usage(format!(
+                "cannot read the configuration file {}: {err}",
+                path.display()
+            ))
         })?;
         self.files.push(FileInfo {
             path: path.to_owned(),
@@ -189,7 +192,7 @@ impl Settings {
                 ));
                 continue;
             }
-            if name == CONFIG_VAR || !known.iter().any(|k| *k == name) {
+            if name == CONFIG_VAR || !known.contains(&name) {
                 self.warnings.push(format!(
                     "{}:{}: unknown setting {name}; ignored",
                     path.display(),
@@ -292,7 +295,12 @@ pub(crate) fn apply(command: Command, settings: &Settings) -> Command {
                 return None;
             }
             let flag = matches!(arg.get_action(), ArgAction::SetTrue);
-            Some((arg.get_id().clone(), value.clone(), flag, arg.get_value_delimiter()))
+            Some((
+                arg.get_id().clone(),
+                value.clone(),
+                flag,
+                arg.get_value_delimiter(),
+            ))
         })
         .collect();
     for (id, value, flag, delimiter) in ids {
@@ -376,7 +384,10 @@ pub(crate) fn effective(
             let (value, source) = if let Some(value) = from_flag {
                 (Some(value), "flag".to_owned())
             } else if let Some(value) = std::env::var_os(&name) {
-                (Some(value.to_string_lossy().into_owned()), "environment".to_owned())
+                (
+                    Some(value.to_string_lossy().into_owned()),
+                    "environment".to_owned(),
+                )
             } else if let Some((value, file)) = settings.values.get(&name) {
                 (Some(value.clone()), format!("file {}", file.display()))
             } else {
@@ -385,9 +396,20 @@ pub(crate) fn effective(
                     .iter()
                     .map(|v| v.to_string_lossy().into_owned())
                     .collect();
-                if defaults.is_empty() || matches!(arg.get_action(), ArgAction::SetTrue) && defaults == ["false"] {
-                    let value = matches!(arg.get_action(), ArgAction::SetTrue).then(|| "false".to_owned());
-                    (value, if matches!(arg.get_action(), ArgAction::SetTrue) { "default" } else { "unset" }.to_owned())
+                if defaults.is_empty()
+                    || matches!(arg.get_action(), ArgAction::SetTrue) && defaults == ["false"]
+                {
+                    let value =
+                        matches!(arg.get_action(), ArgAction::SetTrue).then(|| "false".to_owned());
+                    (
+                        value,
+                        if matches!(arg.get_action(), ArgAction::SetTrue) {
+                            "default"
+                        } else {
+                            "unset"
+                        }
+                        .to_owned(),
+                    )
                 } else {
                     (Some(defaults.join(",")), "default".to_owned())
                 }
@@ -424,7 +446,12 @@ pub(crate) fn to_json(shown: &[Shown], settings: &Settings, tokens: &Path) -> Va
 }
 
 /// `config show` as text: one `NAME: value (source)` line per setting, then the files.
-pub(crate) fn print_text(out: &mut crate::output::Out, shown: &[Shown], settings: &Settings, tokens: &Path) {
+pub(crate) fn print_text(
+    out: &mut crate::output::Out,
+    shown: &[Shown],
+    settings: &Settings,
+    tokens: &Path,
+) {
     for s in shown {
         let value = s.value.as_deref().unwrap_or("");
         out.field(&s.name, &format!("{value} ({})", s.source));
@@ -436,7 +463,11 @@ pub(crate) fn print_text(out: &mut crate::output::Out, shown: &[Shown], settings
             &format!("{} ({}{present})", file.path.display(), file.scope.name()),
         );
     }
-    let present = if tokens.is_file() { "" } else { " (not present)" };
+    let present = if tokens.is_file() {
+        ""
+    } else {
+        " (not present)"
+    };
     out.field("Token-Store", &format!("{}{present}", tokens.display()));
 }
 
@@ -446,16 +477,28 @@ mod tests {
 
     #[test]
     fn dotenv_lines() {
-        assert_eq!(parse_line("A2ACLI_TIMEOUT=30s"), Some(("A2ACLI_TIMEOUT".into(), "30s".into())));
+        assert_eq!(
+            parse_line("A2ACLI_TIMEOUT=30s"),
+            Some(("A2ACLI_TIMEOUT".into(), "30s".into()))
+        );
         assert_eq!(
             parse_line("export A2ACLI_AGENT_CARD = \"http://h:1\" "),
             Some(("A2ACLI_AGENT_CARD".into(), "http://h:1".into()))
         );
-        assert_eq!(parse_line("A2ACLI_X='a # b'"), Some(("A2ACLI_X".into(), "a # b".into())));
-        assert_eq!(parse_line("A2ACLI_X=a # comment"), Some(("A2ACLI_X".into(), "a".into())));
+        assert_eq!(
+            parse_line("A2ACLI_X='a # b'"),
+            Some(("A2ACLI_X".into(), "a # b".into()))
+        );
+        assert_eq!(
+            parse_line("A2ACLI_X=a # comment"),
+            Some(("A2ACLI_X".into(), "a".into()))
+        );
         assert_eq!(parse_line("# A2ACLI_X=1"), None);
         assert_eq!(parse_line("not a line"), None);
-        assert_eq!(parse_line("A2ACLI_X="), Some(("A2ACLI_X".into(), String::new())));
+        assert_eq!(
+            parse_line("A2ACLI_X="),
+            Some(("A2ACLI_X".into(), String::new()))
+        );
     }
 
     #[test]

@@ -57,14 +57,25 @@ impl Report {
     }
 
     /// Passes when `outcome` is the A2A error `code`.
-    fn expect_error<T>(&mut self, name: &'static str, outcome: Result<T, a2a_client::Error>, codes: &[ErrorCode]) {
+    fn expect_error<T>(
+        &mut self,
+        name: &'static str,
+        outcome: Result<T, a2a_client::Error>,
+        codes: &[ErrorCode],
+    ) {
         let names: Vec<String> = codes.iter().map(ToString::to_string).collect();
         match outcome {
             Err(error) if error.code().is_some_and(|c| codes.contains(&c)) => {
                 self.pass(name, format!("answered {}", error.code().expect("checked")));
             }
-            Err(error) => self.fail(name, format!("expected {}, got: {error}", names.join(" or "))),
-            Ok(_) => self.fail(name, format!("expected {}, the call succeeded", names.join(" or "))),
+            Err(error) => self.fail(
+                name,
+                format!("expected {}, got: {error}", names.join(" or ")),
+            ),
+            Ok(_) => self.fail(
+                name,
+                format!("expected {}, the call succeeded", names.join(" or ")),
+            ),
         }
     }
 }
@@ -80,7 +91,10 @@ pub(crate) async fn run(args: &ConformanceArgs, diag: &Diag) -> Result<(), CliEr
         .map(|p| p.to_string())
         .collect();
     if errors.is_empty() {
-        report.pass("card-schema", format!("the card at {} follows the 1.0 schema", card.source));
+        report.pass(
+            "card-schema",
+            format!("the card at {} follows the 1.0 schema", card.source),
+        );
     } else {
         report.fail("card-schema", errors.join("; "));
     }
@@ -88,7 +102,12 @@ pub(crate) async fn run(args: &ConformanceArgs, diag: &Diag) -> Result<(), CliEr
     let interface = agent.client.interface();
     report.pass(
         "interface",
-        format!("{} {} at {}", interface.protocol_binding, interface.protocol_version, agent.client.endpoint()),
+        format!(
+            "{} {} at {}",
+            interface.protocol_binding,
+            interface.protocol_version,
+            agent.client.endpoint()
+        ),
     );
     let task = send_checks(&mut report, &agent, &args.message).await;
     error_checks(&mut report, &agent, task.as_ref()).await;
@@ -99,12 +118,18 @@ pub(crate) async fn run(args: &ConformanceArgs, diag: &Diag) -> Result<(), CliEr
 async fn send_checks(report: &mut Report, agent: &Agent, text: &str) -> Option<Task> {
     let client = &agent.client;
     let mut task = None;
-    match client.send_message(SendMessageRequest::new(Message::user_text(text))).await {
+    match client
+        .send_message(SendMessageRequest::new(Message::user_text(text)))
+        .await
+    {
         Ok(SendMessageResponse::Task(t)) => {
             if t.id.is_empty() || t.context_id.is_none() {
                 report.fail("send-message", "the task has no id or no contextId");
             } else {
-                report.pass("send-message", format!("task {} is {}", t.id, crate::output::state(t.status.state)));
+                report.pass(
+                    "send-message",
+                    format!("task {} is {}", t.id, crate::output::state(t.status.state)),
+                );
             }
             task = Some(t);
         }
@@ -116,18 +141,31 @@ async fn send_checks(report: &mut Report, agent: &Agent, text: &str) -> Option<T
     }
     match &task {
         Some(t) => match client.get_task(GetTaskRequest::new(t.id.clone())).await {
-            Ok(got) if got.id == t.id => report.pass("get-task", format!("task {} is {}", got.id, crate::output::state(got.status.state))),
+            Ok(got) if got.id == t.id => report.pass(
+                "get-task",
+                format!(
+                    "task {} is {}",
+                    got.id,
+                    crate::output::state(got.status.state)
+                ),
+            ),
             Ok(got) => report.fail("get-task", format!("asked for {}, got {}", t.id, got.id)),
             Err(error) => report.fail("get-task", error.to_string()),
         },
         None => report.skip("get-task", "the agent answered with a message, not a task"),
     }
-    match client.list_tasks(ListTasksRequest::new().with_page_size(1)).await {
+    match client
+        .list_tasks(ListTasksRequest::new().with_page_size(1))
+        .await
+    {
         Ok(page) => report.pass("list-tasks", format!("{} task(s) in all", page.total_size)),
         Err(error) => report.fail("list-tasks", error.to_string()),
     }
     if agent.card.card.capabilities.streaming == Some(true) {
-        match client.send_streaming_message(SendMessageRequest::new(Message::user_text(text))).await {
+        match client
+            .send_streaming_message(SendMessageRequest::new(Message::user_text(text)))
+            .await
+        {
             Ok(mut stream) => {
                 let mut first = None;
                 let mut last = None;
@@ -161,14 +199,20 @@ async fn send_checks(report: &mut Report, agent: &Agent, text: &str) -> Option<T
             Err(error) => report.fail("send-streaming-message", error.to_string()),
         }
     } else {
-        report.skip("send-streaming-message", "the card does not advertise streaming");
+        report.skip(
+            "send-streaming-message",
+            "the card does not advertise streaming",
+        );
     }
     task
 }
 
 async fn error_checks(report: &mut Report, agent: &Agent, task: Option<&Task>) {
     let client = &agent.client;
-    let missing = format!("a2a-conformance-missing-{}", a2a_types::v1::TaskId::random());
+    let missing = format!(
+        "a2a-conformance-missing-{}",
+        a2a_types::v1::TaskId::random()
+    );
     report.expect_error(
         "task-not-found",
         client.get_task(GetTaskRequest::new(missing.as_str())).await,
@@ -178,17 +222,24 @@ async fn error_checks(report: &mut Report, agent: &Agent, task: Option<&Task>) {
         Some(t) if t.status.state.is_terminal() => {
             report.expect_error(
                 "task-not-cancelable",
-                client.cancel_task(CancelTaskRequest::new(t.id.clone())).await,
+                client
+                    .cancel_task(CancelTaskRequest::new(t.id.clone()))
+                    .await,
                 &[ErrorCode::TASK_NOT_CANCELABLE],
             );
             if agent.card.card.capabilities.streaming == Some(true) {
                 report.expect_error(
                     "subscribe-ended-task",
-                    client.subscribe_to_task(SubscribeToTaskRequest::new(t.id.clone())).await,
+                    client
+                        .subscribe_to_task(SubscribeToTaskRequest::new(t.id.clone()))
+                        .await,
                     &[ErrorCode::UNSUPPORTED_OPERATION],
                 );
             } else {
-                report.skip("subscribe-ended-task", "the card does not advertise streaming");
+                report.skip(
+                    "subscribe-ended-task",
+                    "the card does not advertise streaming",
+                );
             }
         }
         _ => {
@@ -197,7 +248,10 @@ async fn error_checks(report: &mut Report, agent: &Agent, task: Option<&Task>) {
         }
     }
     if agent.card.card.capabilities.push_notifications == Some(true) {
-        report.skip("push-not-supported", "the card advertises push notifications");
+        report.skip(
+            "push-not-supported",
+            "the card advertises push notifications",
+        );
     } else {
         let config = TaskPushNotificationConfig::new("https://example.com/webhook")
             .with_task_id(task.map_or_else(|| missing.as_str().into(), |t| t.id.clone()));
@@ -208,19 +262,31 @@ async fn error_checks(report: &mut Report, agent: &Agent, task: Option<&Task>) {
         );
     }
     if agent.card.card.capabilities.extended_agent_card == Some(true) {
-        report.skip("extended-card-unsupported", "the card advertises an extended card");
+        report.skip(
+            "extended-card-unsupported",
+            "the card advertises an extended card",
+        );
     } else {
         report.expect_error(
             "extended-card-unsupported",
-            client.get_extended_agent_card(GetExtendedAgentCardRequest::new()).await,
-            &[ErrorCode::UNSUPPORTED_OPERATION, ErrorCode::EXTENDED_AGENT_CARD_NOT_CONFIGURED],
+            client
+                .get_extended_agent_card(GetExtendedAgentCardRequest::new())
+                .await,
+            &[
+                ErrorCode::UNSUPPORTED_OPERATION,
+                ErrorCode::EXTENDED_AGENT_CARD_NOT_CONFIGURED,
+            ],
         );
     }
 }
 
 fn print(opts: &Common, report: &Report, agent: &Agent, diag: &Diag) {
     let count = |r: Verdict| report.checks.iter().filter(|c| c.1 == r).count();
-    let (passed, failed, skipped) = (count(Verdict::Pass), count(Verdict::Fail), count(Verdict::Skip));
+    let (passed, failed, skipped) = (
+        count(Verdict::Pass),
+        count(Verdict::Fail),
+        count(Verdict::Skip),
+    );
     let mut out = Out::new(opts.output, false, opts.verbose);
     if out.json() {
         let checks: Vec<_> = report
@@ -248,7 +314,10 @@ fn print(opts: &Common, report: &Report, agent: &Agent, diag: &Diag) {
             };
             out.field(label, &format!("{name}: {detail}"));
         }
-        out.field("Summary", &format!("{passed} passed, {failed} failed, {skipped} skipped"));
+        out.field(
+            "Summary",
+            &format!("{passed} passed, {failed} failed, {skipped} skipped"),
+        );
     }
     if failed > 0 {
         diag.warn(&format!("{failed} conformance check(s) failed"));

@@ -49,7 +49,9 @@ pub(crate) fn parse_ref(reference: &str) -> Result<CardRef, CliError> {
         if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
             return Err(CliError::new(
                 Code::CardNotFound,
-                format!("cannot fetch an agent card from `{text}`: the scheme must be http, https or file"),
+                format!(
+                    "cannot fetch an agent card from `{text}`: the scheme must be http, https or file"
+                ),
             ));
         }
         return Ok(CardRef::Url(card_urls(&scheme.to_ascii_lowercase(), rest)));
@@ -88,7 +90,9 @@ fn is_loopback(host: &str) -> bool {
     };
     name.eq_ignore_ascii_case("localhost")
         || name == "::1"
-        || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The URLs for `scheme://rest`: the well-known paths for an origin, else the URL itself.
@@ -241,7 +245,10 @@ pub(crate) async fn read(opts: &Common, diag: &Diag) -> Result<Raw, CliError> {
     }
     match parse_ref(reference)? {
         CardRef::File(path) => {
-            diag.debug(&format!("reading the agent card from the file {}", path.display()));
+            diag.debug(&format!(
+                "reading the agent card from the file {}",
+                path.display()
+            ));
             let bytes = std::fs::read(&path).map_err(|err| {
                 CliError::new(
                     Code::CardNotFound,
@@ -258,7 +265,12 @@ pub(crate) async fn read(opts: &Common, diag: &Diag) -> Result<Raw, CliError> {
     }
 }
 
-async fn fetch(opts: &Common, diag: &Diag, reference: &str, urls: &[String]) -> Result<Raw, CliError> {
+async fn fetch(
+    opts: &Common,
+    diag: &Diag,
+    reference: &str,
+    urls: &[String],
+) -> Result<Raw, CliError> {
     let builder = logged(builder(opts, diag)?, diag);
     let ctx = Context {
         agent: reference.to_owned(),
@@ -272,12 +284,20 @@ async fn fetch(opts: &Common, diag: &Diag, reference: &str, urls: &[String]) -> 
                 .header(http::header::ACCEPT, content_type::JSON)
                 .header(headers::A2A_VERSION, a2a_client::PROTOCOL_VERSION)
                 .body(Bytes::new())
-                .map_err(|err| CliError::new(Code::CardNotFound, format!("invalid card URL `{url}`: {err}")))?;
+                .map_err(|err| {
+                    CliError::new(
+                        Code::CardNotFound,
+                        format!("invalid card URL `{url}`: {err}"),
+                    )
+                })?;
             match builder.send_http(CallInfo::AGENT_CARD, request).await {
                 Ok((head, body))
                     if attempt < opts.retries && matches!(head.status.as_u16(), 502..=504) =>
                 {
-                    diag.debug(&format!("the card fetch got HTTP {}; trying again", head.status));
+                    diag.debug(&format!(
+                        "the card fetch got HTTP {}; trying again",
+                        head.status
+                    ));
                     let _ = body;
                 }
                 Ok(answer) => break answer,
@@ -497,12 +517,13 @@ fn credentials(
     };
     if let Some(token) = token {
         diag.secret(&token);
-        let taken = schemes.values().any(takes_bearer)
-            || (schemes.is_empty() && trust == Trust::Lenient);
+        let taken =
+            schemes.values().any(takes_bearer) || (schemes.is_empty() && trust == Trust::Lenient);
         if taken {
-            let mut value = HeaderValue::from_str(&format!("Bearer {}", token.trim())).map_err(|_| {
-                CliError::usage("the bearer token holds characters a header cannot carry")
-            })?;
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {}", token.trim())).map_err(|_| {
+                    CliError::usage("the bearer token holds characters a header cannot carry")
+                })?;
             value.set_sensitive(true);
             bearer = Some(value);
             diag.debug("a bearer token goes with each call (Authorization: Bearer [redacted])");
@@ -529,7 +550,10 @@ fn credentials(
                         let name = HeaderName::from_bytes(api.name.as_bytes()).map_err(|_| {
                             CliError::new(
                                 Code::CardInvalid,
-                                format!("the card's API-key header name `{}` is not a header name", api.name),
+                                format!(
+                                    "the card's API-key header name `{}` is not a header name",
+                                    api.name
+                                ),
                             )
                         })?;
                         diag.hide_header(name.as_str());
@@ -545,7 +569,11 @@ fn credentials(
             None => diag.warn(&format!(
                 "the API key is not sent: the agent's card declares no API-key scheme; send it \
                  yourself with -H 'NAME: KEY' if the agent wants it ({})",
-                if declared.is_empty() { "it declares no scheme".to_owned() } else { declared.join(", ") }
+                if declared.is_empty() {
+                    "it declares no scheme".to_owned()
+                } else {
+                    declared.join(", ")
+                }
             )),
         }
     }
@@ -562,14 +590,16 @@ fn credentials_hint(card: &AgentCard, reference: &str) -> Option<String> {
                 "`{name}` is OAuth 2: run `a2a auth login -a {reference}`, or pass a token with \
                  A2ACLI_BEARER (or --bearer)"
             ),
-            SecurityScheme::HttpAuth(_) | SecurityScheme::OpenIdConnect(_) => format!(
-                "`{name}` takes a bearer token: set A2ACLI_BEARER (or pass --bearer TOKEN)"
-            ),
+            SecurityScheme::HttpAuth(_) | SecurityScheme::OpenIdConnect(_) => {
+                format!("`{name}` takes a bearer token: set A2ACLI_BEARER (or pass --bearer TOKEN)")
+            }
             SecurityScheme::ApiKey(api) => format!(
                 "`{name}` takes an API key (in {} `{}`): set A2ACLI_API_KEY (or pass --api-key KEY)",
                 api.location, api.name
             ),
-            SecurityScheme::Mtls(_) => format!("`{name}` is mutual TLS, which this build does not support yet"),
+            SecurityScheme::Mtls(_) => {
+                format!("`{name}` is mutual TLS, which this build does not support yet")
+            }
             _ => format!("`{name}` is a kind of scheme this build does not know"),
         };
         hints.push(hint);
@@ -612,16 +642,31 @@ mod tests {
             parse_ref("agent.example.com/card.json").unwrap(),
             CardRef::Url(vec!["https://agent.example.com/card.json".into()])
         );
-        assert_eq!(parse_ref("file:///tmp/c.json").unwrap(), CardRef::File("/tmp/c.json".into()));
-        assert_eq!(parse_ref("./card.json").unwrap(), CardRef::File("./card.json".into()));
-        assert_eq!(parse_ref("card.json").unwrap(), CardRef::File("card.json".into()));
+        assert_eq!(
+            parse_ref("file:///tmp/c.json").unwrap(),
+            CardRef::File("/tmp/c.json".into())
+        );
+        assert_eq!(
+            parse_ref("./card.json").unwrap(),
+            CardRef::File("./card.json".into())
+        );
+        assert_eq!(
+            parse_ref("card.json").unwrap(),
+            CardRef::File("card.json".into())
+        );
         assert_eq!(parse_ref("ftp://x").unwrap_err().code, Code::CardNotFound);
         assert_eq!(parse_ref(" ").unwrap_err().code, Code::Usage);
     }
 
     #[test]
     fn loopback_hosts() {
-        for host in ["localhost", "localhost:80", "127.0.0.1", "127.1.2.3:9", "[::1]:8080"] {
+        for host in [
+            "localhost",
+            "localhost:80",
+            "127.0.0.1",
+            "127.1.2.3:9",
+            "[::1]:8080",
+        ] {
             assert!(is_loopback(host), "{host}");
         }
         for host in ["example.com", "10.0.0.1:80", "[2001:db8::1]"] {

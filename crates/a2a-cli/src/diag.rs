@@ -27,7 +27,12 @@ struct Inner {
 }
 
 /// Headers whose values are credentials.
-const CREDENTIAL_HEADERS: [&str; 4] = ["authorization", "proxy-authorization", "cookie", "set-cookie"];
+const CREDENTIAL_HEADERS: [&str; 4] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+];
 
 const REDACTED: &str = "[redacted]";
 
@@ -77,8 +82,7 @@ impl Diag {
             .hidden
             .lock()
             .expect("not poisoned")
-            .iter()
-            .any(|h| *h == name)
+            .contains(&name)
     }
 
     /// `text` with every secret replaced by `[redacted]`.
@@ -159,7 +163,14 @@ impl Diag {
 
 /// The members whose values are credentials: push configs' `credentials` and `token`, OAuth's
 /// tokens.
-const SECRET_MEMBERS: [&str; 6] = ["credentials", "token", "access_token", "refresh_token", "id_token", "device_code"];
+const SECRET_MEMBERS: [&str; 6] = [
+    "credentials",
+    "token",
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "device_code",
+];
 
 /// A JSON body with the values of credential members hidden.
 fn redact_json_credentials(text: &str) -> String {
@@ -246,7 +257,9 @@ impl Interceptor for WireLog {
         self.diag.headers(&response.headers);
         match body {
             Some(body) => self.diag.body(body),
-            None => self.diag.debug("  (an event stream: its events follow as they arrive)"),
+            None => self
+                .diag
+                .debug("  (an event stream: its events follow as they arrive)"),
         }
     }
 

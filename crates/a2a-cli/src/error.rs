@@ -190,8 +190,9 @@ impl CliError {
                 "is the agent running and reachable? try `a2a card get -a {}`",
                 quote(&ctx.agent)
             )),
-            Error::Timeout(_) => CliError::new(Code::Timeout, message)
-                .hint("raise --timeout (or A2ACLI_TIMEOUT)"),
+            Error::Timeout(_) => {
+                CliError::new(Code::Timeout, message).hint("raise --timeout (or A2ACLI_TIMEOUT)")
+            }
             Error::Card { .. } => CliError::new(Code::CardInvalid, message).hint(format!(
                 "check the card with `a2a card get --validate -a {}`",
                 quote(&ctx.agent)
@@ -236,7 +237,8 @@ fn protocol_hint(code: ErrorCode, ctx: &Context) -> Option<String> {
 pub(crate) fn quote(text: &str) -> String {
     let plain = !text.is_empty()
         && text.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ':' | '@' | '%' | '+' | '=' | ',')
+            c.is_ascii_alphanumeric()
+                || matches!(c, '-' | '_' | '.' | '/' | ':' | '@' | '%' | '+' | '=' | ',')
         });
     if plain {
         text.to_owned()

@@ -34,7 +34,9 @@ mod wait;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use clap::{
+    Arg, ArgAction, ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand,
+};
 
 use crate::auth::AuthCommand;
 use crate::card::CardCommand;
@@ -162,7 +164,11 @@ fn format_hint(args: &[OsString], settings: &config::Settings) -> Format {
                 .map(str::to_owned),
         };
         if let Some(value) = value {
-            return if value.trim().eq_ignore_ascii_case("json") { Format::Json } else { Format::Text };
+            return if value.trim().eq_ignore_ascii_case("json") {
+                Format::Json
+            } else {
+                Format::Text
+            };
         }
     }
     let configured = std::env::var("A2ACLI_OUTPUT")
@@ -185,7 +191,10 @@ fn report(error: &CliError, format: Format, lines: bool, diag: &Diag) -> ExitCod
         let mut out = Out::new(format, lines, false);
         out.value(&error.envelope());
     } else {
-        let mut fields = vec![("Error", error.message.clone()), ("Code", error.code.name().to_owned())];
+        let mut fields = vec![
+            ("Error", error.message.clone()),
+            ("Code", error.code.name().to_owned()),
+        ];
         if let Some(code) = &error.a2a_code {
             fields.push(("A2A-Code", code.to_string()));
         }
@@ -218,10 +227,17 @@ fn usage_error(error: &clap::Error, args: &[OsString]) -> CliError {
         .filter(|l| l.trim_start().starts_with("tip:"))
         .map(|l| l.trim().trim_start_matches("tip:").trim())
         .collect();
-    let first_arg = args.get(1).map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let first_arg = args
+        .get(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let hint = if let Some((_, new)) = REPLACED.iter().find(|(old, _)| *old == first_arg) {
         format!("`a2a {first_arg}` is now `{new}` (see `a2a help`)")
-    } else if first_arg == "card" && args.get(2).is_some_and(|a| a.to_string_lossy().contains(['.', ':', '/'])) {
+    } else if first_arg == "card"
+        && args
+            .get(2)
+            .is_some_and(|a| a.to_string_lossy().contains(['.', ':', '/']))
+    {
         "`a2a card URL` is now `a2a card get -a URL`".to_owned()
     } else if !tips.is_empty() {
         tips.join("; ")
@@ -244,7 +260,14 @@ fn main() -> ExitCode {
     let early = Diag::new(false);
     let settings = match config::load(&args, &known) {
         Ok(settings) => settings,
-        Err(error) => return report(&error, format_hint(&args, &config::Settings::default()), false, &early),
+        Err(error) => {
+            return report(
+                &error,
+                format_hint(&args, &config::Settings::default()),
+                false,
+                &early,
+            );
+        }
     };
     let matches = match config::apply(cli_command(), &settings).try_get_matches_from(&args) {
         Ok(matches) => matches,
@@ -259,13 +282,25 @@ fn main() -> ExitCode {
                     let _ = error.print();
                     ExitCode::from(2)
                 }
-                _ => report(&usage_error(&error, &args), format_hint(&args, &settings), false, &early),
+                _ => report(
+                    &usage_error(&error, &args),
+                    format_hint(&args, &settings),
+                    false,
+                    &early,
+                ),
             };
         }
     };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(error) => return report(&usage_error(&error, &args), format_hint(&args, &settings), false, &early),
+        Err(error) => {
+            return report(
+                &usage_error(&error, &args),
+                format_hint(&args, &settings),
+                false,
+                &early,
+            );
+        }
     };
     let (format, lines, debug) = match cli.command.common() {
         Some(common) => (common.output, cli.command.streams(), common.debug),
@@ -286,7 +321,10 @@ fn main() -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(err) => {
-            let error = CliError::new(Code::Internal, format!("cannot start the async runtime: {err}"));
+            let error = CliError::new(
+                Code::Internal,
+                format!("cannot start the async runtime: {err}"),
+            );
             return report(&error, format, lines, &diag);
         }
     };
@@ -336,7 +374,12 @@ fn innermost(matches: &ArgMatches) -> &ArgMatches {
     current
 }
 
-async fn run(command: Command, matches: &ArgMatches, settings: &config::Settings, diag: &Diag) -> Result<(), CliError> {
+async fn run(
+    command: Command,
+    matches: &ArgMatches,
+    settings: &config::Settings,
+    diag: &Diag,
+) -> Result<(), CliError> {
     match command {
         Command::Card(CardCommand::Get(args)) => card::run(&args, diag).await,
         Command::Send(args) => send::run(&args, innermost(matches), diag).await,
@@ -373,9 +416,12 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Result
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|err| CliError::new(Code::Internal, format!("cannot read the address listened on: {err}")))?;
+    let bound = listener.local_addr().map_err(|err| {
+        CliError::new(
+            Code::Internal,
+            format!("cannot read the address listened on: {err}"),
+        )
+    })?;
     let url = format!("http://{bound}");
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
@@ -428,8 +474,16 @@ mod tests {
     fn transports_keep_their_order() {
         let matches = cli_command()
             .try_get_matches_from([
-                "a2a", "task", "get", "t-1", "-a", "http://h", "--transport", "http+json",
-                "--transport", "jsonrpc",
+                "a2a",
+                "task",
+                "get",
+                "t-1",
+                "-a",
+                "http://h",
+                "--transport",
+                "http+json",
+                "--transport",
+                "jsonrpc",
             ])
             .unwrap();
         let cli = Cli::from_arg_matches(&matches).unwrap();
@@ -441,7 +495,9 @@ mod tests {
 
     #[test]
     fn old_commands_point_to_their_new_spelling() {
-        let args: Vec<OsString> = ["a2a", "stream", "http://h", "hi"].map(OsString::from).to_vec();
+        let args: Vec<OsString> = ["a2a", "stream", "http://h", "hi"]
+            .map(OsString::from)
+            .to_vec();
         let error = cli_command().try_get_matches_from(&args).unwrap_err();
         let error = usage_error(&error, &args);
         assert_eq!(error.code, Code::Usage);

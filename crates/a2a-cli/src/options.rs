@@ -29,7 +29,12 @@ pub(crate) struct Common {
     /// The agent: a host (`agent.example.com`, `127.0.0.1:7420`: the well-known card path is
     /// appended; https, or http for a loopback host), a card URL (used as it is; a URL that is
     /// only an origin gets the well-known path), or a card file (`file://...` or a path).
-    #[arg(short = 'a', long = "agent-card", env = "A2ACLI_AGENT_CARD", value_name = "REF")]
+    #[arg(
+        short = 'a',
+        long = "agent-card",
+        env = "A2ACLI_AGENT_CARD",
+        value_name = "REF"
+    )]
     pub(crate) agent_card: Option<String>,
 
     /// The output format: `text` (fields, for people and `grep`) or `json` (the protocol's own
@@ -52,19 +57,34 @@ pub(crate) struct Common {
 
     /// The A2A protocol version to speak, sent as `A2A-Version` on every request. This build
     /// speaks 1.0; older versions need an explicit opt-in and are not built in yet.
-    #[arg(long = "a2a-version", env = "A2ACLI_A2A_VERSION", value_name = "VERSION", default_value = "1.0")]
+    #[arg(
+        long = "a2a-version",
+        env = "A2ACLI_A2A_VERSION",
+        value_name = "VERSION",
+        default_value = "1.0"
+    )]
     pub(crate) a2a_version: String,
 
     /// A bearer token, sent as `Authorization: Bearer ...` where the agent's card declares a
     /// scheme that takes one. Prefer A2ACLI_BEARER: a flag's value is visible to other users in
     /// the process table and stays in the shell history.
-    #[arg(long, env = "A2ACLI_BEARER", hide_env_values = true, value_name = "TOKEN")]
+    #[arg(
+        long,
+        env = "A2ACLI_BEARER",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
     pub(crate) bearer: Option<String>,
 
     /// An API key, sent where the card's API-key scheme says (a header, a query parameter or a
     /// cookie). Prefer A2ACLI_API_KEY: a flag's value is visible to other users in the process
     /// table and stays in the shell history.
-    #[arg(long = "api-key", env = "A2ACLI_API_KEY", hide_env_values = true, value_name = "KEY")]
+    #[arg(
+        long = "api-key",
+        env = "A2ACLI_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
     pub(crate) api_key: Option<String>,
 
     /// An A2A service parameter, `KEY:VALUE`, sent as a header of every request (repeatable);
@@ -76,7 +96,12 @@ pub(crate) struct Common {
     /// Declare support for an A2A extension by its URI, in `A2A-Extensions` of every request
     /// (repeatable; the environment takes a comma list). A warning names the extensions the
     /// card marks required that are not declared.
-    #[arg(long = "extension", env = "A2ACLI_EXTENSION", value_name = "URI", value_delimiter = ',')]
+    #[arg(
+        long = "extension",
+        env = "A2ACLI_EXTENSION",
+        value_name = "URI",
+        value_delimiter = ','
+    )]
     pub(crate) extensions: Vec<String>,
 
     /// An HTTP header for every request, `NAME: VALUE` (repeatable).

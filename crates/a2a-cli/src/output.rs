@@ -60,7 +60,9 @@ pub(crate) fn parts_text(parts: &[Part], verbose: bool) -> String {
             }
             let kind = part.content.member_name();
             match &part.media_type {
-                Some(media) => out.push_str(&format!("[part {}: {kind}, {}]\n", i + 1, one_line(media))),
+                Some(media) => {
+                    out.push_str(&format!("[part {}: {kind}, {}]\n", i + 1, one_line(media)));
+                }
                 None => out.push_str(&format!("[part {}: {kind}]\n", i + 1)),
             }
             after_text = false;
@@ -76,14 +78,20 @@ pub(crate) fn parts_text(parts: &[Part], verbose: bool) -> String {
             }
             PartContent::Raw(bytes) => format!(
                 "[file {}, {}, {} bytes]",
-                part.filename.as_deref().map_or("(no name)".to_owned(), one_line),
-                part.media_type.as_deref().map_or("(no media type)".to_owned(), one_line),
+                part.filename
+                    .as_deref()
+                    .map_or("(no name)".to_owned(), one_line),
+                part.media_type
+                    .as_deref()
+                    .map_or("(no media type)".to_owned(), one_line),
                 bytes.len()
             ),
             PartContent::Url(url) => format!(
                 "[file {}, {}{}]",
                 one_line(url),
-                part.media_type.as_deref().map_or("(no media type)".to_owned(), one_line),
+                part.media_type
+                    .as_deref()
+                    .map_or("(no media type)".to_owned(), one_line),
                 part.filename
                     .as_deref()
                     .map(|f| format!(", named {}", one_line(f)))
@@ -108,7 +116,11 @@ pub(crate) fn parts_text(parts: &[Part], verbose: bool) -> String {
 fn artifact_label(artifact: &Artifact) -> String {
     match artifact.name.as_deref() {
         Some(name) if name != artifact.artifact_id.as_str() => {
-            format!("{} ({})", one_line(name), one_line(artifact.artifact_id.as_str()))
+            format!(
+                "{} ({})",
+                one_line(name),
+                one_line(artifact.artifact_id.as_str())
+            )
         }
         _ => one_line(artifact.artifact_id.as_str()),
     }
@@ -230,13 +242,21 @@ impl Out {
             self.field("Resume", resume);
         }
         if let Some(message) = &task.status.message {
-            self.block("Status-Message", "", &parts_text(&message.parts, self.verbose));
+            self.block(
+                "Status-Message",
+                "",
+                &parts_text(&message.parts, self.verbose),
+            );
         }
         for artifact in &task.artifacts {
             let content = parts_text(&artifact.parts, self.verbose);
             self.block("Artifact", &artifact_label(artifact), &content);
         }
-        let history = if history || self.verbose { task.history.as_slice() } else { &[] };
+        let history = if history || self.verbose {
+            task.history.as_slice()
+        } else {
+            &[]
+        };
         for message in history {
             let head = format!(
                 "{} {}",
@@ -287,7 +307,11 @@ impl Out {
                 self.field("Context-Id", update.context_id.as_str());
                 self.field("State", state(update.status.state));
                 if let Some(message) = &update.status.message {
-                    self.block("Status-Message", "", &parts_text(&message.parts, self.verbose));
+                    self.block(
+                        "Status-Message",
+                        "",
+                        &parts_text(&message.parts, self.verbose),
+                    );
                 }
             }
             StreamResponse::ArtifactUpdate(update) => {
@@ -324,7 +348,10 @@ impl Out {
         self.field("Description", &card.description);
         self.field("Version", &card.version);
         if let Some(provider) = &card.provider {
-            self.field("Provider", &format!("{} ({})", provider.organization, provider.url));
+            self.field(
+                "Provider",
+                &format!("{} ({})", provider.organization, provider.url),
+            );
         }
         if let Some(url) = &card.documentation_url {
             self.field("Documentation", url);
@@ -349,11 +376,18 @@ impl Out {
         self.field("Extended-Card", yes(caps.extended_agent_card));
         for extension in &caps.extensions {
             let uri = extension.uri.as_deref().unwrap_or("");
-            let required = if extension.required { " (required)" } else { "" };
+            let required = if extension.required {
+                " (required)"
+            } else {
+                ""
+            };
             self.field("Extension", &format!("{uri}{required}"));
         }
         for (name, scheme) in &card.security_schemes {
-            self.field("Security-Scheme", &format!("{name}: {}", scheme_text(scheme)));
+            self.field(
+                "Security-Scheme",
+                &format!("{name}: {}", scheme_text(scheme)),
+            );
         }
         for requirement in &card.security_requirements {
             let names: Vec<String> = requirement
@@ -438,7 +472,9 @@ pub(crate) fn scheme_text(scheme: &SecurityScheme) -> String {
             };
             format!("OAuth 2 ({flow})")
         }
-        SecurityScheme::OpenIdConnect(oidc) => format!("OpenID Connect {}", oidc.open_id_connect_url),
+        SecurityScheme::OpenIdConnect(oidc) => {
+            format!("OpenID Connect {}", oidc.open_id_connect_url)
+        }
         SecurityScheme::Mtls(_) => "mutual TLS".to_owned(),
         _ => "a scheme of another kind".to_owned(),
     }
@@ -456,7 +492,10 @@ mod tests {
 
     #[test]
     fn control_characters_are_escaped() {
-        assert_eq!(clean("red \u{1b}[31mtext\u{7}\n"), "red \\x1b[31mtext\\x07\n");
+        assert_eq!(
+            clean("red \u{1b}[31mtext\u{7}\n"),
+            "red \\x1b[31mtext\\x07\n"
+        );
         assert_eq!(one_line("a\nb\tc"), "a\\nb\\tc");
     }
 

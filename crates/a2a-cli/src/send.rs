@@ -7,8 +7,8 @@ use a2a_types::v1::{
     ContextId, Message, Part, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
     StreamResponse, TaskId,
 };
-use clap::parser::ValueSource;
 use clap::builder::BoolishValueParser;
+use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 
 use crate::connect::{self, Trust};
@@ -36,12 +36,20 @@ pub(crate) struct SendArgs {
 
     /// A data part: a JSON file, `-` for stdin, or JSON written inline (`{...}`, `[...]`)
     /// (repeatable).
-    #[arg(long = "data", value_name = "PATH|-|JSON", help_heading = "Message parts")]
+    #[arg(
+        long = "data",
+        value_name = "PATH|-|JSON",
+        help_heading = "Message parts"
+    )]
     pub(crate) datas: Vec<String>,
 
     /// The media type of the part given by the flag just before it
     /// (`--file report.bin --media-type application/pdf`).
-    #[arg(long = "media-type", value_name = "TYPE", help_heading = "Message parts")]
+    #[arg(
+        long = "media-type",
+        value_name = "TYPE",
+        help_heading = "Message parts"
+    )]
     pub(crate) media_types: Vec<String>,
 
     /// Continue this task (answer its question), as the server named it.
@@ -256,7 +264,10 @@ fn waits(args: &SendArgs, matches: &ArgMatches) -> Result<bool, CliError> {
 }
 
 /// The request the arguments describe.
-pub(crate) fn request(args: &SendArgs, matches: &ArgMatches) -> Result<SendMessageRequest, CliError> {
+pub(crate) fn request(
+    args: &SendArgs,
+    matches: &ArgMatches,
+) -> Result<SendMessageRequest, CliError> {
     let mut message = Message::user(parts(args, matches)?);
     if let Some(task) = args.task_id.as_deref().filter(|t| !t.trim().is_empty()) {
         message = message.with_task_id(TaskId::new(task.trim()));
@@ -269,7 +280,9 @@ pub(crate) fn request(args: &SendArgs, matches: &ArgMatches) -> Result<SendMessa
         let value: serde_json::Value = serde_json::from_str(metadata)
             .map_err(|err| CliError::usage(format!("--metadata is not JSON ({err})")))?;
         let serde_json::Value::Object(map) = value else {
-            return Err(CliError::usage("--metadata must be a JSON object, such as '{\"k\":\"v\"}'"));
+            return Err(CliError::usage(
+                "--metadata must be a JSON object, such as '{\"k\":\"v\"}'",
+            ));
         };
         request.metadata = Some(map);
     }
@@ -277,10 +290,16 @@ pub(crate) fn request(args: &SendArgs, matches: &ArgMatches) -> Result<SendMessa
 }
 
 /// Runs `send`.
-pub(crate) async fn run(args: &SendArgs, matches: &ArgMatches, diag: &Diag) -> Result<(), CliError> {
+pub(crate) async fn run(
+    args: &SendArgs,
+    matches: &ArgMatches,
+    diag: &Diag,
+) -> Result<(), CliError> {
     let wait = waits(args, matches)?;
     if args.stream && !wait {
-        return Err(CliError::usage("--stream and --async contradict each other"));
+        return Err(CliError::usage(
+            "--stream and --async contradict each other",
+        ));
     }
     let request = request(args, matches)?;
     let opts = &args.common;
@@ -298,11 +317,16 @@ pub(crate) async fn run(args: &SendArgs, matches: &ArgMatches, diag: &Diag) -> R
     } else if wait {
         waiter.send(request).await
     } else {
-        let request = request.with_configuration(
-            SendMessageConfiguration::default().with_return_immediately(true),
-        );
+        let request = request
+            .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
         waiter
-            .bounded(async { agent.client.send_message(request).await.map_err(|e| agent.error(&e)) })
+            .bounded(async {
+                agent
+                    .client
+                    .send_message(request)
+                    .await
+                    .map_err(|e| agent.error(&e))
+            })
             .await
     };
     let answer = answer.map_err(|error| rejected(error, continuing))?;
@@ -392,7 +416,11 @@ pub(crate) async fn follow_printing(
     let followed = {
         let out = &mut *out;
         waiter
-            .bounded(async { Ok(waiter.follow(stream, |event, id| out.event(event, id)).await) })
+            .bounded(async {
+                Ok(waiter
+                    .follow(stream, |event, id| out.event(event, id))
+                    .await)
+            })
             .await
     };
     out.close();
@@ -406,14 +434,19 @@ pub(crate) async fn follow_printing(
     // status (or the task); after an artifact, they are said again.
     let restated = matches!(
         last,
-        Some(StreamResponse::StatusUpdate(_) | StreamResponse::Task(_) | StreamResponse::Message(_))
+        Some(
+            StreamResponse::StatusUpdate(_) | StreamResponse::Task(_) | StreamResponse::Message(_)
+        )
     );
     if !out.json()
         && let Some(task) = &seen.task_id
     {
         if !restated {
             out.field("Task-Id", task.as_str());
-            out.field("Context-Id", seen.context_id.as_ref().map_or("", |c| c.as_str()));
+            out.field(
+                "Context-Id",
+                seen.context_id.as_ref().map_or("", |c| c.as_str()),
+            );
             if let Some(state) = seen.state {
                 out.field("State", crate::output::state(state));
             }

@@ -146,10 +146,18 @@ pub(crate) struct PushCreateArgs {
     #[arg(long, value_name = "TOKEN")]
     pub(crate) token: Option<String>,
     /// The HTTP authentication scheme the agent uses toward the webhook (`Bearer`, `Basic`).
-    #[arg(long = "auth-scheme", value_name = "SCHEME", requires = "auth_credentials")]
+    #[arg(
+        long = "auth-scheme",
+        value_name = "SCHEME",
+        requires = "auth_credentials"
+    )]
     pub(crate) auth_scheme: Option<String>,
     /// The credentials for --auth-scheme.
-    #[arg(long = "auth-credentials", value_name = "CREDENTIALS", requires = "auth_scheme")]
+    #[arg(
+        long = "auth-credentials",
+        value_name = "CREDENTIALS",
+        requires = "auth_scheme"
+    )]
     pub(crate) auth_credentials: Option<String>,
     #[command(flatten)]
     pub(crate) common: Common,
@@ -256,10 +264,23 @@ pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliErr
                     request = request.with_history_length(n);
                 }
                 waiter
-                    .bounded(async { agent.client.get_task(request).await.map_err(|e| agent.error(&e)) })
+                    .bounded(async {
+                        agent
+                            .client
+                            .get_task(request)
+                            .await
+                            .map_err(|e| agent.error(&e))
+                    })
                     .await?
             };
-            print_task(&mut out, diag, &agent, &task, args.wait, args.history.is_some());
+            print_task(
+                &mut out,
+                diag,
+                &agent,
+                &task,
+                args.wait,
+                args.history.is_some(),
+            );
             Ok(())
         }
         TaskCommand::Cancel(args) => {
@@ -310,7 +331,13 @@ async fn list(args: &ListArgs, diag: &Diag) -> Result<(), CliError> {
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
     let waiter = Waiter::new(&agent, opts, diag);
     let page = waiter
-        .bounded(async { agent.client.list_tasks(request).await.map_err(|e| agent.error(&e)) })
+        .bounded(async {
+            agent
+                .client
+                .list_tasks(request)
+                .await
+                .map_err(|e| agent.error(&e))
+        })
         .await?;
     let mut out = Out::new(opts.output, args.stream, opts.verbose);
     if out.json() {
@@ -329,7 +356,12 @@ async fn list(args: &ListArgs, diag: &Diag) -> Result<(), CliError> {
             command.push_str(&format!(" --context-id {}", quote(context)));
         }
         if let Some(state) = args.status {
-            command.push_str(&format!(" --status {}", crate::output::state(state).to_ascii_lowercase().replace('_', "-")));
+            command.push_str(&format!(
+                " --status {}",
+                crate::output::state(state)
+                    .to_ascii_lowercase()
+                    .replace('_', "-")
+            ));
         }
         if let Some(size) = args.page_size {
             command.push_str(&format!(" --page-size {size}"));
@@ -380,7 +412,13 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
     }
     // The task as it stands at the end, whole.
     let task = waiter
-        .bounded(async { agent.client.get_task(GetTaskRequest::new(id)).await.map_err(|e| agent.error(&e)) })
+        .bounded(async {
+            agent
+                .client
+                .get_task(GetTaskRequest::new(id))
+                .await
+                .map_err(|e| agent.error(&e))
+        })
         .await?;
     print_task(&mut out, diag, &agent, &task, true, false);
     Ok(())
@@ -425,14 +463,27 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 config = config.with_authentication(info);
             }
             let created = waiter
-                .bounded(async { client.create_task_push_notification_config(config).await.map_err(fail) })
+                .bounded(async {
+                    client
+                        .create_task_push_notification_config(config)
+                        .await
+                        .map_err(fail)
+                })
                 .await?;
             print_push(&mut out, &created);
         }
         PushCommand::Get(args) => {
-            let request = GetTaskPushNotificationConfigRequest::new(task_id(&args.id)?, args.config_id.clone());
+            let request = GetTaskPushNotificationConfigRequest::new(
+                task_id(&args.id)?,
+                args.config_id.clone(),
+            );
             let config = waiter
-                .bounded(async { client.get_task_push_notification_config(request).await.map_err(fail) })
+                .bounded(async {
+                    client
+                        .get_task_push_notification_config(request)
+                        .await
+                        .map_err(fail)
+                })
                 .await?;
             print_push(&mut out, &config);
         }
@@ -445,7 +496,12 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 request = request.with_page_token(token.clone());
             }
             let page = waiter
-                .bounded(async { client.list_task_push_notification_configs(request).await.map_err(fail) })
+                .bounded(async {
+                    client
+                        .list_task_push_notification_configs(request)
+                        .await
+                        .map_err(fail)
+                })
                 .await?;
             if out.json() {
                 out.value(&page);
@@ -463,10 +519,17 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
             }
         }
         PushCommand::Delete(args) => {
-            let request =
-                DeleteTaskPushNotificationConfigRequest::new(task_id(&args.id)?, args.config_id.clone());
+            let request = DeleteTaskPushNotificationConfigRequest::new(
+                task_id(&args.id)?,
+                args.config_id.clone(),
+            );
             waiter
-                .bounded(async { client.delete_task_push_notification_config(request).await.map_err(fail) })
+                .bounded(async {
+                    client
+                        .delete_task_push_notification_config(request)
+                        .await
+                        .map_err(fail)
+                })
                 .await?;
             if out.json() {
                 // DeleteTaskPushNotificationConfig answers google.protobuf.Empty.
@@ -486,7 +549,10 @@ fn print_push(out: &mut Out, config: &TaskPushNotificationConfig) {
         return;
     }
     out.field("Config-Id", config.id.as_deref().unwrap_or(""));
-    out.field("Task-Id", config.task_id.as_ref().map_or("", |t| t.as_str()));
+    out.field(
+        "Task-Id",
+        config.task_id.as_ref().map_or("", |t| t.as_str()),
+    );
     out.field("Url", &config.url);
     if config.token.is_some() {
         out.field("Token", "[set]");
@@ -545,7 +611,10 @@ fn files_of(task: &Task, only: &[String], diag: &Diag) -> Vec<Saved> {
         let text = artifact.text();
         if artifact.parts.iter().any(|p| p.as_text().is_some()) {
             let name = unique(&mut taken, format!("{base}.txt"));
-            files.push(Saved { name, bytes: text.into_bytes() });
+            files.push(Saved {
+                name,
+                bytes: text.into_bytes(),
+            });
         }
         for (i, part) in artifact.parts.iter().enumerate() {
             match &part.content {
@@ -556,7 +625,10 @@ fn files_of(task: &Task, only: &[String], diag: &Diag) -> Vec<Saved> {
                         .and_then(safe_name)
                         .unwrap_or_else(|| format!("{base}-{}.bin", i + 1));
                     let name = unique(&mut taken, name);
-                    files.push(Saved { name, bytes: bytes.clone() });
+                    files.push(Saved {
+                        name,
+                        bytes: bytes.clone(),
+                    });
                 }
                 PartContent::Data(value) => {
                     let name = unique(&mut taken, format!("{base}.json"));
@@ -590,26 +662,45 @@ async fn download(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError> {
         })
         .await?;
     for wanted in &args.artifacts {
-        if !task.artifacts.iter().any(|a| a.artifact_id.as_str() == wanted) {
-            return Err(CliError::usage(format!("task {} has no artifact {wanted}", task.id)));
+        if !task
+            .artifacts
+            .iter()
+            .any(|a| a.artifact_id.as_str() == wanted)
+        {
+            return Err(CliError::usage(format!(
+                "task {} has no artifact {wanted}",
+                task.id
+            )));
         }
     }
     let files = files_of(&task, &args.artifacts, diag);
     std::fs::create_dir_all(&args.dir).map_err(|err| {
-        CliError::new(Code::Internal, format!("cannot create {}: {err}", args.dir.display()))
+        CliError::new(
+            Code::Internal,
+            format!("cannot create {}: {err}", args.dir.display()),
+        )
     })?;
-    if !args.force {
-        if let Some(existing) = files.iter().map(|f| args.dir.join(&f.name)).find(|p| p.exists()) {
-            return Err(CliError::usage(format!("{} exists; nothing was written", existing.display()))
-                .hint("pass --force to replace it, or --dir to save elsewhere"));
-        }
+    if !args.force
+        && let Some(existing) = files
+            .iter()
+            .map(|f| args.dir.join(&f.name))
+            .find(|p| p.exists())
+    {
+        return Err(CliError::usage(format!(
+            "{} exists; nothing was written",
+            existing.display()
+        ))
+        .hint("pass --force to replace it, or --dir to save elsewhere"));
     }
     let mut out = Out::new(opts.output, false, opts.verbose);
     let mut saved: Vec<(PathBuf, usize)> = Vec::new();
     for file in &files {
         let path: PathBuf = Path::new(&args.dir).join(&file.name);
         std::fs::write(&path, &file.bytes).map_err(|err| {
-            CliError::new(Code::Internal, format!("cannot write {}: {err}", path.display()))
+            CliError::new(
+                Code::Internal,
+                format!("cannot write {}: {err}", path.display()),
+            )
         })?;
         saved.push((path, file.bytes.len()));
     }
@@ -620,7 +711,10 @@ async fn download(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError> {
         }
     } else {
         out.field("Task-Id", task.id.as_str());
-        out.field("Context-Id", task.context_id.as_ref().map_or("", |c| c.as_str()));
+        out.field(
+            "Context-Id",
+            task.context_id.as_ref().map_or("", |c| c.as_str()),
+        );
         out.field("State", crate::output::state(task.status.state));
         for (path, size) in &saved {
             out.field("Saved", &format!("{} ({size} bytes)", path.display()));

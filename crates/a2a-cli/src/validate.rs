@@ -189,7 +189,10 @@ static OAUTH2: Message = Message {
     oneof: false,
 };
 static OIDC: Message = Message {
-    fields: &[Field("description", Str, false), Field("openIdConnectUrl", Str, true)],
+    fields: &[
+        Field("description", Str, false),
+        Field("openIdConnectUrl", Str, true),
+    ],
     oneof: false,
 };
 static MTLS: Message = Message {
@@ -290,7 +293,10 @@ impl Check {
 
     fn message(&mut self, path: &str, value: &Value, message: &'static Message) {
         let Value::Object(object) = value else {
-            self.error(path, format!("expected an object, found {}", type_name(value)));
+            self.error(
+                path,
+                format!("expected an object, found {}", type_name(value)),
+            );
             return;
         };
         let join = |name: &str| {
@@ -306,7 +312,10 @@ impl Check {
             let known = message.fields.iter().any(|f| f.0 == key);
             let as_camel = camel(key);
             if !known && key.contains('_') && message.fields.iter().any(|f| f.0 == as_camel) {
-                self.warn(&join(key), format!("a proto field name: the JSON name is `{as_camel}`"));
+                self.warn(
+                    &join(key),
+                    format!("a proto field name: the JSON name is `{as_camel}`"),
+                );
                 members.insert(as_camel, member.clone());
             } else if known {
                 members.insert(key.clone(), member.clone());
@@ -333,7 +342,10 @@ impl Check {
             let names: Vec<&str> = message.fields.iter().map(|f| f.0).collect();
             self.error(
                 path,
-                format!("exactly one of {} must be set, found {set}", names.join(", ")),
+                format!(
+                    "exactly one of {} must be set, found {set}",
+                    names.join(", ")
+                ),
             );
         }
     }
@@ -345,37 +357,60 @@ impl Check {
                     self.error(path, "required, empty");
                 }
                 Value::String(_) => {}
-                other => self.error(path, format!("expected a string, found {}", type_name(other))),
+                other => self.error(
+                    path,
+                    format!("expected a string, found {}", type_name(other)),
+                ),
             },
             Bool => {
                 if !value.is_boolean() {
-                    self.error(path, format!("expected true or false, found {}", type_name(value)));
+                    self.error(
+                        path,
+                        format!("expected true or false, found {}", type_name(value)),
+                    );
                 }
             }
             Msg(message) => self.message(path, value, message),
             Kind::Struct => {
                 if !value.is_object() {
-                    self.error(path, format!("expected an object, found {}", type_name(value)));
+                    self.error(
+                        path,
+                        format!("expected an object, found {}", type_name(value)),
+                    );
                 }
             }
             Strings => self.list(path, value, required, |check, path, item| {
                 if !item.is_string() {
-                    check.error(path, format!("expected a string, found {}", type_name(item)));
+                    check.error(
+                        path,
+                        format!("expected a string, found {}", type_name(item)),
+                    );
                 }
             }),
             List(message) => self.list(path, value, required, |check, path, item| {
                 check.message(path, item, message);
             }),
-            MapOf(message) => self.map(path, value, |check, path, item| check.message(path, item, message)),
+            MapOf(message) => self.map(path, value, |check, path, item| {
+                check.message(path, item, message);
+            }),
             StringMap => self.map(path, value, |check, path, item| {
                 if !item.is_string() {
-                    check.error(path, format!("expected a string, found {}", type_name(item)));
+                    check.error(
+                        path,
+                        format!("expected a string, found {}", type_name(item)),
+                    );
                 }
             }),
         }
     }
 
-    fn list(&mut self, path: &str, value: &Value, required: bool, each: impl Fn(&mut Self, &str, &Value)) {
+    fn list(
+        &mut self,
+        path: &str,
+        value: &Value,
+        required: bool,
+        each: impl Fn(&mut Self, &str, &Value),
+    ) {
         let Value::Array(items) = value else {
             self.error(path, format!("expected a list, found {}", type_name(value)));
             return;
@@ -390,7 +425,10 @@ impl Check {
 
     fn map(&mut self, path: &str, value: &Value, each: impl Fn(&mut Self, &str, &Value)) {
         let Value::Object(map) = value else {
-            self.error(path, format!("expected an object, found {}", type_name(value)));
+            self.error(
+                path,
+                format!("expected an object, found {}", type_name(value)),
+            );
             return;
         };
         for (key, item) in map {
@@ -412,7 +450,9 @@ fn type_name(value: &Value) -> &'static str {
 
 /// Checks a card document; returns every problem found.
 pub(crate) fn validate(document: &[u8]) -> Vec<Problem> {
-    let mut check = Check { problems: Vec::new() };
+    let mut check = Check {
+        problems: Vec::new(),
+    };
     let value: Value = match serde_json::from_slice(document) {
         Ok(value) => value,
         Err(err) => {
@@ -439,7 +479,8 @@ fn semantics(check: &mut Check, card: &Value) {
     let get = |v: &Value, camel_name: &str, snake: &str| {
         v.get(camel_name).or_else(|| v.get(snake)).cloned()
     };
-    if let Some(Value::Array(interfaces)) = get(card, "supportedInterfaces", "supported_interfaces") {
+    if let Some(Value::Array(interfaces)) = get(card, "supportedInterfaces", "supported_interfaces")
+    {
         for (i, interface) in interfaces.iter().enumerate() {
             let path = format!("supportedInterfaces[{i}]");
             let binding = get(interface, "protocolBinding", "protocol_binding");
@@ -448,7 +489,9 @@ fn semantics(check: &mut Check, card: &Value) {
             if !binding.is_empty() && !known.contains(&binding) {
                 check.warn(
                     &format!("{path}.protocolBinding"),
-                    format!("`{binding}` is none of the bindings A2A defines (JSONRPC, HTTP+JSON, GRPC)"),
+                    format!(
+                        "`{binding}` is none of the bindings A2A defines (JSONRPC, HTTP+JSON, GRPC)"
+                    ),
                 );
             }
             if let Some(url) = interface.get("url").and_then(Value::as_str) {
@@ -496,7 +539,9 @@ fn semantics(check: &mut Check, card: &Value) {
     }
     if let Some(Value::Array(skills)) = card.get("skills") {
         for (i, skill) in skills.iter().enumerate() {
-            if let Some(Value::Array(list)) = get(skill, "securityRequirements", "security_requirements") {
+            if let Some(Value::Array(list)) =
+                get(skill, "securityRequirements", "security_requirements")
+            {
                 requirements.push((format!("skills[{i}].securityRequirements"), list));
             }
         }
@@ -580,7 +625,9 @@ mod tests {
         let snake = GOOD.replace("supportedInterfaces", "supported_interfaces");
         assert_eq!(
             errors(&snake),
-            ["warning: supported_interfaces: a proto field name: the JSON name is `supportedInterfaces`"]
+            [
+                "warning: supported_interfaces: a proto field name: the JSON name is `supportedInterfaces`"
+            ]
         );
         assert_eq!(
             errors("[1]"),

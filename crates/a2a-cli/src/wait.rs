@@ -218,13 +218,23 @@ impl<'a> Waiter<'a> {
     }
 
     /// `SendMessage` and wait for the task's end (see the module docs).
-    pub(crate) async fn send(&self, request: SendMessageRequest) -> Result<SendMessageResponse, CliError> {
+    pub(crate) async fn send(
+        &self,
+        request: SendMessageRequest,
+    ) -> Result<SendMessageResponse, CliError> {
         let client = &self.agent.client;
         if self.agent.card.card.capabilities.streaming == Some(true) {
             let mut stream = self
-                .bounded(async { client.send_streaming_message(request).await.map_err(|e| self.error(&e)) })
+                .bounded(async {
+                    client
+                        .send_streaming_message(request)
+                        .await
+                        .map_err(|e| self.error(&e))
+                })
                 .await?;
-            let followed = self.bounded(async { Ok(self.follow(&mut stream, |_, _| {}).await) }).await?;
+            let followed = self
+                .bounded(async { Ok(self.follow(&mut stream, |_, _| {}).await) })
+                .await?;
             match followed {
                 Ok(Some(StreamResponse::Message(message))) => {
                     return Ok(SendMessageResponse::Message(message));
@@ -249,11 +259,15 @@ impl<'a> Waiter<'a> {
             let task = self.poll(&id, None).await?;
             return Ok(SendMessageResponse::Task(task));
         }
-        let request = request.with_configuration(
-            SendMessageConfiguration::default().with_return_immediately(true),
-        );
+        let request = request
+            .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
         let answer = self
-            .bounded(async { client.send_message(request).await.map_err(|e| self.error(&e)) })
+            .bounded(async {
+                client
+                    .send_message(request)
+                    .await
+                    .map_err(|e| self.error(&e))
+            })
             .await?;
         match answer {
             SendMessageResponse::Task(task) if !task.status.state.is_final() => {
@@ -282,7 +296,9 @@ pub(crate) fn resume(agent: &Agent, task: &Task) -> Option<String> {
     let id = quote(task.id.as_str());
     let state = task.status.state;
     if state.is_interrupted() {
-        Some(format!("a2a send -a {reference} --task-id {id} \"<reply>\""))
+        Some(format!(
+            "a2a send -a {reference} --task-id {id} \"<reply>\""
+        ))
     } else if state.is_terminal() {
         None
     } else {
@@ -295,11 +311,9 @@ pub(crate) fn resume(agent: &Agent, task: &Task) -> Option<String> {
 pub(crate) fn outcome(diag: &Diag, agent: &Agent, task: &Task) {
     let task_state = task.status.state;
     match task_state {
-        TaskState::Failed | TaskState::Rejected | TaskState::Canceled => diag.warn(&format!(
-            "task {} ended {}",
-            task.id,
-            state(task_state)
-        )),
+        TaskState::Failed | TaskState::Rejected | TaskState::Canceled => {
+            diag.warn(&format!("task {} ended {}", task.id, state(task_state)));
+        }
         TaskState::InputRequired | TaskState::AuthRequired => {
             if let Some(resume) = resume(agent, task) {
                 diag.note(&format!(

@@ -58,7 +58,13 @@ fn serve_keeps_its_flags_and_help() {
     let addr = taken.local_addr().unwrap().to_string();
     let failed = run(&["serve", "--addr", &addr]);
     assert_eq!(failed.code, 1);
-    assert!(failed.stderr.starts_with(&format!("Error: cannot listen on {addr}")), "{}", failed.stderr);
+    assert!(
+        failed
+            .stderr
+            .starts_with(&format!("Error: cannot listen on {addr}")),
+        "{}",
+        failed.stderr
+    );
     assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
 }
 
@@ -68,7 +74,10 @@ fn talk_to_the_echo_agent() {
     let url = agent.url.as_str();
     let card = ok(&["card", "get", "-a", url]);
     assert_eq!(card.field("Name"), "Echo");
-    assert_eq!(card.field("Interface"), format!("JSONRPC 1.0 {url}/ (selected)"));
+    assert_eq!(
+        card.field("Interface"),
+        format!("JSONRPC 1.0 {url}/ (selected)")
+    );
 
     let sent = ok(&["send", "-a", url, "ping"]);
     assert_eq!(sent.field("State"), "COMPLETED");
@@ -77,7 +86,19 @@ fn talk_to_the_echo_agent() {
     // Files and data come back as the echo's parts.
     let dir = TempDir::new();
     let file = dir.file("note.txt", b"attached").display().to_string();
-    let answer = ok(&["send", "-a", url, "with parts", "--file", &file, "--data", r#"{"k":1}"#, "-o", "json"]).json();
+    let answer = ok(&[
+        "send",
+        "-a",
+        url,
+        "with parts",
+        "--file",
+        &file,
+        "--data",
+        r#"{"k":1}"#,
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(
         answer["task"]["artifacts"][0]["parts"],
         json!([
@@ -91,7 +112,10 @@ fn talk_to_the_echo_agent() {
 #[test]
 fn serve_a_command_as_an_agent() {
     let upper = Serve::start(&["--exec", "tr a-z A-Z", "--name", "Upper"]);
-    assert_eq!(ok(&["card", "get", "-a", &upper.url]).field("Name"), "Upper");
+    assert_eq!(
+        ok(&["card", "get", "-a", &upper.url]).field("Name"),
+        "Upper"
+    );
     let sent = ok(&["send", "-a", &upper.url, "hello"]);
     assert_eq!(block(&sent.stdout, "Artifact"), "HELLO");
     // Lines streamed one chunk each read as one text.
@@ -102,15 +126,25 @@ fn serve_a_command_as_an_agent() {
     let broken = Serve::start(&["--exec", "echo partial; echo 'it broke' >&2; exit 4"]);
     let failed = ok(&["send", "-a", &broken.url, "x"]);
     assert_eq!(failed.field("State"), "FAILED");
-    assert_eq!(block(&failed.stdout, "Status-Message"), "`echo partial; echo 'it broke' >&2; exit 4` exited with status 4:\nit broke");
-    assert!(failed.stderr.contains("warning: task "), "{}", failed.stderr);
+    assert_eq!(
+        block(&failed.stdout, "Status-Message"),
+        "`echo partial; echo 'it broke' >&2; exit 4` exited with status 4:\nit broke"
+    );
+    assert!(
+        failed.stderr.contains("warning: task "),
+        "{}",
+        failed.stderr
+    );
 }
 
 #[test]
 fn cancel_kills_the_command_and_subscribe_follows_it() {
     let dir = TempDir::new();
     let marker = dir.path().join("finished");
-    let command = format!("t=$(cat); (sleep \"$t\"; touch {}) & wait; echo late", marker.display());
+    let command = format!(
+        "t=$(cat); (sleep \"$t\"; touch {}) & wait; echo late",
+        marker.display()
+    );
     let agent = Serve::start(&["--exec", &command]);
 
     let started = ok(&["send", "-a", &agent.url, "0.3", "--async"]);
@@ -123,7 +157,10 @@ fn cancel_kills_the_command_and_subscribe_follows_it() {
 
     let started = ok(&["send", "-a", &agent.url, "2", "--async"]);
     let id = started.field("Task-Id");
-    assert_eq!(ok(&["task", "cancel", "-a", &agent.url, &id]).field("State"), "CANCELED");
+    assert_eq!(
+        ok(&["task", "cancel", "-a", &agent.url, &id]).field("State"),
+        "CANCELED"
+    );
     std::thread::sleep(Duration::from_millis(2500));
     assert!(!marker.exists(), "the command ran to its end");
 }
@@ -138,9 +175,23 @@ fn timeout_bounds_streams_and_subscriptions() {
     assert_eq!(streamed.code, 5);
     let started = ok(&["send", "-a", host, "wait", "--async", "-o", "json"]).json();
     let id = started["task"]["id"].as_str().unwrap();
-    let subscribed = run(&["task", "subscribe", "-a", host, id, "--stream", "--timeout", "300ms", "-o", "json"]);
+    let subscribed = run(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        id,
+        "--stream",
+        "--timeout",
+        "300ms",
+        "-o",
+        "json",
+    ]);
     assert_eq!(subscribed.code, 5);
-    assert_eq!(subscribed.lines().last().unwrap()["error"]["code"], "A2ACLI_ERR_TIMEOUT");
+    assert_eq!(
+        subscribed.lines().last().unwrap()["error"]["code"],
+        "A2ACLI_ERR_TIMEOUT"
+    );
     ok(&["task", "cancel", "-a", host, id]);
 }
 
@@ -169,16 +220,39 @@ fn a_send_that_times_out_names_its_task() {
         .strip_prefix("timed out after 300ms waiting for task ")
         .and_then(|rest| rest.split(' ').next())
         .unwrap_or_else(|| panic!("{message}"));
-    assert_eq!(ok(&["task", "get", "-a", agent.host(), id]).field("State"), "WORKING");
+    assert_eq!(
+        ok(&["task", "get", "-a", agent.host(), id]).field("State"),
+        "WORKING"
+    );
     ok(&["task", "cancel", "-a", agent.host(), id]);
 }
 
 #[test]
 fn retries_are_counted_and_said() {
-    let once = run(&["send", "-a", "127.0.0.1:1", "hi", "--retries", "2", "--debug"]);
+    let once = run(&[
+        "send",
+        "-a",
+        "127.0.0.1:1",
+        "hi",
+        "--retries",
+        "2",
+        "--debug",
+    ]);
     assert_eq!(once.code, 3);
-    assert_eq!(once.stderr.matches("debug: the card fetch failed").count(), 2, "{}", once.stderr);
-    assert_eq!(once.stderr.matches("debug: xx GetAgentCard attempt").count(), 3, "{}", once.stderr);
+    assert_eq!(
+        once.stderr.matches("debug: the card fetch failed").count(),
+        2,
+        "{}",
+        once.stderr
+    );
+    assert_eq!(
+        once.stderr
+            .matches("debug: xx GetAgentCard attempt")
+            .count(),
+        3,
+        "{}",
+        once.stderr
+    );
 }
 
 #[test]
@@ -204,9 +278,18 @@ fn history_and_lists_read_well_in_text() {
 #[test]
 fn old_commands_say_their_new_spelling() {
     for (old, new) in [
-        (vec!["stream", "http://h", "hi"], "`a2a stream` is now `a2a send --stream -a URL TEXT` (see `a2a help`)"),
-        (vec!["get", "http://h", "t"], "`a2a get` is now `a2a task get -a URL TASK_ID` (see `a2a help`)"),
-        (vec!["card", "http://h"], "`a2a card URL` is now `a2a card get -a URL`"),
+        (
+            vec!["stream", "http://h", "hi"],
+            "`a2a stream` is now `a2a send --stream -a URL TEXT` (see `a2a help`)",
+        ),
+        (
+            vec!["get", "http://h", "t"],
+            "`a2a get` is now `a2a task get -a URL TASK_ID` (see `a2a help`)",
+        ),
+        (
+            vec!["card", "http://h"],
+            "`a2a card URL` is now `a2a card get -a URL`",
+        ),
     ] {
         let mut args = old.clone();
         args.extend(["-o", "json"]);

@@ -24,7 +24,9 @@ fn ids(answer: &Value) -> (String, String) {
 }
 
 fn state(answer: &Value) -> &str {
-    answer["task"]["status"]["state"].as_str().unwrap_or_default()
+    answer["task"]["status"]["state"]
+        .as_str()
+        .unwrap_or_default()
 }
 
 /// The debug lines of the requests of a run (`-> Method: VERB URL`), with their header and body
@@ -67,25 +69,50 @@ fn a2acli_card_get_001() {
         .collect();
     assert_eq!(
         interfaces,
-        [format!("JSONRPC 1.0 {url}/ (selected)"), format!("HTTP+JSON 1.0 {url}")]
+        [
+            format!("JSONRPC 1.0 {url}/ (selected)"),
+            format!("HTTP+JSON 1.0 {url}")
+        ]
     );
     // An origin URL, a full card URL (used as it is), a file:// path and a plain path.
     let expected = card_json(&agent);
-    assert_eq!(ok(&["card", "get", "-a", url, "-o", "json"]).json(), expected);
+    assert_eq!(
+        ok(&["card", "get", "-a", url, "-o", "json"]).json(),
+        expected
+    );
     let card_url = format!("{url}/.well-known/agent-card.json");
-    assert_eq!(ok(&["card", "get", "-a", &card_url, "-o", "json"]).json(), expected);
+    assert_eq!(
+        ok(&["card", "get", "-a", &card_url, "-o", "json"]).json(),
+        expected
+    );
     let dir = TempDir::new();
     let path = card_file(&dir, "agent.json", &expected);
-    assert_eq!(ok(&["card", "get", "-a", &format!("file://{path}"), "-o", "json"]).json(), expected);
-    assert_eq!(ok(&["card", "get", "-a", &path, "-o", "json"]).json(), expected);
+    assert_eq!(
+        ok(&["card", "get", "-a", &format!("file://{path}"), "-o", "json"]).json(),
+        expected
+    );
+    assert_eq!(
+        ok(&["card", "get", "-a", &path, "-o", "json"]).json(),
+        expected
+    );
     // The card read from a file picks the transport of the calls that follow.
     let sent = ok(&["send", "-a", &path, "via the file", "-o", "json"]).json();
     assert_eq!(state(&sent), "TASK_STATE_COMPLETED");
     // A card URL with a path is not taken as a base URL.
-    let wrong = run(&["card", "get", "-a", &format!("{url}/somewhere"), "-o", "json"]);
+    let wrong = run(&[
+        "card",
+        "get",
+        "-a",
+        &format!("{url}/somewhere"),
+        "-o",
+        "json",
+    ]);
     assert_eq!(wrong.code, 3);
     assert_eq!(wrong.envelope()["code"], "A2ACLI_ERR_CARD_NOT_FOUND");
-    assert_eq!(wrong.envelope()["message"], format!("no agent card at {url}/somewhere"));
+    assert_eq!(
+        wrong.envelope()["message"],
+        format!("no agent card at {url}/somewhere")
+    );
 }
 
 #[test]
@@ -109,7 +136,10 @@ fn a2acli_send_002() {
     // Blocking by default: the answer is the task at its end.
     let waited = ok(&["send", "-a", host, "slow 200", "-o", "json"]).json();
     assert_eq!(state(&waited), "TASK_STATE_COMPLETED");
-    assert_eq!(waited["task"]["artifacts"][0]["parts"], json!([{"text": "done"}]));
+    assert_eq!(
+        waited["task"]["artifacts"][0]["parts"],
+        json!([{"text": "done"}])
+    );
     // --async (and its two aliases) return the identifiers at once.
     for flag in ["--async", "--no-wait", "--return-immediately"] {
         let started = ok(&["send", "-a", host, "wait", flag, "-o", "json"]).json();
@@ -131,19 +161,41 @@ fn a2acli_send_003() {
     let events = ok(&["send", "-a", host, "--stream", "chunks 2", "-o", "json"]).lines();
     assert!(events[0].get("task").is_some(), "{events:?}");
     let last = events.last().unwrap();
-    assert_eq!(last["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        last["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
     // A direct message is the one event, and a clean end.
     let message = ok(&["send", "-a", host, "--stream", "hello there", "-o", "json"]).lines();
     assert_eq!(message.len(), 1);
     assert_eq!(message[0]["message"]["parts"], json!([{"text": "hi!"}]));
     assert_eq!(message[0]["message"]["role"], "ROLE_AGENT");
     // An agent without streaming: no hang, the answer as one event, and a warning.
-    let plain = Served::with(Setup { no_streaming: true, ..Setup::default() });
-    let fallback = ok(&["send", "-a", plain.host(), "--stream", "hi", "-o", "json", "--timeout", "20s"]);
+    let plain = Served::with(Setup {
+        no_streaming: true,
+        ..Setup::default()
+    });
+    let fallback = ok(&[
+        "send",
+        "-a",
+        plain.host(),
+        "--stream",
+        "hi",
+        "-o",
+        "json",
+        "--timeout",
+        "20s",
+    ]);
     let lines = fallback.lines();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
-    assert!(fallback.stderr.contains("warning: the agent's card does not advertise streaming"), "{}", fallback.stderr);
+    assert!(
+        fallback
+            .stderr
+            .contains("warning: the agent's card does not advertise streaming"),
+        "{}",
+        fallback.stderr
+    );
 }
 
 #[test]
@@ -176,8 +228,21 @@ fn a2acli_send_005() {
     let bin = dir.file("report.bin", b"%PDF").display().to_string();
     let png = dir.file("chart.png", b"\x89PNG").display().to_string();
     let answer = ok(&[
-        "send", "-a", host, "-o", "json", "--file", &bin, "--media-type", "application/pdf",
-        "--text", "# notes", "--media-type", "text/markdown", "--file", &png,
+        "send",
+        "-a",
+        host,
+        "-o",
+        "json",
+        "--file",
+        &bin,
+        "--media-type",
+        "application/pdf",
+        "--text",
+        "# notes",
+        "--media-type",
+        "text/markdown",
+        "--file",
+        &png,
     ])
     .json();
     assert_eq!(
@@ -189,7 +254,17 @@ fn a2acli_send_005() {
         ])
     );
     // A --media-type with no part flag before it is a usage error.
-    let refused = run(&["send", "-a", host, "--media-type", "text/plain", "--text", "x", "-o", "json"]);
+    let refused = run(&[
+        "send",
+        "-a",
+        host,
+        "--media-type",
+        "text/plain",
+        "--text",
+        "x",
+        "-o",
+        "json",
+    ]);
     assert_eq!(refused.code, 2);
     assert_eq!(refused.envelope()["code"], "A2ACLI_ERR_USAGE");
     assert_eq!(
@@ -204,8 +279,19 @@ fn a2acli_send_006() {
     let answer = Cli::new()
         .stdin(b"[1, 2]")
         .ok(&[
-            "send", "-a", agent.host(), "-o", "json", "--text", "one", "--data", r#"{"k":1}"#,
-            "--text", "two", "--data", "-",
+            "send",
+            "-a",
+            agent.host(),
+            "-o",
+            "json",
+            "--text",
+            "one",
+            "--data",
+            r#"{"k":1}"#,
+            "--text",
+            "two",
+            "--data",
+            "-",
         ])
         .json();
     assert_eq!(
@@ -236,11 +322,26 @@ fn a2acli_task_get_001() {
     let json = ok(&["task", "get", "-a", host, &id, "-o", "json"]).json();
     assert_eq!(json["artifacts"], sent["task"]["artifacts"]);
     // History on demand, in both formats.
-    let one = ok(&["task", "get", "-a", host, &id, "--history", "1", "-o", "json"]).json();
+    let one = ok(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--history",
+        "1",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(one["history"].as_array().unwrap().len(), 1);
     let text = ok(&["task", "get", "-a", host, &id, "--history", "5"]);
     assert_eq!(block(&text.stdout, "History"), "files");
-    assert!(!ok(&["task", "get", "-a", host, &id]).stdout.contains("History:"));
+    assert!(
+        !ok(&["task", "get", "-a", host, &id])
+            .stdout
+            .contains("History:")
+    );
 }
 
 #[test]
@@ -255,7 +356,10 @@ fn a2acli_task_cancel_001() {
     // Again: the same answer.
     let again = ok(&["task", "cancel", "-a", host, &id, "-o", "json"]).json();
     assert_eq!(again["status"]["state"], "TASK_STATE_CANCELED");
-    assert_eq!(ok(&["task", "get", "-a", host, &id]).field("State"), "CANCELED");
+    assert_eq!(
+        ok(&["task", "get", "-a", host, &id]).field("State"),
+        "CANCELED"
+    );
     // A task that completed cannot be canceled, which the agent says with its A2A error.
     let (done, _) = ids(&ok(&["send", "-a", host, "done", "-o", "json"]).json());
     let refused = run(&["task", "cancel", "-a", host, &done, "-o", "json"]);
@@ -270,11 +374,31 @@ fn a2acli_interact_001() {
     let host = agent.host();
     let first = ok(&["send", "-a", host, "one", "-o", "json"]).json();
     let (first_id, context) = ids(&first);
-    let second = ok(&["send", "-a", host, "two", "--context-id", &context, "-o", "json"]).json();
+    let second = ok(&[
+        "send",
+        "-a",
+        host,
+        "two",
+        "--context-id",
+        &context,
+        "-o",
+        "json",
+    ])
+    .json();
     let (second_id, second_context) = ids(&second);
     assert_eq!(second_context, context);
     assert_ne!(second_id, first_id, "a new task in the same context");
-    let listed = ok(&["task", "list", "-a", host, "--context-id", &context, "-o", "json"]).json();
+    let listed = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(listed["totalSize"], 2);
 }
 
@@ -288,24 +412,69 @@ fn a2acli_interact_002() {
     // --task-id alone: the agent finds the context.
     let answered = ok(&["send", "-a", host, "--task-id", &id, "Paris", "-o", "json"]).json();
     assert_eq!(ids(&answered), (id.clone(), context.clone()));
-    assert_eq!(answered["task"]["artifacts"][0]["parts"], json!([{"text": "Sunny in Paris."}]));
+    assert_eq!(
+        answered["task"]["artifacts"][0]["parts"],
+        json!([{"text": "Sunny in Paris."}])
+    );
     // Both, corresponding.
     let asked = ok(&["send", "-a", host, "ask", "-o", "json"]).json();
     let (id, context) = ids(&asked);
-    let answered = ok(&["send", "-a", host, "--task-id", &id, "--context-id", &context, "Oslo", "-o", "json"]).json();
+    let answered = ok(&[
+        "send",
+        "-a",
+        host,
+        "--task-id",
+        &id,
+        "--context-id",
+        &context,
+        "Oslo",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(state(&answered), "TASK_STATE_COMPLETED");
     // Rejected identifiers fail, point at --debug, and start no task.
     let before = ok(&["task", "list", "-a", host, "-o", "json"]).json()["totalSize"].clone();
-    let unknown = run(&["send", "-a", host, "--task-id", "no-such-task", "hi", "-o", "json"]);
+    let unknown = run(&[
+        "send",
+        "-a",
+        host,
+        "--task-id",
+        "no-such-task",
+        "hi",
+        "-o",
+        "json",
+    ]);
     assert_eq!(unknown.code, 1);
     assert_eq!(unknown.envelope()["code"], "TaskNotFoundError");
-    assert!(unknown.envelope()["hint"].as_str().unwrap().contains("--debug"));
+    assert!(
+        unknown.envelope()["hint"]
+            .as_str()
+            .unwrap()
+            .contains("--debug")
+    );
     let asked = ok(&["send", "-a", host, "ask", "-o", "json"]).json();
     let (id, _) = ids(&asked);
-    let mismatch = run(&["send", "-a", host, "--task-id", &id, "--context-id", "another", "hi", "-o", "json"]);
+    let mismatch = run(&[
+        "send",
+        "-a",
+        host,
+        "--task-id",
+        &id,
+        "--context-id",
+        "another",
+        "hi",
+        "-o",
+        "json",
+    ]);
     assert_eq!(mismatch.code, 1);
     assert_eq!(mismatch.envelope()["code"], "InvalidParamsError");
-    assert!(mismatch.envelope()["hint"].as_str().unwrap().contains("no new task was started"));
+    assert!(
+        mismatch.envelope()["hint"]
+            .as_str()
+            .unwrap()
+            .contains("no new task was started")
+    );
     let ended = ok(&["send", "-a", host, "done", "-o", "json"]).json();
     let (done, _) = ids(&ended);
     let terminal = run(&["send", "-a", host, "--task-id", &done, "more", "-o", "json"]);
@@ -329,7 +498,10 @@ fn a2acli_interact_003() {
     let body: Value = serde_json::from_str(send.last().unwrap()).unwrap();
     let message = &body["params"]["message"];
     assert!(message["messageId"].as_str().is_some_and(|m| !m.is_empty()));
-    assert!(message.get("taskId").is_none() && message.get("contextId").is_none(), "{message}");
+    assert!(
+        message.get("taskId").is_none() && message.get("contextId").is_none(),
+        "{message}"
+    );
     // The context is the server's, and a context is not a session: the next send is a new one.
     let (_, first) = ids(&sent.json());
     let (_, second) = ids(&ok(&["send", "-a", host, "again", "-o", "json"]).json());
@@ -345,8 +517,17 @@ fn a2acli_interact_004() {
     assert!(!asked.field("Context-Id").is_empty());
     assert_eq!(asked.field("State"), "INPUT_REQUIRED");
     let resume = asked.field("Resume");
-    assert_eq!(resume, format!("a2a send -a {host} --task-id {id} \"<reply>\""));
-    assert!(asked.stderr.contains(&format!("continue it with: {resume}")), "{}", asked.stderr);
+    assert_eq!(
+        resume,
+        format!("a2a send -a {host} --task-id {id} \"<reply>\"")
+    );
+    assert!(
+        asked
+            .stderr
+            .contains(&format!("continue it with: {resume}")),
+        "{}",
+        asked.stderr
+    );
     // The printed command works as printed, with the reply in.
     let line = resume.replace("\"<reply>\"", "Lima");
     let args: Vec<&str> = line.split(' ').skip(1).collect();
@@ -383,8 +564,23 @@ fn a2acli_task_poll_001() {
     let started = ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json();
     let (id, _) = ids(&started);
     let once = ok(&["task", "get", "-a", host, &id, "-o", "json"]).json();
-    assert!(["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"].contains(&once["status"]["state"].as_str().unwrap()));
-    let waited = ok(&["task", "get", "-a", host, &id, "--wait", "--poll-interval", "50ms", "-o", "json"]).json();
+    assert!(
+        ["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]
+            .contains(&once["status"]["state"].as_str().unwrap())
+    );
+    let waited = ok(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--wait",
+        "--poll-interval",
+        "50ms",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(waited["status"]["state"], "TASK_STATE_COMPLETED");
     // --watch is the optional alias.
     let watched = ok(&["task", "get", "-a", host, &id, "--watch"]);
@@ -398,21 +594,65 @@ fn a2acli_task_poll_002() {
     // The interval is honoured (and said under --debug).
     let started = ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json();
     let (id, _) = ids(&started);
-    let polled = ok(&["task", "get", "-a", host, &id, "--wait", "--poll-interval", "100ms", "--debug"]);
-    assert!(polled.stderr.contains(&format!("debug: task {id} is WORKING; asking again in 100ms")), "{}", polled.stderr);
+    let polled = ok(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--wait",
+        "--poll-interval",
+        "100ms",
+        "--debug",
+    ]);
+    assert!(
+        polled.stderr.contains(&format!(
+            "debug: task {id} is WORKING; asking again in 100ms"
+        )),
+        "{}",
+        polled.stderr
+    );
     // --timeout ends the wait with A2ACLI_ERR_TIMEOUT (exit 5), naming the task to pick up.
-    let timed = run(&["send", "-a", host, "wait", "--timeout", "300ms", "-o", "json"]);
+    let timed = run(&[
+        "send",
+        "-a",
+        host,
+        "wait",
+        "--timeout",
+        "300ms",
+        "-o",
+        "json",
+    ]);
     assert_eq!(timed.code, 5);
     let envelope = timed.envelope();
     assert_eq!(envelope["code"], "A2ACLI_ERR_TIMEOUT");
     let message = envelope["message"].as_str().unwrap();
-    assert!(message.starts_with("timed out after 300ms waiting for task "), "{message}");
-    assert!(envelope["hint"].as_str().unwrap().contains("a2a task get -a"), "{envelope}");
+    assert!(
+        message.starts_with("timed out after 300ms waiting for task "),
+        "{message}"
+    );
+    assert!(
+        envelope["hint"]
+            .as_str()
+            .unwrap()
+            .contains("a2a task get -a"),
+        "{envelope}"
+    );
     // Ctrl-C stops the wait (not the task), and says which task to pick up.
     let started = ok(&["send", "-a", host, "wait", "--async", "-o", "json"]).json();
     let (id, _) = ids(&started);
     let cli = Cli::new();
-    let mut child = cli.spawn(&["task", "get", "-a", host, &id, "--wait", "--poll-interval", "50ms", "--debug"]);
+    let mut child = cli.spawn(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--wait",
+        "--poll-interval",
+        "50ms",
+        "--debug",
+    ]);
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     let mut line = String::new();
@@ -423,27 +663,64 @@ fn a2acli_task_poll_002() {
         }
         line.clear();
     }
-    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     let code = child.wait().unwrap().code();
     assert_eq!(code, Some(1), "{seen}{rest}");
-    assert!(rest.contains(&format!("Error: interrupted waiting for task {id}")), "{rest}");
-    assert!(rest.contains(&format!("a2a task get -a {host} --wait {id}")), "{rest}");
-    assert_eq!(ok(&["task", "get", "-a", host, &id]).field("State"), "WORKING", "the task goes on");
+    assert!(
+        rest.contains(&format!("Error: interrupted waiting for task {id}")),
+        "{rest}"
+    );
+    assert!(
+        rest.contains(&format!("a2a task get -a {host} --wait {id}")),
+        "{rest}"
+    );
+    assert_eq!(
+        ok(&["task", "get", "-a", host, &id]).field("State"),
+        "WORKING",
+        "the task goes on"
+    );
     ok(&["task", "cancel", "-a", host, &id]);
 }
 
 #[test]
 fn a2acli_task_poll_003() {
     // Streaming and polling alike stop at once on the interrupted states.
-    for setup in [Setup::default(), Setup { no_streaming: true, ..Setup::default() }] {
+    for setup in [
+        Setup::default(),
+        Setup {
+            no_streaming: true,
+            ..Setup::default()
+        },
+    ] {
         let agent = Served::with(setup);
         let host = agent.host();
-        let asked = ok(&["send", "-a", host, "ask", "--poll-interval", "50ms", "--timeout", "30s"]);
+        let asked = ok(&[
+            "send",
+            "-a",
+            host,
+            "ask",
+            "--poll-interval",
+            "50ms",
+            "--timeout",
+            "30s",
+        ]);
         assert_eq!(asked.field("State"), "INPUT_REQUIRED");
-        let login = ok(&["send", "-a", host, "login", "--poll-interval", "50ms", "--timeout", "30s"]);
+        let login = ok(&[
+            "send",
+            "-a",
+            host,
+            "login",
+            "--poll-interval",
+            "50ms",
+            "--timeout",
+            "30s",
+        ]);
         assert_eq!(login.field("State"), "AUTH_REQUIRED");
     }
     // UNSPECIFIED is neither: shown as it is, and the wait goes on through it.
@@ -455,12 +732,43 @@ fn a2acli_task_poll_003() {
     ]);
     let shown = ok(&["task", "get", "-a", &scripted.url, "t-1"]);
     assert_eq!(shown.field("State"), "UNSPECIFIED");
-    let waited = ok(&["task", "get", "-a", &scripted.url, "t-1", "--wait", "--poll-interval", "10ms", "--debug"]);
-    assert_eq!(waited.stderr.matches("debug: task t-1 is UNSPECIFIED; asking again in 10ms").count(), 1, "{}", waited.stderr);
+    let waited = ok(&[
+        "task",
+        "get",
+        "-a",
+        &scripted.url,
+        "t-1",
+        "--wait",
+        "--poll-interval",
+        "10ms",
+        "--debug",
+    ]);
+    assert_eq!(
+        waited
+            .stderr
+            .matches("debug: task t-1 is UNSPECIFIED; asking again in 10ms")
+            .count(),
+        1,
+        "{}",
+        waited.stderr
+    );
     assert_eq!(waited.field("State"), "COMPLETED");
     // Under --timeout.
     let stuck = ScriptedAgent::start(&["TASK_STATE_UNSPECIFIED"]);
-    let timed = run(&["task", "get", "-a", &stuck.url, "t-1", "--wait", "--poll-interval", "10ms", "--timeout", "200ms", "-o", "json"]);
+    let timed = run(&[
+        "task",
+        "get",
+        "-a",
+        &stuck.url,
+        "t-1",
+        "--wait",
+        "--poll-interval",
+        "10ms",
+        "--timeout",
+        "200ms",
+        "-o",
+        "json",
+    ]);
     assert_eq!(timed.code, 5);
     assert_eq!(
         timed.envelope()["message"],
@@ -477,10 +785,22 @@ fn a2acli_task_poll_004() {
     let mut card = card_json(&agent);
     card["supportedInterfaces"] = json!([interface(&format!("{}/", proxy.url), "JSONRPC", None)]);
     let path = card_file(&dir, "card.json", &card);
-    let waited = ok(&["send", "-a", &path, "slow 300", "--poll-interval", "50ms", "-o", "json"]);
+    let waited = ok(&[
+        "send",
+        "-a",
+        &path,
+        "slow 300",
+        "--poll-interval",
+        "50ms",
+        "-o",
+        "json",
+    ]);
     assert_eq!(state(&waited.json()), "TASK_STATE_COMPLETED");
     assert!(
-        waited.stderr.contains("warning: the task's event stream broke") && waited.stderr.contains("polling the task instead"),
+        waited
+            .stderr
+            .contains("warning: the task's event stream broke")
+            && waited.stderr.contains("polling the task instead"),
         "{}",
         waited.stderr
     );
@@ -505,7 +825,11 @@ fn a2acli_out_001() {
         let shown = ok(&args);
         let labels: Vec<String> = shown.fields().into_iter().map(|(l, _)| l).collect();
         for wanted in ["Task-Id", "Context-Id", "State"] {
-            assert!(labels.iter().any(|l| l == wanted), "{args:?}: {}", shown.stdout);
+            assert!(
+                labels.iter().any(|l| l == wanted),
+                "{args:?}: {}",
+                shown.stdout
+            );
         }
         assert!(!shown.stdout.contains("debug:") && !shown.stdout.contains("warning:"));
     }
@@ -518,12 +842,17 @@ fn a2acli_out_002() {
     // One document, the terminal task (the chunks merged), not the events that built it.
     let answer = ok(&["send", "-a", host, "chunks 3", "-o", "json"]).json();
     assert_eq!(state(&answer), "TASK_STATE_COMPLETED");
-    assert_eq!(answer["task"]["artifacts"][0]["parts"], json!([{"text": "c0"}, {"text": "c1"}, {"text": "c2"}]));
+    assert_eq!(
+        answer["task"]["artifacts"][0]["parts"],
+        json!([{"text": "c0"}, {"text": "c1"}, {"text": "c2"}])
+    );
     // JSON from the environment is still one document: only --stream makes lines.
     let cli = Cli::new().env("A2ACLI_OUTPUT", "json");
     let answer = cli.ok(&["send", "-a", host, "chunks 2"]).json();
     assert_eq!(state(&answer), "TASK_STATE_COMPLETED");
-    let env_stream = Cli::new().env("A2ACLI_STREAM", "1").ok(&["send", "-a", host, "hi", "-o", "json"]);
+    let env_stream = Cli::new()
+        .env("A2ACLI_STREAM", "1")
+        .ok(&["send", "-a", host, "hi", "-o", "json"]);
     assert!(env_stream.json().get("task").is_some());
 }
 
@@ -533,20 +862,57 @@ fn a2acli_out_003() {
     let host = agent.host();
     let streamed = ok(&["send", "-a", host, "--stream", "chunks 2", "-o", "json"]);
     for line in streamed.stdout.lines() {
-        assert!(line.starts_with('{') && line.ends_with('}'), "one object per line: {line}");
+        assert!(
+            line.starts_with('{') && line.ends_with('}'),
+            "one object per line: {line}"
+        );
     }
     let events = streamed.lines();
-    let kinds: Vec<&str> = events.iter().map(|e| e.as_object().unwrap().keys().next().unwrap().as_str()).collect();
-    assert_eq!(kinds, ["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
-    assert_eq!(events[4]["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e.as_object().unwrap().keys().next().unwrap().as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "task",
+            "statusUpdate",
+            "artifactUpdate",
+            "artifactUpdate",
+            "statusUpdate"
+        ]
+    );
+    assert_eq!(
+        events[4]["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
     // An error that ends the stream is the last line, an object of its own.
-    let cut = run(&["send", "-a", host, "--stream", "wait", "--timeout", "300ms", "-o", "json"]);
+    let cut = run(&[
+        "send",
+        "-a",
+        host,
+        "--stream",
+        "wait",
+        "--timeout",
+        "300ms",
+        "-o",
+        "json",
+    ]);
     assert_eq!(cut.code, 5);
     let lines = cut.lines();
     assert!(lines[0].get("task").is_some());
     let last = lines.last().unwrap();
     assert_eq!(last["error"]["code"], "A2ACLI_ERR_TIMEOUT");
-    assert_eq!(cut.stdout.lines().last().unwrap().chars().filter(|c| *c == '\n').count(), 0);
+    assert_eq!(
+        cut.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .chars()
+            .filter(|c| *c == '\n')
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -556,22 +922,48 @@ fn a2acli_out_004() {
     // The same A2A error, the same envelope, over either binding.
     let mut envelopes = Vec::new();
     for binding in ["JSONRPC", "HTTP+JSON"] {
-        let failed = run(&["task", "get", "-a", host, "no-such-task", "--transport", binding, "-o", "json"]);
+        let failed = run(&[
+            "task",
+            "get",
+            "-a",
+            host,
+            "no-such-task",
+            "--transport",
+            binding,
+            "-o",
+            "json",
+        ]);
         assert_eq!(failed.code, 1);
         let envelope = failed.envelope();
         assert_eq!(
             envelope.as_object().unwrap().keys().collect::<Vec<_>>(),
             ["a2aCode", "code", "hint", "message"]
         );
-        envelopes.push((envelope["code"].clone(), envelope["a2aCode"].clone(), envelope["hint"].clone()));
+        envelopes.push((
+            envelope["code"].clone(),
+            envelope["a2aCode"].clone(),
+            envelope["hint"].clone(),
+        ));
     }
     assert_eq!(envelopes[0], envelopes[1]);
     assert_eq!(envelopes[0].0, "TaskNotFoundError");
     assert_eq!(envelopes[0].1, -32001);
     // The tool's own failures carry A2ACLI_ERR_* codes, with a hint.
-    let unreachable = run(&["card", "get", "-a", "127.0.0.1:1", "-o", "json", "--retries", "0"]);
+    let unreachable = run(&[
+        "card",
+        "get",
+        "-a",
+        "127.0.0.1:1",
+        "-o",
+        "json",
+        "--retries",
+        "0",
+    ]);
     assert_eq!(unreachable.envelope()["code"], "A2ACLI_ERR_UNREACHABLE");
-    assert_eq!(unreachable.envelope()["hint"], "is the agent running and reachable? try `a2a card get -a 127.0.0.1:1`");
+    assert_eq!(
+        unreachable.envelope()["hint"],
+        "is the agent running and reachable? try `a2a card get -a 127.0.0.1:1`"
+    );
     let usage = run(&["send", "-o", "json", "--bogus"]);
     assert_eq!(usage.envelope()["code"], "A2ACLI_ERR_USAGE");
     assert!(usage.envelope()["hint"].is_string());
@@ -580,7 +972,11 @@ fn a2acli_out_004() {
     assert_eq!(
         fields(&text.stderr)[..3],
         [
-            ("Error".to_owned(), "the agent answered TaskNotFoundError (-32001): task no-such-task not found".to_owned()),
+            (
+                "Error".to_owned(),
+                "the agent answered TaskNotFoundError (-32001): task no-such-task not found"
+                    .to_owned()
+            ),
             ("Code".to_owned(), "TaskNotFoundError".to_owned()),
             ("A2A-Code".to_owned(), "-32001".to_owned()),
         ]
@@ -597,7 +993,10 @@ fn a2acli_out_005() {
     let second = ok(&["send", "-a", host, "files"]);
     let labels = |r: &support::Run| r.fields().into_iter().map(|(l, _)| l).collect::<Vec<_>>();
     assert_eq!(labels(&first), labels(&second));
-    assert_eq!(labels(&first), ["Task-Id", "Context-Id", "State", "Updated", "Artifact"]);
+    assert_eq!(
+        labels(&first),
+        ["Task-Id", "Context-Id", "State", "Updated", "Artifact"]
+    );
     assert!(first.stdout.ends_with("}\n\n"), "{:?}", first.stdout);
     // No terminal control sequences, whatever the agent sends.
     let ansi = ok(&["send", "-a", host, "ansi"]);
@@ -621,24 +1020,50 @@ fn a2acli_out_006() {
     let text = ok(&["send", "-a", host, "wait", "--async"]);
     let other = text.field("Task-Id");
     assert!(!text.field("Context-Id").is_empty());
-    assert_eq!(text.field("Resume"), format!("a2a task get -a {host} --wait {other}"));
+    assert_eq!(
+        text.field("Resume"),
+        format!("a2a task get -a {host} --wait {other}")
+    );
     ok(&["task", "cancel", "-a", host, &id]);
     ok(&["task", "cancel", "-a", host, &other]);
 }
 
 #[test]
 fn a2acli_exit_001() {
-    let secured = Served::with(Setup { bearer: Some("good".into()), ..Setup::default() });
+    let secured = Served::with(Setup {
+        bearer: Some("good".into()),
+        ..Setup::default()
+    });
     let agent = Served::start();
     let host = agent.host();
     let missing_card = format!("{}/nothing.json", agent.url);
     let cases: [(Vec<&str>, i32, &str); 6] = [
-        (vec!["task", "get", "-a", host, "nope"], 1, "TaskNotFoundError"),
+        (
+            vec!["task", "get", "-a", host, "nope"],
+            1,
+            "TaskNotFoundError",
+        ),
         (vec!["send", "-a", host, "--wat"], 2, "A2ACLI_ERR_USAGE"),
-        (vec!["card", "get", "-a", "127.0.0.1:1", "--retries", "0"], 3, "A2ACLI_ERR_UNREACHABLE"),
-        (vec!["card", "get", "-a", &missing_card], 3, "A2ACLI_ERR_CARD_NOT_FOUND"),
-        (vec!["send", "-a", secured.host(), "hi"], 4, "A2ACLI_ERR_CREDENTIALS_MISSING"),
-        (vec!["send", "-a", host, "wait", "--timeout", "200ms"], 5, "A2ACLI_ERR_TIMEOUT"),
+        (
+            vec!["card", "get", "-a", "127.0.0.1:1", "--retries", "0"],
+            3,
+            "A2ACLI_ERR_UNREACHABLE",
+        ),
+        (
+            vec!["card", "get", "-a", &missing_card],
+            3,
+            "A2ACLI_ERR_CARD_NOT_FOUND",
+        ),
+        (
+            vec!["send", "-a", secured.host(), "hi"],
+            4,
+            "A2ACLI_ERR_CREDENTIALS_MISSING",
+        ),
+        (
+            vec!["send", "-a", host, "wait", "--timeout", "200ms"],
+            5,
+            "A2ACLI_ERR_TIMEOUT",
+        ),
     ];
     for (mut args, code, name) in cases {
         args.extend(["-o", "json"]);
@@ -646,8 +1071,20 @@ fn a2acli_exit_001() {
         assert_eq!(failed.code, code, "{args:?}: {}", failed.stdout);
         assert_eq!(failed.envelope()["code"], name, "{args:?}");
     }
-    let refused = run(&["send", "-a", secured.host(), "hi", "--bearer", "bad", "-o", "json"]);
-    assert_eq!((refused.code, refused.envelope()["code"].as_str()), (4, Some("A2ACLI_ERR_AUTH_FAILED")));
+    let refused = run(&[
+        "send",
+        "-a",
+        secured.host(),
+        "hi",
+        "--bearer",
+        "bad",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        (refused.code, refused.envelope()["code"].as_str()),
+        (4, Some("A2ACLI_ERR_AUTH_FAILED"))
+    );
     assert_eq!(ok(&["send", "-a", host, "fine"]).code, 0);
 }
 
@@ -658,13 +1095,25 @@ fn a2acli_exit_002() {
     for (text, state, said) in [
         ("fail", "FAILED", "warning: task {id} ended FAILED"),
         ("reject", "REJECTED", "warning: task {id} ended REJECTED"),
-        ("ask", "INPUT_REQUIRED", "note: task {id} waits for the caller (INPUT_REQUIRED)"),
-        ("login", "AUTH_REQUIRED", "note: task {id} waits for the caller (AUTH_REQUIRED)"),
+        (
+            "ask",
+            "INPUT_REQUIRED",
+            "note: task {id} waits for the caller (INPUT_REQUIRED)",
+        ),
+        (
+            "login",
+            "AUTH_REQUIRED",
+            "note: task {id} waits for the caller (AUTH_REQUIRED)",
+        ),
     ] {
         let outcome = ok(&["send", "-a", host, text]);
         assert_eq!(outcome.field("State"), state);
         let id = outcome.field("Task-Id");
-        assert!(outcome.stderr.contains(&said.replace("{id}", &id)), "{}", outcome.stderr);
+        assert!(
+            outcome.stderr.contains(&said.replace("{id}", &id)),
+            "{}",
+            outcome.stderr
+        );
     }
 }
 
@@ -679,51 +1128,143 @@ fn a2acli_auth_001() {
         ..Setup::default()
     });
     let host = agent.host();
-    assert_eq!(ok(&["send", "-a", host, "hi", "--bearer", "t0ken-123"]).field("State"), "COMPLETED");
-    assert_eq!(Cli::new().env("A2ACLI_BEARER", "t0ken-123").ok(&["send", "-a", host, "hi"]).field("State"), "COMPLETED");
-    assert_eq!(ok(&["send", "-a", host, "hi", "--api-key", "k3y-456"]).field("State"), "COMPLETED");
-    assert_eq!(Cli::new().env("A2ACLI_API_KEY", "k3y-456").ok(&["send", "-a", host, "hi"]).field("State"), "COMPLETED");
+    assert_eq!(
+        ok(&["send", "-a", host, "hi", "--bearer", "t0ken-123"]).field("State"),
+        "COMPLETED"
+    );
+    assert_eq!(
+        Cli::new()
+            .env("A2ACLI_BEARER", "t0ken-123")
+            .ok(&["send", "-a", host, "hi"])
+            .field("State"),
+        "COMPLETED"
+    );
+    assert_eq!(
+        ok(&["send", "-a", host, "hi", "--api-key", "k3y-456"]).field("State"),
+        "COMPLETED"
+    );
+    assert_eq!(
+        Cli::new()
+            .env("A2ACLI_API_KEY", "k3y-456")
+            .ok(&["send", "-a", host, "hi"])
+            .field("State"),
+        "COMPLETED"
+    );
     // The key goes where the scheme says: in the header it names.
     let debug = ok(&["send", "-a", host, "hi", "--api-key", "k3y-456", "--debug"]);
-    let send = requests(&debug.stderr).into_iter().find(|r| r[0].starts_with("SendStreamingMessage")).unwrap();
-    assert!(send.contains(&"x-api-key: [redacted]".to_owned()), "{send:?}");
+    let send = requests(&debug.stderr)
+        .into_iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .unwrap();
+    assert!(
+        send.contains(&"x-api-key: [redacted]".to_owned()),
+        "{send:?}"
+    );
     // A service parameter is a header of its own, documented apart from credentials.
-    let param = ok(&["send", "-a", host, "hi", "--bearer", "t0ken-123", "--svc-param", "x-trace-id:abc-123", "--debug"]);
-    let send = requests(&param.stderr).into_iter().find(|r| r[0].starts_with("SendStreamingMessage")).unwrap();
-    assert!(send.contains(&"x-trace-id: [redacted]".to_owned()), "{send:?}");
+    let param = ok(&[
+        "send",
+        "-a",
+        host,
+        "hi",
+        "--bearer",
+        "t0ken-123",
+        "--svc-param",
+        "x-trace-id:abc-123",
+        "--debug",
+    ]);
+    let send = requests(&param.stderr)
+        .into_iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .unwrap();
+    assert!(
+        send.contains(&"x-trace-id: [redacted]".to_owned()),
+        "{send:?}"
+    );
     let help = ok(&["send", "--help"]).stdout;
-    let svc = help.split("--svc-param").nth(1).unwrap().split("\n      --").next().unwrap().to_lowercase();
-    assert!(!svc.contains("auth") && !svc.contains("credential"), "{svc}");
+    let svc = help
+        .split("--svc-param")
+        .nth(1)
+        .unwrap()
+        .split("\n      --")
+        .next()
+        .unwrap()
+        .to_lowercase();
+    assert!(
+        !svc.contains("auth") && !svc.contains("credential"),
+        "{svc}"
+    );
 }
 
 #[test]
 fn a2acli_auth_002() {
     let help = ok(&["send", "--help"]).stdout;
-    for (flag, var) in [("--bearer", "A2ACLI_BEARER"), ("--api-key", "A2ACLI_API_KEY")] {
-        let text = help.split(&format!("      {flag} <")).nth(1).unwrap().split("\n      --").next().unwrap();
+    for (flag, var) in [
+        ("--bearer", "A2ACLI_BEARER"),
+        ("--api-key", "A2ACLI_API_KEY"),
+    ] {
+        let text = help
+            .split(&format!("      {flag} <"))
+            .nth(1)
+            .unwrap()
+            .split("\n      --")
+            .next()
+            .unwrap();
         assert!(text.contains(&format!("[env: {var}]")), "{text}");
-        assert!(text.contains("visible to other users in\n          the process table") || text.contains("process table"), "{text}");
+        assert!(
+            text.contains("visible to other users in\n          the process table")
+                || text.contains("process table"),
+            "{text}"
+        );
     }
     // The flag wins over the variable.
-    let agent = Served::with(Setup { bearer: Some("right".into()), ..Setup::default() });
-    let flag_wins = Cli::new().env("A2ACLI_BEARER", "wrong").ok(&["send", "-a", agent.host(), "hi", "--bearer", "right"]);
+    let agent = Served::with(Setup {
+        bearer: Some("right".into()),
+        ..Setup::default()
+    });
+    let flag_wins = Cli::new().env("A2ACLI_BEARER", "wrong").ok(&[
+        "send",
+        "-a",
+        agent.host(),
+        "hi",
+        "--bearer",
+        "right",
+    ]);
     assert_eq!(flag_wins.field("State"), "COMPLETED");
 }
 
 #[test]
 fn a2acli_auth_003() {
-    let agent = Served::with(Setup { tls: true, ..Setup::default() });
+    let agent = Served::with(Setup {
+        tls: true,
+        ..Setup::default()
+    });
     let url = &agent.url;
     // Verification is on: a self-signed certificate is refused.
     let refused = run(&["card", "get", "-a", url, "-o", "json", "--retries", "0"]);
     assert_eq!(refused.code, 3);
     assert_eq!(refused.envelope()["code"], "A2ACLI_ERR_UNREACHABLE");
     // --insecure turns it off, loudly; more so when a credential goes along.
-    let insecure = ok(&["send", "-a", url, "hi", "--insecure", "--bearer", "some-token"]);
+    let insecure = ok(&[
+        "send",
+        "-a",
+        url,
+        "hi",
+        "--insecure",
+        "--bearer",
+        "some-token",
+    ]);
     assert_eq!(insecure.field("State"), "COMPLETED");
-    assert!(insecure.stderr.contains("warning: TLS certificate verification is off (--insecure)"), "{}", insecure.stderr);
     assert!(
-        insecure.stderr.contains("warning: a credential is sent over a connection whose TLS certificate is not verified"),
+        insecure
+            .stderr
+            .contains("warning: TLS certificate verification is off (--insecure)"),
+        "{}",
+        insecure.stderr
+    );
+    assert!(
+        insecure.stderr.contains(
+            "warning: a credential is sent over a connection whose TLS certificate is not verified"
+        ),
         "{}",
         insecure.stderr
     );
@@ -732,23 +1273,61 @@ fn a2acli_auth_003() {
 #[test]
 fn a2acli_auth_004() {
     let schemes = json!({"token": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}});
-    let agent = Served::with(Setup { bearer: Some("sup3r-s3cret".into()), schemes: Some(schemes), ..Setup::default() });
+    let agent = Served::with(Setup {
+        bearer: Some("sup3r-s3cret".into()),
+        schemes: Some(schemes),
+        ..Setup::default()
+    });
     let run = ok(&[
-        "send", "-a", agent.host(), "hi", "--bearer", "sup3r-s3cret", "--svc-param", "x-key:param-s3cret",
-        "-H", "X-Other: header-s3cret", "--debug", "--verbose",
+        "send",
+        "-a",
+        agent.host(),
+        "hi",
+        "--bearer",
+        "sup3r-s3cret",
+        "--svc-param",
+        "x-key:param-s3cret",
+        "-H",
+        "X-Other: header-s3cret",
+        "--debug",
+        "--verbose",
     ]);
     for secret in ["sup3r-s3cret", "param-s3cret", "header-s3cret"] {
-        assert!(!run.stderr.contains(secret) && !run.stdout.contains(secret), "{secret} leaked:\n{}", run.stderr);
+        assert!(
+            !run.stderr.contains(secret) && !run.stdout.contains(secret),
+            "{secret} leaked:\n{}",
+            run.stderr
+        );
     }
     assert!(run.stderr.contains("authorization: [redacted]"));
     // Push credentials in a request body too.
-    let push = Served::with(Setup { push: true, ..Setup::default() });
+    let push = Served::with(Setup {
+        push: true,
+        ..Setup::default()
+    });
     let (id, _) = ids(&ok(&["send", "-a", push.host(), "hi", "-o", "json"]).json());
     let created = ok(&[
-        "task", "push-config", "create", "-a", push.host(), &id, "--url", "http://127.0.0.1:9/hook",
-        "--auth-scheme", "Bearer", "--auth-credentials", "webhook-s3cret", "--token", "notify-s3cret", "--debug",
+        "task",
+        "push-config",
+        "create",
+        "-a",
+        push.host(),
+        &id,
+        "--url",
+        "http://127.0.0.1:9/hook",
+        "--auth-scheme",
+        "Bearer",
+        "--auth-credentials",
+        "webhook-s3cret",
+        "--token",
+        "notify-s3cret",
+        "--debug",
     ]);
-    assert!(!created.stderr.contains("webhook-s3cret") && !created.stderr.contains("notify-s3cret"), "{}", created.stderr);
+    assert!(
+        !created.stderr.contains("webhook-s3cret") && !created.stderr.contains("notify-s3cret"),
+        "{}",
+        created.stderr
+    );
 }
 
 #[test]
@@ -763,10 +1342,19 @@ fn a2acli_tx_001() {
     ]);
     let path = card_file(&dir, "rest-first.json", &card);
     let run = ok(&["send", "-a", &path, "hi", "--debug"]);
-    let send = requests(&run.stderr).into_iter().find(|r| r[0].starts_with("SendStreamingMessage")).unwrap();
-    assert_eq!(send[0], format!("SendStreamingMessage: POST {}/message:stream", agent.url));
+    let send = requests(&run.stderr)
+        .into_iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .unwrap();
+    assert_eq!(
+        send[0],
+        format!("SendStreamingMessage: POST {}/message:stream", agent.url)
+    );
     let shown = ok(&["card", "get", "-a", &path]);
-    assert_eq!(shown.field("Interface"), format!("HTTP+JSON 1.0 {} (selected)", agent.url));
+    assert_eq!(
+        shown.field("Interface"),
+        format!("HTTP+JSON 1.0 {} (selected)", agent.url)
+    );
 }
 
 #[test]
@@ -774,17 +1362,42 @@ fn a2acli_tx_002() {
     let agent = Served::start();
     let host = agent.host();
     let method = |run: &support::Run| {
-        requests(&run.stderr).into_iter().find(|r| r[0].starts_with("GetTask")).unwrap()[0].clone()
+        requests(&run.stderr)
+            .into_iter()
+            .find(|r| r[0].starts_with("GetTask"))
+            .unwrap()[0]
+            .clone()
     };
     let (id, _) = ids(&ok(&["send", "-a", host, "hi", "-o", "json"]).json());
     // The card's first supported interface: JSON-RPC.
     let default = ok(&["task", "get", "-a", host, &id, "--debug"]);
     assert_eq!(method(&default), format!("GetTask: POST {}/", agent.url));
     // --transport is ordered; a binding the card does not offer is skipped.
-    let preferred = ok(&["task", "get", "-a", host, &id, "--debug", "--transport", "GRPC", "--transport", "http+json", "--transport", "JSONRPC"]);
-    assert_eq!(method(&preferred), format!("GetTask: GET {}/tasks/{id}", agent.url));
-    let env = Cli::new().env("A2ACLI_TRANSPORT", "grpc,HTTP+JSON").ok(&["task", "get", "-a", host, &id, "--debug"]);
-    assert_eq!(method(&env), format!("GetTask: GET {}/tasks/{id}", agent.url));
+    let preferred = ok(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--debug",
+        "--transport",
+        "GRPC",
+        "--transport",
+        "http+json",
+        "--transport",
+        "JSONRPC",
+    ]);
+    assert_eq!(
+        method(&preferred),
+        format!("GetTask: GET {}/tasks/{id}", agent.url)
+    );
+    let env = Cli::new()
+        .env("A2ACLI_TRANSPORT", "grpc,HTTP+JSON")
+        .ok(&["task", "get", "-a", host, &id, "--debug"]);
+    assert_eq!(
+        method(&env),
+        format!("GetTask: GET {}/tasks/{id}", agent.url)
+    );
 }
 
 #[test]
@@ -792,20 +1405,33 @@ fn a2acli_tx_003() {
     let agent = Served::start();
     let dir = TempDir::new();
     let mut card = card_json(&agent);
-    card["supportedInterfaces"] = json!([interface(&format!("{}/", agent.url), "JSONRPC", Some("acme"))]);
+    card["supportedInterfaces"] = json!([interface(
+        &format!("{}/", agent.url),
+        "JSONRPC",
+        Some("acme")
+    )]);
     let tenant = card_file(&dir, "tenant.json", &card);
     let run = ok(&["send", "-a", &tenant, "hi", "--debug", "-o", "json"]);
     let (id, _) = ids(&run.json());
-    for request in requests(&run.stderr).into_iter().filter(|r| !r[0].starts_with("GetAgentCard")) {
+    for request in requests(&run.stderr)
+        .into_iter()
+        .filter(|r| !r[0].starts_with("GetAgentCard"))
+    {
         let body: Value = serde_json::from_str(request.last().unwrap()).unwrap();
         assert_eq!(body["params"]["tenant"], "acme", "{request:?}");
     }
     // The task lives in that tenant: seen through the card, not without the tenant.
     ok(&["task", "get", "-a", &tenant, &id]);
-    assert_eq!(run_json_code(&["task", "get", "-a", agent.host(), &id]), "TaskNotFoundError");
+    assert_eq!(
+        run_json_code(&["task", "get", "-a", agent.host(), &id]),
+        "TaskNotFoundError"
+    );
     // No tenant declared: none sent.
     let plain = ok(&["send", "-a", agent.host(), "hi", "--debug"]);
-    let send = requests(&plain.stderr).into_iter().find(|r| r[0].starts_with("SendStreamingMessage")).unwrap();
+    let send = requests(&plain.stderr)
+        .into_iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .unwrap();
     let body: Value = serde_json::from_str(send.last().unwrap()).unwrap();
     assert!(body["params"].get("tenant").is_none(), "{body}");
 }
@@ -824,13 +1450,28 @@ fn a2acli_ver_001() {
     let all = requests(&run.stderr);
     assert!(all.len() >= 3, "{all:?}");
     for request in &all {
-        assert!(request.contains(&"a2a-version: 1.0".to_owned()), "{request:?}");
+        assert!(
+            request.contains(&"a2a-version: 1.0".to_owned()),
+            "{request:?}"
+        );
     }
     // Never below 1.0 without the opt-in, and said clearly.
-    let old = support::run(&["send", "-a", host, "hi", "--a2a-version", "0.3", "-o", "json"]);
+    let old = support::run(&[
+        "send",
+        "-a",
+        host,
+        "hi",
+        "--a2a-version",
+        "0.3",
+        "-o",
+        "json",
+    ]);
     assert_eq!(old.code, 1);
     assert_eq!(old.envelope()["code"], "VersionNotSupportedError");
-    assert_eq!(old.envelope()["message"], "A2A 0.3 is not supported by this build of a2a: it speaks A2A 1.0");
+    assert_eq!(
+        old.envelope()["message"],
+        "A2A 0.3 is not supported by this build of a2a: it speaks A2A 1.0"
+    );
 }
 
 #[test]
@@ -838,20 +1479,34 @@ fn a2acli_default_001() {
     let agent = Served::start();
     let host = agent.host();
     let help = ok(&["send", "--help"]).stdout;
-    for default in ["[default: text]", "[default: 1.0]", "[default: 5m]", "[default: 2s]", "[default: 2]"] {
+    for default in [
+        "[default: text]",
+        "[default: 1.0]",
+        "[default: 5m]",
+        "[default: 2s]",
+        "[default: 2]",
+    ] {
         assert!(help.contains(default), "{default} missing from:\n{help}");
     }
     // Output: text by default, JSON on request; concise by default, everything with --verbose.
     let concise = ok(&["send", "-a", host, "hi"]);
     assert!(concise.stdout.starts_with("Task-Id: "));
     assert!(!concise.stdout.contains("History:"));
-    assert!(ok(&["send", "-a", host, "hi", "--verbose"]).stdout.contains("History: USER "));
+    assert!(
+        ok(&["send", "-a", host, "hi", "--verbose"])
+            .stdout
+            .contains("History: USER ")
+    );
     // Waiting by default, --async to return at once (a2acli_send_002), --wait to override a
     // configured --async.
     let configured = Cli::new().env("A2ACLI_ASYNC", "1");
-    let quick = configured.ok(&["send", "-a", host, "slow 300", "-o", "json"]).json();
+    let quick = configured
+        .ok(&["send", "-a", host, "slow 300", "-o", "json"])
+        .json();
     assert_ne!(state(&quick), "TASK_STATE_COMPLETED");
-    let waited = configured.ok(&["send", "-a", host, "slow 100", "--wait", "-o", "json"]).json();
+    let waited = configured
+        .ok(&["send", "-a", host, "slow 100", "--wait", "-o", "json"])
+        .json();
     assert_eq!(state(&waited), "TASK_STATE_COMPLETED");
     // Transport (a2acli_tx_002), protocol version (a2acli_ver_001) and TLS verification
     // (a2acli_auth_003) have their tests.
@@ -895,27 +1550,57 @@ fn a2acli_config_001() {
 #[test]
 fn a2acli_cli_001() {
     let top = ok(&["help"]).stdout;
-    for command in ["card", "send", "task", "auth", "chat", "config", "completion", "conformance", "serve"] {
-        assert!(top.contains(&format!("  {command} ")), "{command} missing from:\n{top}");
+    for command in [
+        "card",
+        "send",
+        "task",
+        "auth",
+        "chat",
+        "config",
+        "completion",
+        "conformance",
+        "serve",
+    ] {
+        assert!(
+            top.contains(&format!("  {command} ")),
+            "{command} missing from:\n{top}"
+        );
     }
     assert_eq!(ok(&["--help"]).stdout, top);
     assert!(ok(&["help", "send"]).stdout.starts_with("Send a message"));
-    assert!(ok(&["send", "--help"]).stdout.contains("Usage: a2a send [OPTIONS] [TEXT]"));
-    assert!(ok(&["task", "get", "--help"]).stdout.contains("Usage: a2a task get [OPTIONS]"));
+    assert!(
+        ok(&["send", "--help"])
+            .stdout
+            .contains("Usage: a2a send [OPTIONS] [TEXT]")
+    );
+    assert!(
+        ok(&["task", "get", "--help"])
+            .stdout
+            .contains("Usage: a2a task get [OPTIONS]")
+    );
     let version = format!("a2a {}\n", env!("CARGO_PKG_VERSION"));
     assert_eq!(ok(&["-v"]).stdout, version);
     assert_eq!(ok(&["--version"]).stdout, version);
     let help = ok(&["task", "get", "--help"]).stdout;
-    assert!(help.contains("[env: A2ACLI_POLL_INTERVAL=] [default: 2s]") || help.contains("[default: 2s]"), "{help}");
+    assert!(
+        help.contains("[env: A2ACLI_POLL_INTERVAL=] [default: 2s]")
+            || help.contains("[default: 2s]"),
+        "{help}"
+    );
 }
 
 /// An agent that wants the bearer token `token`, and a card file declaring an OAuth 2 scheme of
 /// `flow` at `auth` (in the folder returned with it).
 fn oauth_agent(auth: &OAuthServer, token: &str, flow: &str) -> (Served, TempDir, String) {
-    let agent = Served::with(Setup { bearer: Some(token.to_owned()), ..Setup::default() });
+    let agent = Served::with(Setup {
+        bearer: Some(token.to_owned()),
+        ..Setup::default()
+    });
     let flows = match flow {
-        "deviceCode" => json!({"deviceCode": {"deviceAuthorizationUrl": format!("{}/device", auth.url),
-            "tokenUrl": format!("{}/token", auth.url), "scopes": {"agent:use": "use the agent"}}}),
+        "deviceCode" => {
+            json!({"deviceCode": {"deviceAuthorizationUrl": format!("{}/device", auth.url),
+            "tokenUrl": format!("{}/token", auth.url), "scopes": {"agent:use": "use the agent"}}})
+        }
         _ => json!({"clientCredentials": {"tokenUrl": format!("{}/token", auth.url),
             "scopes": {"agent:use": "use the agent"}}}),
     };
@@ -944,7 +1629,9 @@ fn a2acli_card_get_002() {
     assert_eq!(invalid.envelope()["code"], "A2ACLI_ERR_CARD_INVALID");
     assert_eq!(
         invalid.envelope()["message"],
-        format!("the agent card at {broken} does not follow the A2A 1.0 schema (2 errors): capabilities.streaming: expected true or false, found a string; skills: required, empty")
+        format!(
+            "the agent card at {broken} does not follow the A2A 1.0 schema (2 errors): capabilities.streaming: expected true or false, found a string; skills: required, empty"
+        )
     );
     // Members the 1.0 schema does not define are warnings: the card stays valid.
     let mut union = card_json(&agent);
@@ -952,7 +1639,13 @@ fn a2acli_card_get_002() {
     let union = card_file(&dir, "union.json", &union);
     let warned = ok(&["card", "get", "-a", &union, "--validate"]);
     assert_eq!(warned.field("Valid"), "yes, with 1 warning");
-    assert!(warned.stderr.contains("warning: card: warning: url: not a member of the A2A 1.0 schema"), "{}", warned.stderr);
+    assert!(
+        warned
+            .stderr
+            .contains("warning: card: warning: url: not a member of the A2A 1.0 schema"),
+        "{}",
+        warned.stderr
+    );
 }
 
 #[test]
@@ -962,33 +1655,126 @@ fn a2acli_task_list_001() {
     let (_, context) = ids(&ok(&["send", "-a", host, "one", "-o", "json"]).json());
     let mut created = Vec::new();
     for text in ["two", "ask"] {
-        created.push(ids(&ok(&["send", "-a", host, text, "--context-id", &context, "-o", "json"]).json()).0);
+        created.push(
+            ids(&ok(&[
+                "send",
+                "-a",
+                host,
+                text,
+                "--context-id",
+                &context,
+                "-o",
+                "json",
+            ])
+            .json())
+            .0,
+        );
     }
     ok(&["send", "-a", host, "elsewhere"]);
     // Filtered by context, a page at a time, newest first.
-    let page = ok(&["task", "list", "-a", host, "--context-id", &context, "--page-size", "2", "-o", "json"]).json();
+    let page = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "--page-size",
+        "2",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(page["totalSize"], 3);
-    let first: Vec<&str> = page["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    let first: Vec<&str> = page["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
     assert_eq!(first, [created[1].as_str(), created[0].as_str()]);
     let token = page["nextPageToken"].as_str().unwrap();
-    let rest = ok(&["task", "list", "-a", host, "--context-id", &context, "--page-size", "2", "--page-token", token, "-o", "json"]).json();
+    let rest = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "--page-size",
+        "2",
+        "--page-token",
+        token,
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(rest["tasks"].as_array().unwrap().len(), 1);
     assert_eq!(rest["nextPageToken"], "");
     // Filtered by status.
-    let waiting = ok(&["task", "list", "-a", host, "--context-id", &context, "--status", "input-required", "-o", "json"]).json();
+    let waiting = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "--status",
+        "input-required",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(waiting["tasks"][0]["id"], created[1].as_str());
     assert_eq!(waiting["totalSize"], 1);
     // Text: labelled records, then the paging, with the command for the next page.
-    let text = ok(&["task", "list", "-a", host, "--context-id", &context, "--page-size", "2"]);
+    let text = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "--page-size",
+        "2",
+    ]);
     let labels: Vec<String> = text.fields().into_iter().map(|(l, _)| l).collect();
     assert_eq!(
         labels,
-        ["Task-Id", "Context-Id", "State", "Updated", "Task-Id", "Context-Id", "State", "Updated", "Total", "Next-Page-Token", "Next-Page"]
+        [
+            "Task-Id",
+            "Context-Id",
+            "State",
+            "Updated",
+            "Task-Id",
+            "Context-Id",
+            "State",
+            "Updated",
+            "Total",
+            "Next-Page-Token",
+            "Next-Page"
+        ]
     );
     let next = text.field("Next-Page");
-    assert!(next.starts_with(&format!("a2a task list -a {host} --context-id {context} --page-size 2 --page-token ")), "{next}");
+    assert!(
+        next.starts_with(&format!(
+            "a2a task list -a {host} --context-id {context} --page-size 2 --page-token "
+        )),
+        "{next}"
+    );
     // -o json --stream: one task per line.
-    let lines = ok(&["task", "list", "-a", host, "--context-id", &context, "-o", "json", "--stream"]).lines();
+    let lines = ok(&[
+        "task",
+        "list",
+        "-a",
+        host,
+        "--context-id",
+        &context,
+        "-o",
+        "json",
+        "--stream",
+    ])
+    .lines();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["id"], created[1].as_str());
 }
@@ -998,9 +1784,22 @@ fn a2acli_task_subscribe_001() {
     let agent = Served::start();
     let host = agent.host();
     let (id, _) = ids(&ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json());
-    let events = ok(&["task", "subscribe", "-a", host, &id, "--stream", "-o", "json"]).lines();
+    let events = ok(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &id,
+        "--stream",
+        "-o",
+        "json",
+    ])
+    .lines();
     assert_eq!(events[0]["task"]["id"], id.as_str());
-    assert_eq!(events.last().unwrap()["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        events.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
     // Without --stream: the task at the end.
     let (id, _) = ids(&ok(&["send", "-a", host, "slow 200", "--async", "-o", "json"]).json());
     let task = ok(&["task", "subscribe", "-a", host, &id, "-o", "json"]).json();
@@ -1031,12 +1830,44 @@ fn a2acli_task_subscribe_002() {
     // The first event re-delivers the whole task.
     assert_eq!(fields(&first)[1], ("Task-Id".to_owned(), id.clone()));
     let (id, _) = ids(&ok(&["send", "-a", host, "chunks 3", "-o", "json"]).json());
-    let all = ok(&["task", "subscribe", "-a", host, &id, "--after", "0", "--stream", "-o", "json"]);
+    let all = ok(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &id,
+        "--after",
+        "0",
+        "--stream",
+        "-o",
+        "json",
+    ]);
     let events = all.lines();
     assert_eq!(events.len(), 6, "{events:?}");
-    let replayed = ok(&["task", "subscribe", "-a", host, &id, "--after", "3", "--stream", "-o", "json"]).lines();
+    let replayed = ok(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &id,
+        "--after",
+        "3",
+        "--stream",
+        "-o",
+        "json",
+    ])
+    .lines();
     assert_eq!(replayed[..], events[3..]);
-    let text = ok(&["task", "subscribe", "-a", host, &id, "--after", "3", "--stream"]);
+    let text = ok(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &id,
+        "--after",
+        "3",
+        "--stream",
+    ]);
     assert_eq!(text.field("Event-Id"), "4");
     // A stream cut on the way resumes by itself where it broke.
     let proxy = CuttingProxy::start(&agent.url, false);
@@ -1045,9 +1876,15 @@ fn a2acli_task_subscribe_002() {
     card["supportedInterfaces"] = json!([interface(&format!("{}/", proxy.url), "JSONRPC", None)]);
     let path = card_file(&dir, "cut.json", &card);
     let resumed = ok(&["send", "-a", &path, "--stream", "chunks 3", "-o", "json"]).lines();
-    let chunks: Vec<&Value> = resumed.iter().filter(|e| e.get("artifactUpdate").is_some()).collect();
+    let chunks: Vec<&Value> = resumed
+        .iter()
+        .filter(|e| e.get("artifactUpdate").is_some())
+        .collect();
     assert_eq!(chunks.len(), 3, "{resumed:?}");
-    assert_eq!(resumed.last().unwrap()["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        resumed.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
     assert!(proxy.subscribes.load(std::sync::atomic::Ordering::Relaxed) >= 1);
 }
 
@@ -1058,16 +1895,28 @@ fn a2acli_auth_005() {
     let cli = Cli::new();
     let login = cli.ok(&["auth", "login", "-a", &card, "--client-id", "cli"]);
     assert!(
-        login.stderr.contains("note: to log in, open https://login.example/activate and enter the code WDJB-MJHT"),
+        login.stderr.contains(
+            "note: to log in, open https://login.example/activate and enter the code WDJB-MJHT"
+        ),
         "{}",
         login.stderr
     );
     assert_eq!(login.field("Scheme"), "oauth");
     assert_eq!(login.field("Scopes"), "agent:use");
     let requests = auth.requests.lock().unwrap().clone();
-    assert!(requests[0].starts_with("POST /device") && requests[0].contains("client_id=cli&scope=agent%3Ause"));
-    assert_eq!(requests.len(), 4, "the device request, two pending answers, the token");
-    assert_eq!(cli.ok(&["send", "-a", &card, "hi"]).field("State"), "COMPLETED");
+    assert!(
+        requests[0].starts_with("POST /device")
+            && requests[0].contains("client_id=cli&scope=agent%3Ause")
+    );
+    assert_eq!(
+        requests.len(),
+        4,
+        "the device request, two pending answers, the token"
+    );
+    assert_eq!(
+        cli.ok(&["send", "-a", &card, "hi"]).field("State"),
+        "COMPLETED"
+    );
     drop(agent);
 }
 
@@ -1076,11 +1925,35 @@ fn a2acli_auth_006() {
     let auth = OAuthServer::start(0);
     let (agent, _dir, card) = oauth_agent(&auth, "tok-cc", "clientCredentials");
     let cli = Cli::new().env("A2ACLI_CLIENT_SECRET", "s3cret");
-    let login = cli.ok(&["auth", "login", "-a", &card, "--client-id", "cli", "--debug"]);
+    let login = cli.ok(&[
+        "auth",
+        "login",
+        "-a",
+        &card,
+        "--client-id",
+        "cli",
+        "--debug",
+    ]);
     assert_eq!(login.field("Token-Type"), "Bearer");
-    assert!(!login.stderr.contains("s3cret") && !login.stderr.contains("tok-cc"), "{}", login.stderr);
-    assert_eq!(cli.ok(&["send", "-a", &card, "hi"]).field("State"), "COMPLETED");
-    let wrong = Cli::new().env("A2ACLI_CLIENT_SECRET", "nope").run(&["auth", "login", "-a", &card, "--client-id", "cli", "-o", "json"]);
+    assert!(
+        !login.stderr.contains("s3cret") && !login.stderr.contains("tok-cc"),
+        "{}",
+        login.stderr
+    );
+    assert_eq!(
+        cli.ok(&["send", "-a", &card, "hi"]).field("State"),
+        "COMPLETED"
+    );
+    let wrong = Cli::new().env("A2ACLI_CLIENT_SECRET", "nope").run(&[
+        "auth",
+        "login",
+        "-a",
+        &card,
+        "--client-id",
+        "cli",
+        "-o",
+        "json",
+    ]);
     assert_eq!(wrong.code, 4);
     assert_eq!(wrong.envelope()["code"], "A2ACLI_ERR_AUTH_FAILED");
     drop(agent);
@@ -1095,13 +1968,26 @@ fn a2acli_auth_007() {
     let missing = cli.run(&["send", "-a", &card, "hi", "-o", "json"]);
     assert_eq!(missing.code, 4);
     assert_eq!(missing.envelope()["code"], "A2ACLI_ERR_CREDENTIALS_MISSING");
-    assert!(missing.envelope()["hint"].as_str().unwrap().contains(&format!("`oauth` is OAuth 2: run `a2a auth login -a {card}`")));
+    assert!(
+        missing.envelope()["hint"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(
+                "`oauth` is OAuth 2: run `a2a auth login -a {card}`"
+            ))
+    );
     cli.ok(&["auth", "login", "-a", &card]);
     // Stored privately, attached to every later call of that agent.
-    let stored: Value = serde_json::from_slice(&std::fs::read(cli.config_dir().join("tokens.json")).unwrap()).unwrap();
+    let stored: Value =
+        serde_json::from_slice(&std::fs::read(cli.config_dir().join("tokens.json")).unwrap())
+            .unwrap();
     assert_eq!(stored["tokens"][&agent.url]["accessToken"], "tok-device");
     let debug = cli.ok(&["send", "-a", &card, "hi", "--debug"]);
-    assert!(debug.stderr.contains(&format!("using the token stored for {}", agent.url)));
+    assert!(
+        debug
+            .stderr
+            .contains(&format!("using the token stored for {}", agent.url))
+    );
     assert!(!debug.stderr.contains("tok-device"));
     // Logged out: gone.
     cli.ok(&["auth", "logout", "-a", &card]);
@@ -1113,34 +1999,91 @@ fn a2acli_tx_004() {
     let agent = Served::start();
     let host = agent.host();
     for binding in ["JSONRPC", "HTTP+JSON"] {
-        let sent = ok(&["send", "-a", host, "hi", "--transport", binding, "-o", "json"]).json();
+        let sent = ok(&[
+            "send",
+            "-a",
+            host,
+            "hi",
+            "--transport",
+            binding,
+            "-o",
+            "json",
+        ])
+        .json();
         let (id, _) = ids(&sent);
-        let got = ok(&["task", "get", "-a", host, &id, "--transport", binding, "-o", "json"]).json();
+        let got = ok(&[
+            "task",
+            "get",
+            "-a",
+            host,
+            &id,
+            "--transport",
+            binding,
+            "-o",
+            "json",
+        ])
+        .json();
         assert_eq!(got["status"]["state"], "TASK_STATE_COMPLETED", "{binding}");
-        let streamed = ok(&["send", "-a", host, "chunks 2", "--stream", "--transport", binding, "-o", "json"]).lines();
-        assert_eq!(streamed.last().unwrap()["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+        let streamed = ok(&[
+            "send",
+            "-a",
+            host,
+            "chunks 2",
+            "--stream",
+            "--transport",
+            binding,
+            "-o",
+            "json",
+        ])
+        .lines();
+        assert_eq!(
+            streamed.last().unwrap()["statusUpdate"]["status"]["state"],
+            "TASK_STATE_COMPLETED"
+        );
     }
 }
 
 #[test]
 fn a2acli_ver_003() {
-    let agent = Served::with(Setup { no_streaming: true, ..Setup::default() });
+    let agent = Served::with(Setup {
+        no_streaming: true,
+        ..Setup::default()
+    });
     let host = agent.host();
     let (id, _) = ids(&ok(&["send", "-a", host, "hi", "-o", "json"]).json());
     // Each capability is checked on the card first: no call is made for what it does not offer.
     for (args, code) in [
-        (vec!["task", "push-config", "list", "-a", host, &id], "PushNotificationNotSupportedError"),
-        (vec!["card", "get", "--extended", "-a", host], "UnsupportedOperationError"),
-        (vec!["task", "subscribe", "-a", host, &id], "UnsupportedOperationError"),
+        (
+            vec!["task", "push-config", "list", "-a", host, &id],
+            "PushNotificationNotSupportedError",
+        ),
+        (
+            vec!["card", "get", "--extended", "-a", host],
+            "UnsupportedOperationError",
+        ),
+        (
+            vec!["task", "subscribe", "-a", host, &id],
+            "UnsupportedOperationError",
+        ),
     ] {
         let mut args = args.clone();
         args.extend(["-o", "json", "--debug"]);
         let refused = run(&args);
         assert_eq!(refused.code, 1);
         assert_eq!(refused.envelope()["code"], code);
-        assert_eq!(refused.envelope()["a2aCode"], Value::Null, "decided from the card");
-        let calls: Vec<String> = requests(&refused.stderr).into_iter().map(|r| r[0].clone()).collect();
-        assert!(calls.iter().all(|c| c.starts_with("GetAgentCard")), "{calls:?}");
+        assert_eq!(
+            refused.envelope()["a2aCode"],
+            Value::Null,
+            "decided from the card"
+        );
+        let calls: Vec<String> = requests(&refused.stderr)
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect();
+        assert!(
+            calls.iter().all(|c| c.starts_with("GetAgentCard")),
+            "{calls:?}"
+        );
     }
 }
 
@@ -1152,28 +2095,77 @@ fn a2acli_config_002() {
     // The global file names the agent: no -a needed.
     let global = cli.config_dir().join(".env");
     std::fs::create_dir_all(cli.config_dir()).unwrap();
-    std::fs::write(&global, format!("A2ACLI_AGENT_CARD={}\nA2ACLI_TIMEOUT=40s\nA2ACLI_RETRIES=1\n", agent.host())).unwrap();
-    assert_eq!(cli.ok(&["card", "get"]).field("Interface"), format!("JSONRPC 1.0 {}/ (selected)", agent.url));
+    std::fs::write(
+        &global,
+        format!(
+            "A2ACLI_AGENT_CARD={}\nA2ACLI_TIMEOUT=40s\nA2ACLI_RETRIES=1\n",
+            agent.host()
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        cli.ok(&["card", "get"]).field("Interface"),
+        format!("JSONRPC 1.0 {}/ (selected)", agent.url)
+    );
     // A local .env (up from the working directory) wins over it.
-    let local = cli.home.file(".env", format!("# local\nA2ACLI_AGENT_CARD={}\nA2ACLI_TIMEOUT=30s\n", other.host()).as_bytes());
-    assert_eq!(cli.ok(&["card", "get"]).field("Interface"), format!("JSONRPC 1.0 {}/ (selected)", other.url));
+    let local = cli.home.file(
+        ".env",
+        format!(
+            "# local\nA2ACLI_AGENT_CARD={}\nA2ACLI_TIMEOUT=30s\n",
+            other.host()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(
+        cli.ok(&["card", "get"]).field("Interface"),
+        format!("JSONRPC 1.0 {}/ (selected)", other.url)
+    );
     // The environment wins over both, a flag over all.
-    let with_env = Cli { env: [("A2ACLI_TIMEOUT".to_owned(), "20s".to_owned())].into(), ..cli };
+    let with_env = Cli {
+        env: [("A2ACLI_TIMEOUT".to_owned(), "20s".to_owned())].into(),
+        ..cli
+    };
     let shown = with_env.ok(&["config", "show", "--retries", "3"]);
     assert_eq!(shown.field("A2ACLI_TIMEOUT"), "20s (environment)");
     assert_eq!(shown.field("A2ACLI_RETRIES"), "3 (flag)");
-    assert_eq!(shown.field("A2ACLI_AGENT_CARD"), format!("{} (file {})", other.host(), local.display()));
+    assert_eq!(
+        shown.field("A2ACLI_AGENT_CARD"),
+        format!("{} (file {})", other.host(), local.display())
+    );
     assert_eq!(shown.field("A2ACLI_POLL_INTERVAL"), "2s (default)");
-    let files: Vec<String> = shown.fields().into_iter().filter(|(l, _)| l == "Config-File").map(|(_, v)| v).collect();
-    assert_eq!(files, [format!("{} (local)", local.display()), format!("{} (global)", global.display())]);
+    let files: Vec<String> = shown
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "Config-File")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(
+        files,
+        [
+            format!("{} (local)", local.display()),
+            format!("{} (global)", global.display())
+        ]
+    );
     // Scoped by agent: --config picks the file of another agent instead of the local one.
-    let scoped = with_env.home.file("agents/other.env", format!("A2ACLI_AGENT_CARD={}\n", agent.host()).as_bytes());
+    let scoped = with_env.home.file(
+        "agents/other.env",
+        format!("A2ACLI_AGENT_CARD={}\n", agent.host()).as_bytes(),
+    );
     let picked = with_env.ok(&["card", "get", "--config", &scoped.display().to_string()]);
-    assert_eq!(picked.field("Interface"), format!("JSONRPC 1.0 {}/ (selected)", agent.url));
+    assert_eq!(
+        picked.field("Interface"),
+        format!("JSONRPC 1.0 {}/ (selected)", agent.url)
+    );
     // --stream is never taken from a file.
     with_env.home.file(".env", b"A2ACLI_STREAM=1\n");
     let ignored = with_env.run(&["config", "show"]);
-    assert!(ignored.stderr.contains("--stream is never read from configuration"), "{}", ignored.stderr);
+    assert!(
+        ignored
+            .stderr
+            .contains("--stream is never read from configuration"),
+        "{}",
+        ignored.stderr
+    );
 }
 
 #[test]
@@ -1184,16 +2176,44 @@ fn a2acli_download_001() {
     let cli = Cli::new();
     let saved = cli.ok(&["task", "download", "-a", host, &id, "--dir", "out"]);
     let out = cli.home.path().join("out");
-    assert_eq!(std::fs::read(out.join("report.txt")).unwrap(), b"see the file");
-    assert_eq!(std::fs::read(out.join("chart.png")).unwrap(), b"\x89PNG\r\n");
-    assert_eq!(std::fs::read(out.join("report.json")).unwrap(), b"{\n  \"rows\": 2\n}\n");
-    let paths: Vec<String> = saved.fields().into_iter().filter(|(l, _)| l == "Saved").map(|(_, v)| v).collect();
-    assert_eq!(paths, ["out/report.txt (12 bytes)", "out/chart.png (6 bytes)", "out/report.json (16 bytes)"]);
+    assert_eq!(
+        std::fs::read(out.join("report.txt")).unwrap(),
+        b"see the file"
+    );
+    assert_eq!(
+        std::fs::read(out.join("chart.png")).unwrap(),
+        b"\x89PNG\r\n"
+    );
+    assert_eq!(
+        std::fs::read(out.join("report.json")).unwrap(),
+        b"{\n  \"rows\": 2\n}\n"
+    );
+    let paths: Vec<String> = saved
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "Saved")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "out/report.txt (12 bytes)",
+            "out/chart.png (6 bytes)",
+            "out/report.json (16 bytes)"
+        ]
+    );
     // Files that exist are kept unless --force.
-    let again = cli.run(&["task", "download", "-a", host, &id, "--dir", "out", "-o", "json"]);
+    let again = cli.run(&[
+        "task", "download", "-a", host, &id, "--dir", "out", "-o", "json",
+    ]);
     assert_eq!(again.code, 2);
-    assert_eq!(again.envelope()["message"], "out/report.txt exists; nothing was written");
-    cli.ok(&["task", "download", "-a", host, &id, "--dir", "out", "--force"]);
+    assert_eq!(
+        again.envelope()["message"],
+        "out/report.txt exists; nothing was written"
+    );
+    cli.ok(&[
+        "task", "download", "-a", host, &id, "--dir", "out", "--force",
+    ]);
 }
 
 #[test]
@@ -1201,16 +2221,50 @@ fn a2acli_out_007() {
     let agent = Served::start();
     let debug = ok(&["send", "-a", agent.host(), "hi", "--debug", "-o", "json"]);
     let all = requests(&debug.stderr);
-    let send = all.iter().find(|r| r[0].starts_with("SendStreamingMessage")).unwrap();
+    let send = all
+        .iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .unwrap();
     let body: Value = serde_json::from_str(send.last().unwrap()).unwrap();
     assert_eq!(body["method"], "SendStreamingMessage");
     assert_eq!(body["params"]["message"]["parts"], json!([{"text": "hi"}]));
-    assert!(debug.stderr.contains("debug: <- SendStreamingMessage: 200 OK"));
-    assert!(debug.stderr.contains("debug: event 1: {\"task\":{"), "{}", debug.stderr);
+    assert!(
+        debug
+            .stderr
+            .contains("debug: <- SendStreamingMessage: 200 OK")
+    );
+    assert!(
+        debug.stderr.contains("debug: event 1: {\"task\":{"),
+        "{}",
+        debug.stderr
+    );
     // Retries are said, and their number is configurable.
-    let refused = run(&["task", "get", "-a", "127.0.0.1:1", "x", "--debug", "--retries", "1"]);
-    assert_eq!(refused.stderr.matches("the card fetch failed").count(), 1, "{}", refused.stderr);
-    let none = run(&["task", "get", "-a", "127.0.0.1:1", "x", "--debug", "--retries", "0"]);
+    let refused = run(&[
+        "task",
+        "get",
+        "-a",
+        "127.0.0.1:1",
+        "x",
+        "--debug",
+        "--retries",
+        "1",
+    ]);
+    assert_eq!(
+        refused.stderr.matches("the card fetch failed").count(),
+        1,
+        "{}",
+        refused.stderr
+    );
+    let none = run(&[
+        "task",
+        "get",
+        "-a",
+        "127.0.0.1:1",
+        "x",
+        "--debug",
+        "--retries",
+        "0",
+    ]);
     assert_eq!(none.stderr.matches("the card fetch failed").count(), 0);
 }
 
@@ -1219,11 +2273,27 @@ fn a2acli_conform_001() {
     let agent = Served::start();
     let report = ok(&["conformance", "-a", agent.host(), "-o", "json"]).json();
     assert_eq!(report["failed"], 0, "{report}");
-    let names: Vec<&str> = report["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
-        ["card-schema", "interface", "send-message", "get-task", "list-tasks", "send-streaming-message",
-         "task-not-found", "task-not-cancelable", "subscribe-ended-task", "push-not-supported", "extended-card-unsupported"]
+        [
+            "card-schema",
+            "interface",
+            "send-message",
+            "get-task",
+            "list-tasks",
+            "send-streaming-message",
+            "task-not-found",
+            "task-not-cancelable",
+            "subscribe-ended-task",
+            "push-not-supported",
+            "extended-card-unsupported"
+        ]
     );
     let text = ok(&["conformance", "-a", agent.host()]);
     assert_eq!(text.field("Summary"), "11 passed, 0 failed, 0 skipped");
@@ -1231,7 +2301,13 @@ fn a2acli_conform_001() {
 
 #[test]
 fn a2acli_cli_002() {
-    for (shell, marker) in [("bash", "_a2a()"), ("zsh", "#compdef a2a"), ("fish", "complete -c a2a"), ("powershell", "Register-ArgumentCompleter"), ("elvish", "edit:completion")] {
+    for (shell, marker) in [
+        ("bash", "_a2a()"),
+        ("zsh", "#compdef a2a"),
+        ("fish", "complete -c a2a"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion"),
+    ] {
         let script = ok(&["completion", shell]).stdout;
         assert!(script.contains(marker), "{shell}: {marker}");
         assert!(script.contains("push-config"), "{shell}");
@@ -1241,10 +2317,27 @@ fn a2acli_cli_002() {
 
 #[test]
 fn a2acli_push_001() {
-    let agent = Served::with(Setup { push: true, ..Setup::default() });
+    let agent = Served::with(Setup {
+        push: true,
+        ..Setup::default()
+    });
     let host = agent.host();
     let (id, _) = ids(&ok(&["send", "-a", host, "wait", "--async", "-o", "json"]).json());
-    let created = ok(&["task", "push-config", "create", "-a", host, &id, "--url", "http://127.0.0.1:9/hook", "--token", "tk-1", "-o", "json"]).json();
+    let created = ok(&[
+        "task",
+        "push-config",
+        "create",
+        "-a",
+        host,
+        &id,
+        "--url",
+        "http://127.0.0.1:9/hook",
+        "--token",
+        "tk-1",
+        "-o",
+        "json",
+    ])
+    .json();
     let config = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["taskId"], id.as_str());
     assert_eq!(created["url"], "http://127.0.0.1:9/hook");
@@ -1253,7 +2346,21 @@ fn a2acli_push_001() {
     assert_eq!(got.field("Url"), "http://127.0.0.1:9/hook");
     let listed = ok(&["task", "push-config", "list", "-a", host, &id, "-o", "json"]).json();
     assert_eq!(listed["configs"][0]["id"], config.as_str());
-    assert_eq!(ok(&["task", "push-config", "delete", "-a", host, &id, &config, "-o", "json"]).json(), json!({}));
+    assert_eq!(
+        ok(&[
+            "task",
+            "push-config",
+            "delete",
+            "-a",
+            host,
+            &id,
+            &config,
+            "-o",
+            "json"
+        ])
+        .json(),
+        json!({})
+    );
     let empty = ok(&["task", "push-config", "list", "-a", host, &id]);
     assert_eq!(empty.field("Total"), "0");
     ok(&["task", "cancel", "-a", host, &id]);
@@ -1270,9 +2377,28 @@ fn a2acli_card_get_003() {
         schemes: Some(schemes),
         ..Setup::default()
     });
-    let card = ok(&["card", "get", "--extended", "-a", agent.host(), "--bearer", "ext-token", "-o", "json"]).json();
+    let card = ok(&[
+        "card",
+        "get",
+        "--extended",
+        "-a",
+        agent.host(),
+        "--bearer",
+        "ext-token",
+        "-o",
+        "json",
+    ])
+    .json();
     assert_eq!(card["name"], "Tester, extended");
-    let missing = run(&["card", "get", "--extended", "-a", agent.host(), "-o", "json"]);
+    let missing = run(&[
+        "card",
+        "get",
+        "--extended",
+        "-a",
+        agent.host(),
+        "-o",
+        "json",
+    ]);
     assert_eq!(missing.code, 4);
     assert_eq!(missing.envelope()["code"], "A2ACLI_ERR_CREDENTIALS_MISSING");
     assert_eq!(
@@ -1284,31 +2410,79 @@ fn a2acli_card_get_003() {
 #[test]
 fn a2acli_auth_008() {
     // The public card is fetched without the credential.
-    let schemes = json!({"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-Api-Key"}}});
-    let agent = Served::with(Setup { extended: Some("More".into()), schemes: Some(schemes), ..Setup::default() });
-    let fetched = ok(&["card", "get", "-a", agent.host(), "--bearer", "never-sent", "--api-key", "nor-this", "--debug"]);
+    let schemes =
+        json!({"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-Api-Key"}}});
+    let agent = Served::with(Setup {
+        extended: Some("More".into()),
+        schemes: Some(schemes),
+        ..Setup::default()
+    });
+    let fetched = ok(&[
+        "card",
+        "get",
+        "-a",
+        agent.host(),
+        "--bearer",
+        "never-sent",
+        "--api-key",
+        "nor-this",
+        "--debug",
+    ]);
     let card_requests = requests(&fetched.stderr);
-    assert!(card_requests.iter().all(|r| r.iter().all(|l| !l.starts_with("authorization") && !l.starts_with("x-api-key"))), "{card_requests:?}");
+    assert!(
+        card_requests.iter().all(|r| r
+            .iter()
+            .all(|l| !l.starts_with("authorization") && !l.starts_with("x-api-key"))),
+        "{card_requests:?}"
+    );
     // The extended card gets only what a declared scheme takes: no bearer scheme, no token.
-    let refused = run(&["card", "get", "--extended", "-a", agent.host(), "--bearer", "never-sent", "-o", "json", "--debug"]);
+    let refused = run(&[
+        "card",
+        "get",
+        "--extended",
+        "-a",
+        agent.host(),
+        "--bearer",
+        "never-sent",
+        "-o",
+        "json",
+        "--debug",
+    ]);
     assert_eq!(refused.code, 4);
-    assert!(refused.stderr.contains("the bearer token is not sent: the agent's card declares no scheme that takes one"));
-    assert!(requests(&refused.stderr).iter().all(|r| r[0].starts_with("GetAgentCard")));
+    assert!(refused.stderr.contains(
+        "the bearer token is not sent: the agent's card declares no scheme that takes one"
+    ));
+    assert!(
+        requests(&refused.stderr)
+            .iter()
+            .all(|r| r[0].starts_with("GetAgentCard"))
+    );
 }
 
 #[test]
 fn a2acli_chat_001() {
     let agent = Served::start();
     let host = agent.host();
-    let chat = Cli::new().stdin(b"ask\nParis\n/new\nask\n").ok(&["chat", "-a", host, "-o", "json"]);
+    let chat = Cli::new()
+        .stdin(b"ask\nParis\n/new\nask\n")
+        .ok(&["chat", "-a", host, "-o", "json"]);
     let turns = chat.lines();
     assert_eq!(turns.len(), 3);
-    let (first, context) = (turns[0]["task"]["id"].clone(), turns[0]["task"]["contextId"].clone());
-    assert_eq!(turns[0]["task"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    let (first, context) = (
+        turns[0]["task"]["id"].clone(),
+        turns[0]["task"]["contextId"].clone(),
+    );
+    assert_eq!(
+        turns[0]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
     // The answer went to the waiting task, in its context.
     assert_eq!(turns[1]["task"]["id"], first);
     assert_eq!(turns[1]["task"]["contextId"], context);
-    assert_eq!(turns[1]["task"]["artifacts"][0]["parts"], json!([{"text": "Sunny in Paris."}]));
+    assert_eq!(
+        turns[1]["task"]["artifacts"][0]["parts"],
+        json!([{"text": "Sunny in Paris."}])
+    );
     // /new starts a new context.
     assert_ne!(turns[2]["task"]["contextId"], context);
 }
@@ -1318,22 +2492,72 @@ fn a2acli_chat_001() {
 /// Every requirement identifier of COMPLIANCE.md (the registry of the A2A CLI specification
 /// v0.2, revised 2026-08-17), by tier.
 const REGISTRY: [(u8, &str); 66] = [
-    (1, "CARD_GET_001"), (1, "SEND_001"), (1, "SEND_002"), (1, "SEND_003"), (1, "SEND_004"),
-    (1, "SEND_005"), (1, "SEND_006"), (1, "TASK_GET_001"), (1, "TASK_CANCEL_001"),
-    (1, "INTERACT_001"), (1, "INTERACT_002"), (1, "INTERACT_003"), (1, "INTERACT_004"),
-    (1, "INTERACT_005"), (1, "TASK_POLL_001"), (1, "TASK_POLL_002"), (1, "TASK_POLL_003"),
-    (1, "TASK_POLL_004"), (1, "OUT_001"), (1, "OUT_002"), (1, "OUT_003"), (1, "OUT_004"),
-    (1, "OUT_005"), (1, "OUT_006"), (1, "EXIT_001"), (1, "EXIT_002"), (1, "AUTH_001"),
-    (1, "AUTH_002"), (1, "AUTH_003"), (1, "AUTH_004"), (1, "TX_001"), (1, "TX_002"),
-    (1, "TX_003"), (1, "VER_001"), (1, "DEFAULT_001"), (1, "CONFIG_001"), (1, "CLI_001"),
-    (1, "SKILL_001"), (1, "SKILL_002"),
-    (2, "CARD_GET_002"), (2, "TASK_LIST_001"), (2, "TASK_SUBSCRIBE_001"), (2, "TASK_SUBSCRIBE_002"),
-    (2, "AUTH_005"), (2, "AUTH_006"), (2, "AUTH_007"), (2, "TX_004"), (2, "VER_003"),
-    (2, "CONFIG_002"), (2, "DOWNLOAD_001"), (2, "OUT_007"), (2, "CONFORM_001"), (2, "CLI_002"),
+    (1, "CARD_GET_001"),
+    (1, "SEND_001"),
+    (1, "SEND_002"),
+    (1, "SEND_003"),
+    (1, "SEND_004"),
+    (1, "SEND_005"),
+    (1, "SEND_006"),
+    (1, "TASK_GET_001"),
+    (1, "TASK_CANCEL_001"),
+    (1, "INTERACT_001"),
+    (1, "INTERACT_002"),
+    (1, "INTERACT_003"),
+    (1, "INTERACT_004"),
+    (1, "INTERACT_005"),
+    (1, "TASK_POLL_001"),
+    (1, "TASK_POLL_002"),
+    (1, "TASK_POLL_003"),
+    (1, "TASK_POLL_004"),
+    (1, "OUT_001"),
+    (1, "OUT_002"),
+    (1, "OUT_003"),
+    (1, "OUT_004"),
+    (1, "OUT_005"),
+    (1, "OUT_006"),
+    (1, "EXIT_001"),
+    (1, "EXIT_002"),
+    (1, "AUTH_001"),
+    (1, "AUTH_002"),
+    (1, "AUTH_003"),
+    (1, "AUTH_004"),
+    (1, "TX_001"),
+    (1, "TX_002"),
+    (1, "TX_003"),
+    (1, "VER_001"),
+    (1, "DEFAULT_001"),
+    (1, "CONFIG_001"),
+    (1, "CLI_001"),
+    (1, "SKILL_001"),
+    (1, "SKILL_002"),
+    (2, "CARD_GET_002"),
+    (2, "TASK_LIST_001"),
+    (2, "TASK_SUBSCRIBE_001"),
+    (2, "TASK_SUBSCRIBE_002"),
+    (2, "AUTH_005"),
+    (2, "AUTH_006"),
+    (2, "AUTH_007"),
+    (2, "TX_004"),
+    (2, "VER_003"),
+    (2, "CONFIG_002"),
+    (2, "DOWNLOAD_001"),
+    (2, "OUT_007"),
+    (2, "CONFORM_001"),
+    (2, "CLI_002"),
     (2, "PUSH_001"),
-    (3, "CARD_GET_003"), (3, "AUTH_008"), (3, "CARD_GET_004"), (3, "CARD_GET_005"), (3, "PUSH_002"),
-    (3, "CHAT_001"), (3, "TX_005"), (3, "AUTH_009"), (3, "AUTH_010"), (3, "AUTH_011"),
-    (3, "DEMO_SERVER_001"), (3, "VER_002"),
+    (3, "CARD_GET_003"),
+    (3, "AUTH_008"),
+    (3, "CARD_GET_004"),
+    (3, "CARD_GET_005"),
+    (3, "PUSH_002"),
+    (3, "CHAT_001"),
+    (3, "TX_005"),
+    (3, "AUTH_009"),
+    (3, "AUTH_010"),
+    (3, "AUTH_011"),
+    (3, "DEMO_SERVER_001"),
+    (3, "VER_002"),
 ];
 
 #[test]
@@ -1343,45 +2567,84 @@ fn the_report_lists_every_requirement_and_each_pass_has_its_test() {
     let mut marks = std::collections::BTreeMap::new();
     for line in report.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        if cells.len() < 5 || !cells[1].starts_with("`A2ACLI_") || cells[1].starts_with("`A2ACLI_ERR_") {
+        if cells.len() < 5
+            || !cells[1].starts_with("`A2ACLI_")
+            || cells[1].starts_with("`A2ACLI_ERR_")
+        {
             continue;
         }
-        let id = cells[1].trim_matches('`').trim_start_matches("A2ACLI_").to_owned();
+        let id = cells[1]
+            .trim_matches('`')
+            .trim_start_matches("A2ACLI_")
+            .to_owned();
         let status = cells[4].to_owned();
         let note = cells.get(5).copied().unwrap_or_default();
         if !status.starts_with('✅') {
             assert!(!note.is_empty(), "{id}: every mark but a pass needs a note");
         }
-        assert!(marks.insert(id.clone(), status).is_none(), "{id} is listed twice");
+        assert!(
+            marks.insert(id.clone(), status).is_none(),
+            "{id} is listed twice"
+        );
     }
     // The counts of section 3 are those of the rows.
     let mut counts = [[0usize; 6]; 3];
     for (tier, id) in REGISTRY {
         let status = marks.get(id).map(String::as_str).unwrap_or_default();
-        let column = ["✅", "◐", "❌", "⊘", "—"].iter().position(|m| status.starts_with(m)).unwrap_or(5);
+        let column = ["✅", "◐", "❌", "⊘", "—"]
+            .iter()
+            .position(|m| status.starts_with(m))
+            .unwrap_or(5);
         counts[usize::from(tier) - 1][column] += 1;
     }
-    for (tier, name) in [(1, "Tier 1 — Core"), (2, "Tier 2 — Standard"), (3, "Tier 3 — Advanced")] {
+    for (tier, name) in [
+        (1, "Tier 1 — Core"),
+        (2, "Tier 2 — Standard"),
+        (3, "Tier 3 — Advanced"),
+    ] {
         let c = counts[tier - 1];
-        assert_eq!(c[5], 0, "tier {tier}: an identifier without a row, or a row without a known mark");
+        assert_eq!(
+            c[5], 0,
+            "tier {tier}: an identifier without a row, or a row without a known mark"
+        );
         let total: usize = c.iter().sum();
         let satisfied = if c[1] + c[2] + c[3] == 0 { "yes" } else { "no" };
-        let row = format!("| {name} | {total} | {} | {} | {} | {} | {} | {satisfied} |", c[0], c[1], c[2], c[3], c[4]);
-        assert!(report.contains(&row), "section 3 should have the row `{row}`");
+        let row = format!(
+            "| {name} | {total} | {} | {} | {} | {} | {} | {satisfied} |",
+            c[0], c[1], c[2], c[3], c[4]
+        );
+        assert!(
+            report.contains(&row),
+            "section 3 should have the row `{row}`"
+        );
     }
     for (tier, id) in REGISTRY {
-        let status = marks.remove(id).unwrap_or_else(|| panic!("A2ACLI_{id} (tier {tier}) has no row in docs/cli-compliance.md"));
+        let status = marks.remove(id).unwrap_or_else(|| {
+            panic!("A2ACLI_{id} (tier {tier}) has no row in docs/cli-compliance.md")
+        });
         let test = format!("fn a2acli_{}()", id.to_ascii_lowercase());
         if status.starts_with('✅') {
-            assert!(tests.contains(&test), "A2ACLI_{id} is marked passed, but tests/compliance.rs has no `{test}`");
+            assert!(
+                tests.contains(&test),
+                "A2ACLI_{id} is marked passed, but tests/compliance.rs has no `{test}`"
+            );
         }
     }
-    assert!(marks.is_empty(), "rows for identifiers the registry does not have: {marks:?}");
+    assert!(
+        marks.is_empty(),
+        "rows for identifiers the registry does not have: {marks:?}"
+    );
     // And every test here names a requirement of the report.
     for line in tests.lines() {
-        if let Some(name) = line.strip_prefix("fn a2acli_").and_then(|l| l.strip_suffix("() {")) {
+        if let Some(name) = line
+            .strip_prefix("fn a2acli_")
+            .and_then(|l| l.strip_suffix("() {"))
+        {
             let id = name.to_ascii_uppercase();
-            assert!(REGISTRY.iter().any(|(_, r)| *r == id), "a test for an unknown requirement: {name}");
+            assert!(
+                REGISTRY.iter().any(|(_, r)| *r == id),
+                "a test for an unknown requirement: {name}"
+            );
         }
     }
 }

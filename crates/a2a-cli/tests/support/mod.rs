@@ -15,9 +15,7 @@ use std::time::Duration;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::{A2aService, AuthError, HandlerConfig, Principal};
-use a2a_types::v1::{
-    AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, Part,
-};
+use a2a_types::v1::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, Part};
 use serde_json::Value;
 
 /// The binary under test.
@@ -45,8 +43,11 @@ impl Agent for TestAgent {
         let text = ctx.text();
         if ctx.task.is_some() {
             sink.working(None).await?;
-            sink.artifact(Artifact::new("forecast", vec![Part::text(format!("Sunny in {text}."))]).with_name("forecast"))
-                .await?;
+            sink.artifact(
+                Artifact::new("forecast", vec![Part::text(format!("Sunny in {text}."))])
+                    .with_name("forecast"),
+            )
+            .await?;
             sink.complete(None).await?;
             return Ok(());
         }
@@ -69,8 +70,10 @@ impl Agent for TestAgent {
                     () = ctx.cancelled() => return Ok(()),
                     () = tokio::time::sleep(ms(500)) => {}
                 }
-                sink.artifact(Artifact::new("result", vec![Part::text("done")]).with_name("result"))
-                    .await?;
+                sink.artifact(
+                    Artifact::new("result", vec![Part::text("done")]).with_name("result"),
+                )
+                .await?;
                 sink.complete(None).await?;
             }
             "fail" => {
@@ -83,7 +86,8 @@ impl Agent for TestAgent {
                 sink.working(None).await?;
                 for i in 0..n {
                     tokio::time::sleep(Duration::from_millis(20)).await;
-                    let chunk = Artifact::new("chunks", vec![Part::text(format!("c{i}"))]).with_name("chunks");
+                    let chunk = Artifact::new("chunks", vec![Part::text(format!("c{i}"))])
+                        .with_name("chunks");
                     sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
                 }
                 sink.complete(None).await?;
@@ -95,7 +99,9 @@ impl Agent for TestAgent {
                         "report",
                         vec![
                             Part::text("see the file"),
-                            Part::raw(b"\x89PNG\r\n".to_vec()).with_filename("chart.png").with_media_type("image/png"),
+                            Part::raw(b"\x89PNG\r\n".to_vec())
+                                .with_filename("chart.png")
+                                .with_media_type("image/png"),
                             Part::data(serde_json::json!({"rows": 2})),
                         ],
                     )
@@ -105,8 +111,11 @@ impl Agent for TestAgent {
                 sink.complete(None).await?;
             }
             "ansi" => {
-                sink.artifact(Artifact::new("ansi", vec![Part::text("\u{1b}[31mred\u{1b}[0m\u{7}")]))
-                    .await?;
+                sink.artifact(Artifact::new(
+                    "ansi",
+                    vec![Part::text("\u{1b}[31mred\u{1b}[0m\u{7}")],
+                ))
+                .await?;
                 sink.complete(None).await?;
             }
             _ => {
@@ -168,9 +177,20 @@ impl Served {
                     .with_push_notifications(setup.push)
                     .with_extended_agent_card(setup.extended.is_some()),
             )
-            .with_default_input_modes(["text/plain", "text/markdown", "application/json", "application/pdf", "image/png"])
+            .with_default_input_modes([
+                "text/plain",
+                "text/markdown",
+                "application/json",
+                "application/pdf",
+                "image/png",
+            ])
             .with_default_output_modes(["text/plain"])
-            .with_skills([AgentSkill::new("test", "Test", "Does what the first word says.", ["test"])]);
+            .with_skills([AgentSkill::new(
+                "test",
+                "Test",
+                "Does what the first word says.",
+                ["test"],
+            )]);
         if let Some(schemes) = &setup.schemes {
             card.security_schemes = serde_json::from_value(schemes.clone()).unwrap();
         }
@@ -178,15 +198,20 @@ impl Served {
             .public_url(&url)
             .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(300)));
         if let Some(name) = &setup.extended {
-            builder = builder.extended_card(AgentCard::new(name.clone(), "The extended card.", "1.0.0"));
+            builder =
+                builder.extended_card(AgentCard::new(name.clone(), "The extended card.", "1.0.0"));
         }
         if setup.bearer.is_some() || setup.api_key.is_some() {
             let bearer = setup.bearer.clone().map(|t| format!("Bearer {t}"));
             let key = setup.api_key.clone();
             builder = builder.authenticator(move |head: &http::request::Parts| {
                 let header = |name: &str| head.headers.get(name).and_then(|v| v.to_str().ok());
-                let ok = bearer.as_deref().is_some_and(|b| header("authorization") == Some(b))
-                    || key.as_deref().is_some_and(|k| header("x-api-key") == Some(k));
+                let ok = bearer
+                    .as_deref()
+                    .is_some_and(|b| header("authorization") == Some(b))
+                    || key
+                        .as_deref()
+                        .is_some_and(|k| header("x-api-key") == Some(k));
                 if ok {
                     Ok(Some(Principal::new("tester")))
                 } else if header("authorization").is_some() || header("x-api-key").is_some() {
@@ -201,7 +226,10 @@ impl Served {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let tls = setup.tls;
         let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).unwrap();
                 if tls {
@@ -217,7 +245,12 @@ impl Served {
                 }
             });
         });
-        Served { url, card, stop: Some(stop), thread: Some(thread) }
+        Served {
+            url,
+            card,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
     }
 
     /// The host and port, as a bare `-a` reference (http for 127.0.0.1).
@@ -247,15 +280,19 @@ async fn serve_tls(listener: tokio::net::TcpListener, service: A2aService) {
         .collect::<Result<_, _>>()
         .unwrap();
     let key = PrivateKeyDer::from_pem_file(dir.join("key.pem")).unwrap();
-    let config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .unwrap();
     let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
     loop {
-        let Ok((tcp, _)) = listener.accept().await else { return };
+        let Ok((tcp, _)) = listener.accept().await else {
+            return;
+        };
         let (acceptor, service) = (acceptor.clone(), service.clone());
         tokio::spawn(async move {
             if let Ok(tls) = acceptor.accept(tcp).await {
@@ -315,15 +352,21 @@ pub struct Run {
 impl Run {
     /// stdout as one JSON document.
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{}\nstderr: {}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not one JSON document ({e}):\n{}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
     }
 
     /// stdout as JSON Lines.
     pub fn lines(&self) -> Vec<Value> {
         self.stdout
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))
+            })
             .collect()
     }
 
@@ -338,13 +381,21 @@ impl Run {
             .into_iter()
             .find(|(l, _)| l == label)
             .map(|(_, v)| v)
-            .unwrap_or_else(|| panic!("no {label} field in:\n{}\nstderr: {}", self.stdout, self.stderr))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no {label} field in:\n{}\nstderr: {}",
+                    self.stdout, self.stderr
+                )
+            })
     }
 
     /// The error envelope of a `-o json` run.
     pub fn envelope(&self) -> Value {
         let value = self.json();
-        value.get("error").cloned().unwrap_or_else(|| panic!("no error envelope: {value}"))
+        value
+            .get("error")
+            .cloned()
+            .unwrap_or_else(|| panic!("no error envelope: {value}"))
     }
 }
 
@@ -365,7 +416,10 @@ pub fn fields(text: &str) -> Vec<(String, String)> {
         if line.is_empty() {
             continue;
         }
-        let (label, value) = line.split_once(": ").or_else(|| line.strip_suffix(':').map(|l| (l, ""))).unwrap_or_else(|| panic!("not a field line: {line:?} in\n{text}"));
+        let (label, value) = line
+            .split_once(": ")
+            .or_else(|| line.strip_suffix(':').map(|l| (l, "")))
+            .unwrap_or_else(|| panic!("not a field line: {line:?} in\n{text}"));
         if BLOCKS.contains(&label) {
             in_block = true;
         }
@@ -397,7 +451,11 @@ pub struct Cli {
 impl Cli {
     /// A run with an empty environment (but HOME and XDG_CONFIG_HOME in a fresh folder).
     pub fn new() -> Self {
-        Cli { home: TempDir::new(), env: BTreeMap::new(), stdin: None }
+        Cli {
+            home: TempDir::new(),
+            env: BTreeMap::new(),
+            stdin: None,
+        }
     }
 
     pub fn env(mut self, name: &str, value: &str) -> Self {
@@ -434,7 +492,11 @@ impl Cli {
     /// Runs `a2a ARGS` to its end.
     pub fn run(&self, args: &[&str]) -> Run {
         let mut command = self.command(args);
-        command.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        command.stdin(if self.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
         let mut child = command.spawn().expect("a2a runs");
         if let Some(input) = &self.stdin {
             let mut stdin = child.stdin.take().unwrap();
@@ -458,7 +520,11 @@ impl Cli {
     /// Runs a command that must exit 0.
     pub fn ok(&self, args: &[&str]) -> Run {
         let run = self.run(args);
-        assert_eq!(run.code, 0, "a2a {args:?}:\nstdout: {}\nstderr: {}", run.stdout, run.stderr);
+        assert_eq!(
+            run.code, 0,
+            "a2a {args:?}:\nstdout: {}\nstderr: {}",
+            run.stdout, run.stderr
+        );
         run
     }
 }
@@ -524,7 +590,11 @@ impl CuttingProxy {
                 }
             }
         });
-        CuttingProxy { url, subscribes, stop }
+        CuttingProxy {
+            url,
+            subscribes,
+            stop,
+        }
     }
 }
 
@@ -556,7 +626,12 @@ fn read_request(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-fn proxy_one(mut client: TcpStream, upstream: &str, refuse: bool, seen: &AtomicUsize) -> std::io::Result<()> {
+fn proxy_one(
+    mut client: TcpStream,
+    upstream: &str,
+    refuse: bool,
+    seen: &AtomicUsize,
+) -> std::io::Result<()> {
     client.set_read_timeout(Some(Duration::from_secs(10)))?;
     let request = read_request(&mut client)?;
     let text = String::from_utf8_lossy(&request);
@@ -613,24 +688,38 @@ impl OAuthServer {
             let mut pending = pending;
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { return };
-                let Ok(request) = read_request(&mut stream) else { continue };
+                let Ok(request) = read_request(&mut stream) else {
+                    continue;
+                };
                 let text = String::from_utf8_lossy(&request).into_owned();
                 seen.lock().unwrap().push(text.clone());
                 let basic = format!("basic {}", base64_cli_secret());
                 let (status, body) = if text.starts_with("POST /device") {
                     ("200 OK", r#"{"device_code":"dev-code-1","user_code":"WDJB-MJHT","verification_uri":"https://login.example/activate","expires_in":60,"interval":0}"#.to_owned())
-                } else if text.contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code") {
+                } else if text
+                    .contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code")
+                {
                     if pending > 0 {
                         pending -= 1;
-                        ("400 Bad Request", r#"{"error":"authorization_pending"}"#.to_owned())
+                        (
+                            "400 Bad Request",
+                            r#"{"error":"authorization_pending"}"#.to_owned(),
+                        )
                     } else {
                         ("200 OK", r#"{"access_token":"tok-device","token_type":"Bearer","expires_in":3600}"#.to_owned())
                     }
                 } else if text.contains("grant_type=client_credentials") {
                     if text.to_ascii_lowercase().contains(&basic) {
-                        ("200 OK", r#"{"access_token":"tok-cc","token_type":"Bearer","expires_in":3600}"#.to_owned())
+                        (
+                            "200 OK",
+                            r#"{"access_token":"tok-cc","token_type":"Bearer","expires_in":3600}"#
+                                .to_owned(),
+                        )
                     } else {
-                        ("401 Unauthorized", r#"{"error":"invalid_client"}"#.to_owned())
+                        (
+                            "401 Unauthorized",
+                            r#"{"error":"invalid_client"}"#.to_owned(),
+                        )
                     }
                 } else {
                     ("404 Not Found", "{}".to_owned())
@@ -649,7 +738,9 @@ impl OAuthServer {
 /// `base64("cli:s3cret")`.
 fn base64_cli_secret() -> String {
     use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode("cli:s3cret").to_ascii_lowercase()
+    base64::engine::general_purpose::STANDARD
+        .encode("cli:s3cret")
+        .to_ascii_lowercase()
 }
 
 /// A scripted JSON-RPC agent without streaming whose `GetTask` answers the task `t-1` in each
