@@ -96,13 +96,11 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
         }
         let waiter = Waiter::new(&agent, opts, diag);
         let extended = waiter
-            .bounded(async {
+            .call(
                 agent
                     .client
-                    .get_extended_agent_card(GetExtendedAgentCardRequest::new())
-                    .await
-                    .map_err(|e| agent.error(&e))
-            })
+                    .get_extended_agent_card(GetExtendedAgentCardRequest::new()),
+            )
             .await?;
         let chosen = agent.client.interface().clone();
         (extended, Some(chosen))

@@ -192,6 +192,20 @@ impl Out {
         }
     }
 
+    /// The fields that name a task: `Task-Id`, `Context-Id`, `State`, and `Updated` when the
+    /// status has a timestamp.
+    pub(crate) fn task_head(&mut self, task: &Task) {
+        self.field("Task-Id", task.id.as_str());
+        self.field(
+            "Context-Id",
+            task.context_id.as_ref().map_or("", |c| c.as_str()),
+        );
+        self.field("State", state(task.status.state));
+        if let Some(at) = &task.status.timestamp {
+            self.field("Updated", &at.to_string());
+        }
+    }
+
     /// A line as it is (`a2a serve`'s messages).
     pub(crate) fn raw_line(&mut self, text: &str) {
         self.close();
@@ -229,15 +243,7 @@ impl Out {
     /// Fields and blocks of a task. `resume` is the command that continues it, when it waits.
     /// The history is shown with `--verbose`, or when `history` (`task get --history N`).
     pub(crate) fn task(&mut self, task: &Task, resume: Option<&str>, history: bool) {
-        self.field("Task-Id", task.id.as_str());
-        self.field(
-            "Context-Id",
-            task.context_id.as_ref().map_or("", |c| c.as_str()),
-        );
-        self.field("State", state(task.status.state));
-        if let Some(at) = &task.status.timestamp {
-            self.field("Updated", &at.to_string());
-        }
+        self.task_head(task);
         if let Some(resume) = resume {
             self.field("Resume", resume);
         }
@@ -430,15 +436,7 @@ impl Out {
             if i > 0 {
                 self.gap();
             }
-            self.field("Task-Id", task.id.as_str());
-            self.field(
-                "Context-Id",
-                task.context_id.as_ref().map_or("", |c| c.as_str()),
-            );
-            self.field("State", state(task.status.state));
-            if let Some(at) = &task.status.timestamp {
-                self.field("Updated", &at.to_string());
-            }
+            self.task_head(task);
         }
         if !page.tasks.is_empty() {
             self.gap();

@@ -319,15 +319,7 @@ pub(crate) async fn run(
     } else {
         let request = request
             .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
-        waiter
-            .bounded(async {
-                agent
-                    .client
-                    .send_message(request)
-                    .await
-                    .map_err(|e| agent.error(&e))
-            })
-            .await
+        waiter.call(agent.client.send_message(request)).await
     };
     let answer = answer.map_err(|error| rejected(error, continuing))?;
     print_answer(&mut out, diag, &agent, &answer, args.stream);
@@ -393,13 +385,7 @@ async fn stream(
     let agent = waiter.agent;
     let continuing = request.message.task_id.is_some();
     let mut stream = waiter
-        .bounded(async {
-            agent
-                .client
-                .send_streaming_message(request)
-                .await
-                .map_err(|e| agent.error(&e))
-        })
+        .call(agent.client.send_streaming_message(request))
         .await
         .map_err(|e| rejected(e, continuing))?;
     follow_printing(waiter, out, &mut stream, diag).await

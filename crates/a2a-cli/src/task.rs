@@ -263,15 +263,7 @@ pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliErr
                 if let Some(n) = args.history {
                     request = request.with_history_length(n);
                 }
-                waiter
-                    .bounded(async {
-                        agent
-                            .client
-                            .get_task(request)
-                            .await
-                            .map_err(|e| agent.error(&e))
-                    })
-                    .await?
+                waiter.call(agent.client.get_task(request)).await?
             };
             print_task(
                 &mut out,
@@ -289,13 +281,7 @@ pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliErr
             let mut out = Out::new(opts.output, args.stream, opts.verbose);
             let waiter = Waiter::new(&agent, opts, diag);
             let task = waiter
-                .bounded(async {
-                    agent
-                        .client
-                        .cancel_task(CancelTaskRequest::new(id))
-                        .await
-                        .map_err(|e| agent.error(&e))
-                })
+                .call(agent.client.cancel_task(CancelTaskRequest::new(id)))
                 .await?;
             print_task(&mut out, diag, &agent, &task, false, false);
             Ok(())
@@ -330,15 +316,7 @@ async fn list(args: &ListArgs, diag: &Diag) -> Result<(), CliError> {
     }
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
     let waiter = Waiter::new(&agent, opts, diag);
-    let page = waiter
-        .bounded(async {
-            agent
-                .client
-                .list_tasks(request)
-                .await
-                .map_err(|e| agent.error(&e))
-        })
-        .await?;
+    let page = waiter.call(agent.client.list_tasks(request)).await?;
     let mut out = Out::new(opts.output, args.stream, opts.verbose);
     if out.json() {
         if args.stream {
@@ -393,13 +371,11 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
     waiter.seen.borrow_mut().task_id = Some(id.clone());
     let after = args.after.clone();
     let mut stream = waiter
-        .bounded(async {
+        .call(
             agent
                 .client
-                .subscribe_to_task_after(SubscribeToTaskRequest::new(id.clone()), after)
-                .await
-                .map_err(|e| agent.error(&e))
-        })
+                .subscribe_to_task_after(SubscribeToTaskRequest::new(id.clone()), after),
+        )
         .await?;
     if args.stream {
         return crate::send::follow_printing(&waiter, &mut out, &mut stream, diag).await;
@@ -412,13 +388,7 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
     }
     // The task as it stands at the end, whole.
     let task = waiter
-        .bounded(async {
-            agent
-                .client
-                .get_task(GetTaskRequest::new(id))
-                .await
-                .map_err(|e| agent.error(&e))
-        })
+        .call(agent.client.get_task(GetTaskRequest::new(id)))
         .await?;
     print_task(&mut out, diag, &agent, &task, true, false);
     Ok(())
@@ -447,7 +417,6 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
     let waiter = Waiter::new(&agent, opts, diag);
     let client = &agent.client;
     let mut out = Out::new(opts.output, false, opts.verbose);
-    let fail = |e: a2a_client::Error| agent.error(&e);
     match command {
         PushCommand::Create(args) => {
             let mut config =
@@ -463,12 +432,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 config = config.with_authentication(info);
             }
             let created = waiter
-                .bounded(async {
-                    client
-                        .create_task_push_notification_config(config)
-                        .await
-                        .map_err(fail)
-                })
+                .call(client.create_task_push_notification_config(config))
                 .await?;
             print_push(&mut out, &created);
         }
@@ -478,12 +442,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 args.config_id.clone(),
             );
             let config = waiter
-                .bounded(async {
-                    client
-                        .get_task_push_notification_config(request)
-                        .await
-                        .map_err(fail)
-                })
+                .call(client.get_task_push_notification_config(request))
                 .await?;
             print_push(&mut out, &config);
         }
@@ -496,12 +455,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 request = request.with_page_token(token.clone());
             }
             let page = waiter
-                .bounded(async {
-                    client
-                        .list_task_push_notification_configs(request)
-                        .await
-                        .map_err(fail)
-                })
+                .call(client.list_task_push_notification_configs(request))
                 .await?;
             if out.json() {
                 out.value(&page);
@@ -524,12 +478,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 args.config_id.clone(),
             );
             waiter
-                .bounded(async {
-                    client
-                        .delete_task_push_notification_config(request)
-                        .await
-                        .map_err(fail)
-                })
+                .call(client.delete_task_push_notification_config(request))
                 .await?;
             if out.json() {
                 // DeleteTaskPushNotificationConfig answers google.protobuf.Empty.
@@ -653,13 +602,11 @@ async fn download(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError> {
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
     let waiter = Waiter::new(&agent, opts, diag);
     let task = waiter
-        .bounded(async {
+        .call(
             agent
                 .client
-                .get_task(GetTaskRequest::new(id).with_history_length(0))
-                .await
-                .map_err(|e| agent.error(&e))
-        })
+                .get_task(GetTaskRequest::new(id).with_history_length(0)),
+        )
         .await?;
     for wanted in &args.artifacts {
         if !task
@@ -710,12 +657,7 @@ async fn download(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError> {
             diag.note(&format!("saved {} ({size} bytes)", path.display()));
         }
     } else {
-        out.field("Task-Id", task.id.as_str());
-        out.field(
-            "Context-Id",
-            task.context_id.as_ref().map_or("", |c| c.as_str()),
-        );
-        out.field("State", crate::output::state(task.status.state));
+        out.task_head(&task);
         for (path, size) in &saved {
             out.field("Saved", &format!("{} ({size} bytes)", path.display()));
         }

@@ -113,6 +113,15 @@ impl<'a> Waiter<'a> {
         }
     }
 
+    /// One call of the client, bounded as [`bounded`](Self::bounded), its error as an envelope.
+    pub(crate) async fn call<T>(
+        &self,
+        call: impl Future<Output = Result<T, Error>>,
+    ) -> Result<T, CliError> {
+        self.bounded(async { call.await.map_err(|e| self.error(&e)) })
+            .await
+    }
+
     /// The error for a wait stopped by the deadline (`Code::Timeout`) or by Ctrl-C.
     fn stopped(&self, code: Code) -> CliError {
         let seen = self.seen.borrow();
@@ -224,14 +233,7 @@ impl<'a> Waiter<'a> {
     ) -> Result<SendMessageResponse, CliError> {
         let client = &self.agent.client;
         if self.agent.card.card.capabilities.streaming == Some(true) {
-            let mut stream = self
-                .bounded(async {
-                    client
-                        .send_streaming_message(request)
-                        .await
-                        .map_err(|e| self.error(&e))
-                })
-                .await?;
+            let mut stream = self.call(client.send_streaming_message(request)).await?;
             let followed = self
                 .bounded(async { Ok(self.follow(&mut stream, |_, _| {}).await) })
                 .await?;
@@ -261,14 +263,7 @@ impl<'a> Waiter<'a> {
         }
         let request = request
             .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
-        let answer = self
-            .bounded(async {
-                client
-                    .send_message(request)
-                    .await
-                    .map_err(|e| self.error(&e))
-            })
-            .await?;
+        let answer = self.call(client.send_message(request)).await?;
         match answer {
             SendMessageResponse::Task(task) if !task.status.state.is_final() => {
                 self.seen.borrow_mut().task(&task);

@@ -11,7 +11,7 @@ use std::io::{BufRead as _, BufReader};
 use serde_json::{Value, json};
 use support::{
     Cli, CuttingProxy, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block, card_file,
-    card_json, fields, interface, ok, run,
+    card_json, fails, fields, interface, ok, run,
 };
 
 /// A task id and context of a `-o json` send answer.
@@ -99,18 +99,13 @@ fn a2acli_card_get_001() {
     let sent = ok(&["send", "-a", &path, "via the file", "-o", "json"]).json();
     assert_eq!(state(&sent), "TASK_STATE_COMPLETED");
     // A card URL with a path is not taken as a base URL.
-    let wrong = run(&[
-        "card",
-        "get",
-        "-a",
-        &format!("{url}/somewhere"),
-        "-o",
-        "json",
-    ]);
-    assert_eq!(wrong.code, 3);
-    assert_eq!(wrong.envelope()["code"], "A2ACLI_ERR_CARD_NOT_FOUND");
+    let wrong = fails(
+        &["card", "get", "-a", &format!("{url}/somewhere")],
+        3,
+        "A2ACLI_ERR_CARD_NOT_FOUND",
+    );
     assert_eq!(
-        wrong.envelope()["message"],
+        wrong["message"],
         format!("no agent card at {url}/somewhere")
     );
 }
@@ -254,21 +249,21 @@ fn a2acli_send_005() {
         ])
     );
     // A --media-type with no part flag before it is a usage error.
-    let refused = run(&[
-        "send",
-        "-a",
-        host,
-        "--media-type",
-        "text/plain",
-        "--text",
-        "x",
-        "-o",
-        "json",
-    ]);
-    assert_eq!(refused.code, 2);
-    assert_eq!(refused.envelope()["code"], "A2ACLI_ERR_USAGE");
+    let refused = fails(
+        &[
+            "send",
+            "-a",
+            host,
+            "--media-type",
+            "text/plain",
+            "--text",
+            "x",
+        ],
+        2,
+        "A2ACLI_ERR_USAGE",
+    );
     assert_eq!(
-        refused.envelope()["message"],
+        refused["message"],
         "--media-type text/plain has no part before it: it sets the media type of the --text, --file or --data just before it"
     );
 }
@@ -362,10 +357,12 @@ fn a2acli_task_cancel_001() {
     );
     // A task that completed cannot be canceled, which the agent says with its A2A error.
     let (done, _) = ids(&ok(&["send", "-a", host, "done", "-o", "json"]).json());
-    let refused = run(&["task", "cancel", "-a", host, &done, "-o", "json"]);
-    assert_eq!(refused.code, 1);
-    assert_eq!(refused.envelope()["code"], "TaskNotCancelableError");
-    assert_eq!(refused.envelope()["a2aCode"], -32002);
+    let refused = fails(
+        &["task", "cancel", "-a", host, &done],
+        1,
+        "TaskNotCancelableError",
+    );
+    assert_eq!(refused["a2aCode"], -32002);
 }
 
 #[test]
@@ -435,51 +432,41 @@ fn a2acli_interact_002() {
     assert_eq!(state(&answered), "TASK_STATE_COMPLETED");
     // Rejected identifiers fail, point at --debug, and start no task.
     let before = ok(&["task", "list", "-a", host, "-o", "json"]).json()["totalSize"].clone();
-    let unknown = run(&[
-        "send",
-        "-a",
-        host,
-        "--task-id",
-        "no-such-task",
-        "hi",
-        "-o",
-        "json",
-    ]);
-    assert_eq!(unknown.code, 1);
-    assert_eq!(unknown.envelope()["code"], "TaskNotFoundError");
-    assert!(
-        unknown.envelope()["hint"]
-            .as_str()
-            .unwrap()
-            .contains("--debug")
+    let unknown = fails(
+        &["send", "-a", host, "--task-id", "no-such-task", "hi"],
+        1,
+        "TaskNotFoundError",
     );
+    assert!(unknown["hint"].as_str().unwrap().contains("--debug"));
     let asked = ok(&["send", "-a", host, "ask", "-o", "json"]).json();
     let (id, _) = ids(&asked);
-    let mismatch = run(&[
-        "send",
-        "-a",
-        host,
-        "--task-id",
-        &id,
-        "--context-id",
-        "another",
-        "hi",
-        "-o",
-        "json",
-    ]);
-    assert_eq!(mismatch.code, 1);
-    assert_eq!(mismatch.envelope()["code"], "InvalidParamsError");
+    let mismatch = fails(
+        &[
+            "send",
+            "-a",
+            host,
+            "--task-id",
+            &id,
+            "--context-id",
+            "another",
+            "hi",
+        ],
+        1,
+        "InvalidParamsError",
+    );
     assert!(
-        mismatch.envelope()["hint"]
+        mismatch["hint"]
             .as_str()
             .unwrap()
             .contains("no new task was started")
     );
     let ended = ok(&["send", "-a", host, "done", "-o", "json"]).json();
     let (done, _) = ids(&ended);
-    let terminal = run(&["send", "-a", host, "--task-id", &done, "more", "-o", "json"]);
-    assert_eq!(terminal.code, 1);
-    assert_eq!(terminal.envelope()["code"], "UnsupportedOperationError");
+    fails(
+        &["send", "-a", host, "--task-id", &done, "more"],
+        1,
+        "UnsupportedOperationError",
+    );
     let after = ok(&["task", "list", "-a", host, "-o", "json"]).json()["totalSize"].clone();
     // Only the two `ask` tasks and `done` were created by the commands above.
     assert_eq!(after.as_i64().unwrap(), before.as_i64().unwrap() + 2);
@@ -1240,9 +1227,15 @@ fn a2acli_auth_003() {
     });
     let url = &agent.url;
     // Verification is on: a self-signed certificate is refused.
-    let refused = run(&["card", "get", "-a", url, "-o", "json", "--retries", "0"]);
-    assert_eq!(refused.code, 3);
-    assert_eq!(refused.envelope()["code"], "A2ACLI_ERR_UNREACHABLE");
+    let refused = fails(
+        &["card", "get", "-a", url, "--retries", "0"],
+        3,
+        "A2ACLI_ERR_UNREACHABLE",
+    );
+    assert!(
+        refused["message"].as_str().unwrap().contains("certificate"),
+        "{refused}"
+    );
     // --insecure turns it off, loudly; more so when a credential goes along.
     let insecure = ok(&[
         "send",
@@ -1624,11 +1617,13 @@ fn a2acli_card_get_002() {
     card["skills"] = json!([]);
     card["capabilities"]["streaming"] = json!("yes");
     let broken = card_file(&dir, "broken.json", &card);
-    let invalid = run(&["card", "get", "-a", &broken, "--validate", "-o", "json"]);
-    assert_eq!(invalid.code, 1);
-    assert_eq!(invalid.envelope()["code"], "A2ACLI_ERR_CARD_INVALID");
+    let invalid = fails(
+        &["card", "get", "-a", &broken, "--validate"],
+        1,
+        "A2ACLI_ERR_CARD_INVALID",
+    );
     assert_eq!(
-        invalid.envelope()["message"],
+        invalid["message"],
         format!(
             "the agent card at {broken} does not follow the A2A 1.0 schema (2 errors): capabilities.streaming: expected true or false, found a string; skills: required, empty"
         )
@@ -1965,17 +1960,14 @@ fn a2acli_auth_007() {
     let (agent, _dir, card) = oauth_agent(&auth, "tok-device", "deviceCode");
     let cli = Cli::new();
     // Before login: the agent wants credentials, and the hint names the command.
-    let missing = cli.run(&["send", "-a", &card, "hi", "-o", "json"]);
-    assert_eq!(missing.code, 4);
-    assert_eq!(missing.envelope()["code"], "A2ACLI_ERR_CREDENTIALS_MISSING");
-    assert!(
-        missing.envelope()["hint"]
-            .as_str()
-            .unwrap()
-            .contains(&format!(
-                "`oauth` is OAuth 2: run `a2a auth login -a {card}`"
-            ))
+    let missing = cli.fails(
+        &["send", "-a", &card, "hi"],
+        4,
+        "A2ACLI_ERR_CREDENTIALS_MISSING",
     );
+    assert!(missing["hint"].as_str().unwrap().contains(&format!(
+        "`oauth` is OAuth 2: run `a2a auth login -a {card}`"
+    )));
     cli.ok(&["auth", "login", "-a", &card]);
     // Stored privately, attached to every later call of that agent.
     let stored: Value =
@@ -2390,19 +2382,13 @@ fn a2acli_card_get_003() {
     ])
     .json();
     assert_eq!(card["name"], "Tester, extended");
-    let missing = run(&[
-        "card",
-        "get",
-        "--extended",
-        "-a",
-        agent.host(),
-        "-o",
-        "json",
-    ]);
-    assert_eq!(missing.code, 4);
-    assert_eq!(missing.envelope()["code"], "A2ACLI_ERR_CREDENTIALS_MISSING");
+    let missing = fails(
+        &["card", "get", "--extended", "-a", agent.host()],
+        4,
+        "A2ACLI_ERR_CREDENTIALS_MISSING",
+    );
     assert_eq!(
-        missing.envelope()["hint"],
+        missing["hint"],
         "the agent declares: `token` takes a bearer token: set A2ACLI_BEARER (or pass --bearer TOKEN)"
     );
 }

@@ -517,6 +517,22 @@ impl Cli {
         command.spawn().expect("a2a runs")
     }
 
+    /// Runs `a2a ARGS -o json`, which must exit with `exit` and the envelope's `code`; returns
+    /// the envelope's members.
+    pub fn fails(&self, args: &[&str], exit: i32, code: &str) -> Value {
+        let mut args = args.to_vec();
+        args.extend(["-o", "json"]);
+        let run = self.run(&args);
+        assert_eq!(
+            run.code, exit,
+            "a2a {args:?}:\nstdout: {}\nstderr: {}",
+            run.stdout, run.stderr
+        );
+        let envelope = run.envelope();
+        assert_eq!(envelope["code"], code, "a2a {args:?}");
+        envelope
+    }
+
     /// Runs a command that must exit 0.
     pub fn ok(&self, args: &[&str]) -> Run {
         let run = self.run(args);
@@ -532,6 +548,12 @@ impl Cli {
 /// `a2a ARGS` in a clean environment, which must exit 0.
 pub fn ok(args: &[&str]) -> Run {
     Cli::new().ok(args)
+}
+
+/// `a2a ARGS -o json` in a clean environment, which must fail with `exit` and `code`; the
+/// envelope's members.
+pub fn fails(args: &[&str], exit: i32, code: &str) -> Value {
+    Cli::new().fails(args, exit, code)
 }
 
 /// `a2a ARGS` in a clean environment.
