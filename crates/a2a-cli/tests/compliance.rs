@@ -23,6 +23,13 @@ fn ids(answer: &Value) -> (String, String) {
     )
 }
 
+/// `a2a send -a HOST ARGS -o json`, which must succeed: the task's id and context.
+fn sent(host: &str, args: &[&str]) -> (String, String) {
+    let mut all = vec!["send", "-a", host, "-o", "json"];
+    all.extend(args);
+    ids(&ok(&all).json())
+}
+
 fn state(answer: &Value) -> &str {
     answer["task"]["status"]["state"]
         .as_str()
@@ -356,7 +363,7 @@ fn a2acli_task_cancel_001() {
         "CANCELED"
     );
     // A task that completed cannot be canceled, which the agent says with its A2A error.
-    let (done, _) = ids(&ok(&["send", "-a", host, "done", "-o", "json"]).json());
+    let (done, _) = sent(host, &["done"]);
     let refused = fails(
         &["task", "cancel", "-a", host, &done],
         1,
@@ -477,8 +484,8 @@ fn a2acli_interact_003() {
     let agent = Served::start();
     let host = agent.host();
     // The request carries a messageId of the client's, and no task or context of its own.
-    let sent = ok(&["send", "-a", host, "fresh", "--debug", "-o", "json"]);
-    let send = requests(&sent.stderr)
+    let fresh = ok(&["send", "-a", host, "fresh", "--debug", "-o", "json"]);
+    let send = requests(&fresh.stderr)
         .into_iter()
         .find(|r| r[0].starts_with("SendStreamingMessage"))
         .unwrap();
@@ -490,8 +497,8 @@ fn a2acli_interact_003() {
         "{message}"
     );
     // The context is the server's, and a context is not a session: the next send is a new one.
-    let (_, first) = ids(&sent.json());
-    let (_, second) = ids(&ok(&["send", "-a", host, "again", "-o", "json"]).json());
+    let (_, first) = ids(&fresh.json());
+    let (_, second) = sent(host, &["again"]);
     assert_ne!(first, second);
 }
 
@@ -1361,7 +1368,7 @@ fn a2acli_tx_002() {
             .unwrap()[0]
             .clone()
     };
-    let (id, _) = ids(&ok(&["send", "-a", host, "hi", "-o", "json"]).json());
+    let (id, _) = sent(host, &["hi"]);
     // The card's first supported interface: JSON-RPC.
     let default = ok(&["task", "get", "-a", host, &id, "--debug"]);
     assert_eq!(method(&default), format!("GetTask: POST {}/", agent.url));
@@ -1647,23 +1654,10 @@ fn a2acli_card_get_002() {
 fn a2acli_task_list_001() {
     let agent = Served::start();
     let host = agent.host();
-    let (_, context) = ids(&ok(&["send", "-a", host, "one", "-o", "json"]).json());
+    let (_, context) = sent(host, &["one"]);
     let mut created = Vec::new();
     for text in ["two", "ask"] {
-        created.push(
-            ids(&ok(&[
-                "send",
-                "-a",
-                host,
-                text,
-                "--context-id",
-                &context,
-                "-o",
-                "json",
-            ])
-            .json())
-            .0,
-        );
+        created.push(sent(host, &[text, "--context-id", &context]).0);
     }
     ok(&["send", "-a", host, "elsewhere"]);
     // Filtered by context, a page at a time, newest first.
@@ -1778,7 +1772,7 @@ fn a2acli_task_list_001() {
 fn a2acli_task_subscribe_001() {
     let agent = Served::start();
     let host = agent.host();
-    let (id, _) = ids(&ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json());
+    let (id, _) = sent(host, &["slow 400", "--async"]);
     let events = ok(&[
         "task",
         "subscribe",
@@ -1796,7 +1790,7 @@ fn a2acli_task_subscribe_001() {
         "TASK_STATE_COMPLETED"
     );
     // Without --stream: the task at the end.
-    let (id, _) = ids(&ok(&["send", "-a", host, "slow 200", "--async", "-o", "json"]).json());
+    let (id, _) = sent(host, &["slow 200", "--async"]);
     let task = ok(&["task", "subscribe", "-a", host, &id, "-o", "json"]).json();
     assert_eq!(task["id"], id.as_str());
     assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
@@ -1811,7 +1805,7 @@ fn a2acli_task_subscribe_002() {
     let agent = Served::start();
     let host = agent.host();
     // Event ids are shown, and a later subscription picks up right after one of them.
-    let (id, _) = ids(&ok(&["send", "-a", host, "ask", "-o", "json"]).json());
+    let (id, _) = sent(host, &["ask"]);
     let mut child = Cli::new().spawn(&["task", "subscribe", "-a", host, &id, "--stream"]);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
@@ -1824,7 +1818,7 @@ fn a2acli_task_subscribe_002() {
     let _ = child.wait();
     // The first event re-delivers the whole task.
     assert_eq!(fields(&first)[1], ("Task-Id".to_owned(), id.clone()));
-    let (id, _) = ids(&ok(&["send", "-a", host, "chunks 3", "-o", "json"]).json());
+    let (id, _) = sent(host, &["chunks 3"]);
     let all = ok(&[
         "task",
         "subscribe",
@@ -2042,7 +2036,7 @@ fn a2acli_ver_003() {
         ..Setup::default()
     });
     let host = agent.host();
-    let (id, _) = ids(&ok(&["send", "-a", host, "hi", "-o", "json"]).json());
+    let (id, _) = sent(host, &["hi"]);
     // Each capability is checked on the card first: no call is made for what it does not offer.
     for (args, code) in [
         (
@@ -2164,7 +2158,7 @@ fn a2acli_config_002() {
 fn a2acli_download_001() {
     let agent = Served::start();
     let host = agent.host();
-    let (id, _) = ids(&ok(&["send", "-a", host, "files", "-o", "json"]).json());
+    let (id, _) = sent(host, &["files"]);
     let cli = Cli::new();
     let saved = cli.ok(&["task", "download", "-a", host, &id, "--dir", "out"]);
     let out = cli.home.path().join("out");
@@ -2314,7 +2308,7 @@ fn a2acli_push_001() {
         ..Setup::default()
     });
     let host = agent.host();
-    let (id, _) = ids(&ok(&["send", "-a", host, "wait", "--async", "-o", "json"]).json());
+    let (id, _) = sent(host, &["wait", "--async"]);
     let created = ok(&[
         "task",
         "push-config",
