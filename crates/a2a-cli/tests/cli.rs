@@ -141,9 +141,13 @@ fn serve_a_command_as_an_agent() {
 fn cancel_kills_the_command_and_subscribe_follows_it() {
     let dir = TempDir::new();
     let marker = dir.path().join("finished");
+    let sleeper = dir.path().join("sleeper");
+    // The message says how long to sleep; the sleep runs in a background subshell (whose pid is
+    // written down), which a cancel must stop too.
     let command = format!(
-        "t=$(cat); (sleep \"$t\"; touch {}) & wait; echo late",
-        marker.display()
+        "t=$(cat); (sleep \"$t\"; touch {}) & echo $! > {}; wait; echo late",
+        marker.display(),
+        sleeper.display()
     );
     let agent = Serve::start(&["--exec", &command]);
 
@@ -155,14 +159,40 @@ fn cancel_kills_the_command_and_subscribe_follows_it() {
     assert!(marker.exists());
     std::fs::remove_file(&marker).unwrap();
 
-    let started = ok(&["send", "-a", &agent.url, "2", "--async"]);
+    let started = ok(&["send", "-a", &agent.url, "60", "--async"]);
     let id = started.field("Task-Id");
+    // The subshell is running before the cancel.
+    let pid = wait_for(|| {
+        std::fs::read_to_string(&sleeper)
+            .ok()
+            .filter(|p| p.ends_with('\n'))
+    });
+    let alive = |pid: &str| {
+        Command::new("kill")
+            .args(["-0", pid.trim()])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success()
+    };
+    assert!(alive(&pid));
     assert_eq!(
         ok(&["task", "cancel", "-a", &agent.url, &id]).field("State"),
         "CANCELED"
     );
-    std::thread::sleep(Duration::from_millis(2500));
+    wait_for(|| (!alive(&pid)).then_some(()));
     assert!(!marker.exists(), "the command ran to its end");
+}
+
+/// Polls `check` every 10 ms until it gives a value (within 10 s, or the test fails).
+fn wait_for<T>(mut check: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..1000 {
+        if let Some(value) = check() {
+            return value;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("still waiting after 10 s");
 }
 
 // ----- The rough edges of the CLI before, which stay gone -----------------------------------
