@@ -158,6 +158,7 @@ fn cancel_kills_the_command_and_subscribe_follows_it() {
     assert_eq!(block(&followed.stdout, "Artifact"), "late");
     assert!(marker.exists());
     std::fs::remove_file(&marker).unwrap();
+    std::fs::remove_file(&sleeper).unwrap();
 
     let started = ok(&["send", "-a", &agent.url, "60", "--async"]);
     let id = started.field("Task-Id");

@@ -553,31 +553,45 @@ fn a2acli_interact_005() {
 
 #[test]
 fn a2acli_task_poll_001() {
-    let agent = Served::start();
-    let host = agent.host();
-    let started = ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json();
-    let (id, _) = ids(&started);
-    let once = ok(&["task", "get", "-a", host, &id, "-o", "json"]).json();
-    assert!(
-        ["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]
-            .contains(&once["status"]["state"].as_str().unwrap())
-    );
+    let scripted = ScriptedAgent::start(&[
+        "TASK_STATE_SUBMITTED",
+        "TASK_STATE_WORKING",
+        "TASK_STATE_WORKING",
+        "TASK_STATE_COMPLETED",
+    ]);
+    let url = &scripted.url;
+    // One-shot: the state as it is.
+    let once = ok(&["task", "get", "-a", url, "t-1", "-o", "json"]).json();
+    assert_eq!(once["status"]["state"], "TASK_STATE_SUBMITTED");
+    // --wait: asks again until the end.
     let waited = ok(&[
         "task",
         "get",
         "-a",
-        host,
-        &id,
+        url,
+        "t-1",
         "--wait",
         "--poll-interval",
-        "50ms",
+        "10ms",
         "-o",
         "json",
     ])
     .json();
     assert_eq!(waited["status"]["state"], "TASK_STATE_COMPLETED");
-    // --watch is the optional alias.
-    let watched = ok(&["task", "get", "-a", host, &id, "--watch"]);
+    // --watch is the optional alias; against our server too.
+    let agent = Served::start();
+    let host = agent.host();
+    let (id, _) = sent(host, &["slow 100", "--async"]);
+    let watched = ok(&[
+        "task",
+        "get",
+        "-a",
+        host,
+        &id,
+        "--watch",
+        "--poll-interval",
+        "20ms",
+    ]);
     assert_eq!(watched.field("State"), "COMPLETED");
 }
 
@@ -586,23 +600,28 @@ fn a2acli_task_poll_002() {
     let agent = Served::start();
     let host = agent.host();
     // The interval is honoured (and said under --debug).
-    let started = ok(&["send", "-a", host, "slow 400", "--async", "-o", "json"]).json();
-    let (id, _) = ids(&started);
+    let scripted = ScriptedAgent::start(&[
+        "TASK_STATE_WORKING",
+        "TASK_STATE_WORKING",
+        "TASK_STATE_COMPLETED",
+    ]);
     let polled = ok(&[
         "task",
         "get",
         "-a",
-        host,
-        &id,
+        &scripted.url,
+        "t-1",
         "--wait",
         "--poll-interval",
-        "100ms",
+        "30ms",
         "--debug",
     ]);
-    assert!(
-        polled.stderr.contains(&format!(
-            "debug: task {id} is WORKING; asking again in 100ms"
-        )),
+    assert_eq!(
+        polled
+            .stderr
+            .matches("debug: task t-1 is WORKING; asking again in 30ms")
+            .count(),
+        2,
         "{}",
         polled.stderr
     );
@@ -1501,9 +1520,13 @@ fn a2acli_default_001() {
     // configured --async.
     let configured = Cli::new().env("A2ACLI_ASYNC", "1");
     let quick = configured
-        .ok(&["send", "-a", host, "slow 300", "-o", "json"])
+        .ok(&["send", "-a", host, "wait", "-o", "json"])
         .json();
-    assert_ne!(state(&quick), "TASK_STATE_COMPLETED");
+    assert!(
+        ["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"].contains(&state(&quick)),
+        "{quick}"
+    );
+    ok(&["task", "cancel", "-a", host, &ids(&quick).0]);
     let waited = configured
         .ok(&["send", "-a", host, "slow 100", "--wait", "-o", "json"])
         .json();
@@ -1772,8 +1795,9 @@ fn a2acli_task_list_001() {
 fn a2acli_task_subscribe_001() {
     let agent = Served::start();
     let host = agent.host();
-    let (id, _) = sent(host, &["slow 400", "--async"]);
-    let events = ok(&[
+    // A task waiting for its answer is followed; the answer comes meanwhile.
+    let (id, _) = sent(host, &["ask"]);
+    let mut child = Cli::new().spawn(&[
         "task",
         "subscribe",
         "-a",
@@ -1782,22 +1806,63 @@ fn a2acli_task_subscribe_001() {
         "--stream",
         "-o",
         "json",
-    ])
-    .lines();
-    assert_eq!(events[0]["task"]["id"], id.as_str());
+    ]);
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["task"]["id"], id.as_str());
+    assert_eq!(
+        first["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    ok(&["send", "-a", host, "--task-id", &id, "Paris"]);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let events: Vec<Value> = rest
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(
         events.last().unwrap()["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
     );
-    // Without --stream: the task at the end.
-    let (id, _) = sent(host, &["slow 200", "--async"]);
-    let task = ok(&["task", "subscribe", "-a", host, &id, "-o", "json"]).json();
+    // Without --stream: the task at its end.
+    let (id, _) = sent(host, &["ask"]);
+    let mut child = Cli::new().spawn(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &id,
+        "-o",
+        "json",
+        "--debug",
+    ]);
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0
+        && !line.starts_with("debug: <- SubscribeToTask: 200")
+    {
+        line.clear();
+    }
+    ok(&["send", "-a", host, "--task-id", &id, "Oslo"]);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let task: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(task["id"], id.as_str());
     assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
-    assert_eq!(task["artifacts"][0]["parts"], json!([{"text": "done"}]));
+    assert_eq!(
+        task["artifacts"][0]["parts"],
+        json!([{"text": "Sunny in Oslo."}])
+    );
     // A task that ended cannot be followed; the agent says so.
-    let ended = run(&["task", "subscribe", "-a", host, &id, "-o", "json"]);
-    assert_eq!(ended.envelope()["code"], "UnsupportedOperationError");
+    fails(
+        &["task", "subscribe", "-a", host, &id],
+        1,
+        "UnsupportedOperationError",
+    );
 }
 
 #[test]
