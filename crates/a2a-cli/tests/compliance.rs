@@ -2693,3 +2693,149 @@ fn the_report_lists_every_requirement_and_each_pass_has_its_test() {
         }
     }
 }
+
+/// The cells of the rows of the Markdown table whose header row starts with `first`.
+fn table<'a>(report: &'a str, first: &str) -> Vec<Vec<&'a str>> {
+    let mut rows = Vec::new();
+    let mut inside = false;
+    for line in report.lines() {
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(str::trim)
+            .collect();
+        if !line.starts_with('|') {
+            inside = false;
+            continue;
+        }
+        if cells[0] == first {
+            inside = true;
+        } else if inside && !cells[0].starts_with("---") {
+            rows.push(cells);
+        }
+    }
+    rows
+}
+
+/// A YAML double-quoted string.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The machine-readable form of docs/cli-compliance.md (COMPLIANCE.md Appendix A), built from
+/// its tables.
+fn yaml_of(report: &str) -> String {
+    let summary: std::collections::BTreeMap<&str, &str> = table(report, "Field")
+        .into_iter()
+        .map(|row| (row[0], row[1]))
+        .collect();
+    let field = |name: &str| summary[name].trim_matches('`').trim_matches('*').to_owned();
+    let mut out = String::from(
+        "# The A2A CLI specification's compliance report of `a2a` in machine form (COMPLIANCE.md\n\
+         # Appendix A), made from docs/cli-compliance.md by crates/a2a-cli/tests/compliance.rs:\n\
+         # A2A_CLI_BLESS=1 cargo test -p a2a-cli --test compliance rewrites it.\n\n",
+    );
+    out.push_str(&format!(
+        "report:\n  tool: a2a\n  tool_version: {}\n  language: Rust\n  repository: {}\n  maintainer: {}\n  report_date: {}\n  spec_version: \"0.2\"\n  spec_revision: {}\n  a2a_versions: [\"1.0\"]\n  agent_tested: {}\n  agent_tck_conformant: unknown\n  transports_covered: [JSON-RPC, HTTP+JSON]\n  tier_claimed: 1\n\n",
+        field("Tool version"),
+        field("Repository"),
+        field("Maintainer / contact"),
+        field("Report date"),
+        field("Specification revision (Last updated)"),
+        quoted(&field("Agent exercised against")),
+    ));
+    out.push_str("summary:\n");
+    for row in table(report, "Tier") {
+        let tier = &row[0][5..6];
+        out.push_str(&format!(
+            "  tier_{tier}: {{total: {}, pass: {}, partial: {}, fail: {}, not_measured: {}, na: {}, satisfied: {}}}\n",
+            row[1], row[2], row[3], row[4], row[5], row[6], row[7] == "yes"
+        ));
+    }
+    out.push_str("\nrequirements:\n");
+    let rows: Vec<Vec<&str>> = table(report, "ID");
+    for (tier, id) in REGISTRY {
+        let row = rows
+            .iter()
+            .find(|r| r[0].trim_matches('`') == format!("A2ACLI_{id}"))
+            .expect("every id has a row");
+        let status = match row[3].chars().next() {
+            Some('✅') => "pass",
+            Some('◐') => "partial",
+            Some('❌') => "fail",
+            Some('⊘') => "not_measured",
+            _ => "na",
+        };
+        let area = id.rsplit_once('_').map_or(id, |(area, _)| area);
+        let (note, evidence) = if status == "pass" {
+            (
+                if row[4].is_empty() {
+                    "null".to_owned()
+                } else {
+                    quoted(row[4])
+                },
+                quoted(&format!(
+                    "crates/a2a-cli/tests/compliance.rs: a2acli_{}",
+                    id.to_ascii_lowercase()
+                )),
+            )
+        } else {
+            (quoted(row[4]), "null".to_owned())
+        };
+        out.push_str(&format!(
+            "  A2ACLI_{id}:\n    tier: {tier}\n    area: {area}\n    spec: {}\n    requirement: {}\n    status: {status}\n    note: {note}\n    evidence: {evidence}\n",
+            quoted(row[2]),
+            quoted(row[1]),
+        ));
+    }
+    out.push_str("\ndefault_001_breakdown:\n");
+    let keys = [
+        "transport_server_preference_order",
+        "task_completion_wait_by_default",
+        "output_human_readable_text",
+        "detail_level_concise",
+        "protocol_version_highest_mutual",
+        "transport_security_tls_on",
+    ];
+    for (key, row) in keys.iter().zip(table(report, "Default")) {
+        out.push_str(&format!(
+            "  {key}: {{shipped: {}, overridable: {}, note: {}}}\n",
+            row[1],
+            row[2],
+            quoted(row[3])
+        ));
+    }
+    out.push_str("\nerror_codes:\n");
+    for row in table(report, "Code") {
+        out.push_str(&format!(
+            "  {}: {{emitted: {}, note: {}}}\n",
+            row[0].trim_matches('`'),
+            row[1],
+            quoted(row[2])
+        ));
+    }
+    out.push_str(&format!(
+        "\nattestation:\n  reported_by: {}\n  date: {}\n  statement: \"The tier claimed reflects the evidence recorded above.\"\n",
+        field("Maintainer / contact"),
+        field("Report date"),
+    ));
+    out
+}
+
+#[test]
+fn the_yaml_report_is_the_markdown_one() {
+    let report = include_str!("../../../docs/cli-compliance.md");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli-compliance.yaml");
+    let yaml = yaml_of(report);
+    if std::env::var_os("A2A_CLI_BLESS").is_some() {
+        std::fs::write(&path, &yaml).unwrap();
+    }
+    let published = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        published == yaml,
+        "docs/cli-compliance.yaml is not the machine form of docs/cli-compliance.md; rewrite it \
+         with A2A_CLI_BLESS=1 cargo test -p a2a-cli --test compliance"
+    );
+}
