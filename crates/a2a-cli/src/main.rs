@@ -1,46 +1,73 @@
-//! `a2a`: call Agent2Agent (A2A) agents from the command line, or serve one.
+//! `a2a`: the A2A command-line client, as the A2A CLI specification (v0.2) defines it, and
+//! `a2a serve` to run an agent.
 //!
 //! ```text
-//! a2a serve                                  # the echo agent on http://127.0.0.1:7420
-//! a2a serve --exec 'tr a-z A-Z'              # a command as an agent
-//! a2a stream http://127.0.0.1:7420 "hello"   # follow the answer as it comes
-//! a2a send http://127.0.0.1:7420 "hello"     # wait for the answer
-//! a2a card | get | list | cancel | subscribe ...
+//! a2a serve                                      # the echo agent on http://127.0.0.1:7420
+//! a2a card get -a 127.0.0.1:7420                 # who is it, what can it do
+//! a2a send -a 127.0.0.1:7420 "hello"             # send, wait for the end, print the task
+//! a2a send -a 127.0.0.1:7420 --stream "hello"    # print each event as it comes
+//! a2a task get|list|cancel|subscribe|push-config|download ...
+//! a2a auth login | chat | config show | completion SHELL | conformance
 //! ```
 //!
-//! Every subcommand has `--help`. Errors print one line on stderr and exit with status 1.
+//! Every command has `--help`, which shows each option's default and `A2ACLI_*` variable.
+//! Results go to stdout (`-o text` fields, or `-o json` the protocol's own types), diagnostics
+//! to stderr. Exit status: 0 when the command did its job, whatever the task's outcome; 1 a
+//! failure; 2 a usage error; 3 no agent or card; 4 authentication; 5 `--timeout`.
 
-mod print;
+mod auth;
+mod card;
+mod chat;
+mod config;
+mod conformance;
+mod connect;
+mod diag;
+mod error;
+mod options;
+mod output;
+mod send;
 mod serve;
+mod task;
+mod validate;
+mod wait;
 
-use std::path::PathBuf;
+use std::ffi::OsString;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use a2a_client::{A2aClient, ClientBuilder, Error, TaskStream};
-use a2a_types::v1::{
-    CancelTaskRequest, ContextId, GetTaskRequest, ListTasksRequest, Message, Part,
-    SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, TaskId, TaskState, binding,
+use clap::{
+    Arg, ArgAction, ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand,
 };
-use clap::{Args, Parser, Subcommand};
-use futures_util::StreamExt as _;
 
-use crate::print::Printer;
+use crate::auth::AuthCommand;
+use crate::card::CardCommand;
+use crate::chat::ChatArgs;
+use crate::conformance::ConformanceArgs;
+use crate::diag::Diag;
+use crate::error::{CliError, Code};
+use crate::options::{Common, Format};
+use crate::output::Out;
+use crate::send::SendArgs;
+use crate::task::TaskCommand;
 
-const EXIT_STATUS: &str = "Exit status: 0 when the call succeeded; 1 on an error (one line on stderr); \
-2 on a usage error; 3 when the task ended failed or rejected.";
+const EXIT_STATUS: &str = "Exit status: 0 when the command did its job, whatever the task's outcome \
+(a failed or waiting task is in the output); 1 a failure; 2 a usage error; 3 the agent or its card \
+cannot be reached or found; 4 credentials missing or refused; 5 --timeout expired.\n\n\
+Settings: a flag, else its A2ACLI_* variable, else a .env file (--config PATH, or the nearest \
+.env up from the working directory, then ~/.config/a2a-cli/.env), else the default shown; \
+`a2a config show` prints each value and its source.";
 
 #[derive(Parser, Debug)]
 #[command(
     name = "a2a",
     version,
+    disable_version_flag = true,
     about = "Call Agent2Agent (A2A) agents, or serve one",
     long_about = "Call Agent2Agent (A2A) agents, or serve one.\n\n\
         Start an agent with `a2a serve` (the echo agent) or `a2a serve --exec CMD` (a command \
-        as an agent), then talk to it: `a2a stream http://127.0.0.1:7420 \"hello\"`.\n\n\
-        URL is the agent's base URL: its card is read from URL/.well-known/agent-card.json \
-        (or URL/.well-known/agent.json); without a scheme, http:// is assumed."
+        as an agent), then talk to it: `a2a send -a 127.0.0.1:7420 \"hello\"`.\n\n\
+        -a/--agent-card names the agent: a host (the card is read from \
+        /.well-known/agent-card.json), a card URL, or a card file.",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -49,100 +76,32 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Show an agent's card (normalized to A2A 1.0).
-    #[command(after_help = "The interface marked * is the one the other commands use.")]
-    Card {
-        #[command(flatten)]
-        agent: AgentArgs,
-        /// Print the card as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Send a message and wait for the answer (the task's final state and artifacts).
+    /// The agent's card: `card get`.
+    #[command(subcommand)]
+    Card(CardCommand),
+    /// Send a message to start or continue an interaction; waits for the task's end (or a
+    /// question) unless --async or --stream.
     #[command(after_help = EXIT_STATUS)]
-    Send {
-        #[command(flatten)]
-        agent: AgentArgs,
-        #[command(flatten)]
-        message: MessageArgs,
-        /// Return as soon as the task exists instead of waiting for it to finish.
-        #[arg(long)]
-        no_wait: bool,
-        /// Print the answer as JSON (`{"task": …}` or `{"message": …}`).
-        #[arg(long)]
-        json: bool,
+    Send(SendArgs),
+    /// Tasks: get, list, cancel, subscribe, push-config, download.
+    #[command(subcommand)]
+    Task(TaskCommand),
+    /// OAuth 2 login for agents that declare it: `auth login`, `auth logout`.
+    #[command(subcommand)]
+    Auth(AuthCommand),
+    /// Chat with the agent at a terminal: each line a turn, the context carried along.
+    Chat(ChatArgs),
+    /// The configuration: `config show`.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+    /// Print a completion script for a shell (`a2a completion bash > ~/.local/share/bash-completion/completions/a2a`).
+    Completion {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
     },
-    /// Send a message and print the task's status changes and artifact text as they arrive.
-    #[command(after_help = EXIT_STATUS)]
-    Stream {
-        #[command(flatten)]
-        agent: AgentArgs,
-        #[command(flatten)]
-        message: MessageArgs,
-        /// Print each event as one line of JSON (the raw A2A StreamResponse).
-        #[arg(long)]
-        json: bool,
-    },
-    /// Show a task.
-    #[command(after_help = EXIT_STATUS)]
-    Get {
-        #[command(flatten)]
-        agent: AgentArgs,
-        /// The task id.
-        task_id: String,
-        /// At most this many recent messages of history (with --json).
-        #[arg(long, value_name = "N")]
-        history: Option<i32>,
-        /// Print the task as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// List tasks, newest first.
-    List {
-        #[command(flatten)]
-        agent: AgentArgs,
-        /// Only the tasks of this context.
-        #[arg(long, value_name = "ID")]
-        context: Option<String>,
-        /// Only tasks in this state (submitted, working, completed, failed, canceled,
-        /// input-required, rejected, auth-required).
-        #[arg(long, value_parser = parse_state)]
-        state: Option<TaskState>,
-        /// At most this many tasks (1 to 100).
-        #[arg(long, value_name = "N")]
-        page_size: Option<i32>,
-        /// The page to show (printed at the end of the previous page).
-        #[arg(long, value_name = "TOKEN")]
-        page_token: Option<String>,
-        /// Print the page as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Cancel a task.
-    Cancel {
-        #[command(flatten)]
-        agent: AgentArgs,
-        /// The task id.
-        task_id: String,
-        /// Print the task as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Follow a running task: print its status changes and artifact text as they arrive.
-    #[command(after_help = EXIT_STATUS)]
-    Subscribe {
-        #[command(flatten)]
-        agent: AgentArgs,
-        /// The task id.
-        task_id: String,
-        /// Resume right after the event with this SSE id (as `Last-Event-ID`), instead of
-        /// starting with the task as it is now.
-        #[arg(long, value_name = "EVENT_ID")]
-        after: Option<String>,
-        /// Print each event as one line of JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Smoke-check a live agent: its card, the operations it offers, the errors it names.
+    Conformance(ConformanceArgs),
     /// Serve an agent: the echo agent, or a command wrapped as one.
     #[command(
         long_about = "Serve an agent over A2A 1.0 JSON-RPC, HTTP+JSON and gRPC, all on \
@@ -183,193 +142,282 @@ enum Command {
     },
 }
 
-/// Which agent, and how to reach it.
+/// The `config` commands.
+#[derive(Subcommand, Debug)]
+enum ConfigCommand {
+    /// Print each setting's effective value and where it came from (a flag, the environment, a
+    /// file, the default); changes nothing.
+    Show(ConfigShowArgs),
+}
+
+/// The arguments of `config show`.
 #[derive(Args, Debug)]
-struct AgentArgs {
-    /// The agent's base URL, e.g. http://127.0.0.1:7420.
-    url: String,
-    /// A header for every request, `NAME: VALUE` (repeatable), e.g. an API key.
-    #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
-    headers: Vec<String>,
-    /// Send `Authorization: Bearer TOKEN`.
-    #[arg(long, value_name = "TOKEN")]
-    token: Option<String>,
-    /// Ask for an A2A extension by URI (repeatable).
-    #[arg(long = "extension", value_name = "URI")]
-    extensions: Vec<String>,
-    /// Seconds a call may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
-    timeout: u64,
-    /// A transport to prefer over the card's order: JSONRPC, HTTP+JSON or GRPC, in any case
-    /// (repeatable, most preferred first; a binding the card does not offer is skipped).
-    #[arg(long = "transport", value_name = "BINDING", value_parser = parse_transport)]
-    transports: Vec<String>,
-    /// The A2A protocol version to speak: 1.0 (the default), or 0.3, 0.2, 0.1 for an agent
-    /// that speaks only an older one (never used unless asked for this way).
-    #[arg(long = "a2a-version", value_name = "VERSION")]
-    a2a_version: Option<String>,
+struct ConfigShowArgs {
+    #[command(flatten)]
+    common: Common,
 }
 
-/// The message to send.
-#[derive(Args, Debug)]
-struct MessageArgs {
-    /// The message text; `-` reads it from stdin.
-    text: String,
-    /// Continue this context (conversation).
-    #[arg(long, value_name = "ID")]
-    context: Option<String>,
-    /// Continue this task (answer its question).
-    #[arg(long, value_name = "ID")]
-    task: Option<String>,
-    /// Attach a file (repeatable).
-    #[arg(long, value_name = "PATH")]
-    file: Vec<PathBuf>,
-    /// Attach structured data: a JSON value (repeatable).
-    #[arg(long, value_name = "JSON")]
-    data: Vec<String>,
-}
+/// The commands that were replaced, and their new spelling.
+const REPLACED: [(&str, &str); 5] = [
+    ("stream", "a2a send --stream -a URL TEXT"),
+    ("get", "a2a task get -a URL TASK_ID"),
+    ("list", "a2a task list -a URL"),
+    ("cancel", "a2a task cancel -a URL TASK_ID"),
+    ("subscribe", "a2a task subscribe -a URL TASK_ID"),
+];
 
-fn parse_state(text: &str) -> Result<TaskState, String> {
-    let name = format!(
-        "TASK_STATE_{}",
-        text.trim_start_matches("TASK_STATE_")
-            .to_ascii_uppercase()
-            .replace('-', "_")
-    );
-    TaskState::from_name(&name)
-        .filter(|s| *s != TaskState::Unspecified)
-        .ok_or_else(|| {
-            format!(
-                "unknown task state `{text}`; one of submitted, working, completed, failed, \
-                 canceled, input-required, rejected, auth-required"
-            )
-        })
-}
-
-/// A binding name of the A2A CLI specification's `--transport`, in its canonical spelling.
-fn parse_transport(text: &str) -> Result<String, String> {
-    [binding::JSONRPC, binding::HTTP_JSON, binding::GRPC]
-        .into_iter()
-        .find(|known| known.eq_ignore_ascii_case(text.trim()))
-        .map(str::to_owned)
-        .ok_or_else(|| format!("unknown transport `{text}`; one of JSONRPC, HTTP+JSON, GRPC"))
-}
-
-/// A failure of a command: printed as one line.
-struct Failure(String);
-
-impl From<Error> for Failure {
-    fn from(error: Error) -> Self {
-        Failure(error.to_string())
+/// The `-o` the command line (or A2ACLI_OUTPUT) asks for, before it is parsed, for the report
+/// of a usage error.
+fn format_hint(args: &[OsString], settings: &config::Settings) -> Format {
+    let mut iter = args.iter().map(|a| a.to_string_lossy().into_owned());
+    while let Some(arg) = iter.next() {
+        let value = match arg.as_str() {
+            "-o" | "--output" => iter.next(),
+            other => other
+                .strip_prefix("--output=")
+                .or_else(|| other.strip_prefix("-o"))
+                .map(str::to_owned),
+        };
+        if let Some(value) = value {
+            return if value.trim().eq_ignore_ascii_case("json") {
+                Format::Json
+            } else {
+                Format::Text
+            };
+        }
+    }
+    let configured = std::env::var("A2ACLI_OUTPUT")
+        .ok()
+        .or_else(|| settings.values.get("A2ACLI_OUTPUT").map(|(v, _)| v.clone()));
+    if configured.is_some_and(|v| v.trim().eq_ignore_ascii_case("json")) {
+        Format::Json
+    } else {
+        Format::Text
     }
 }
 
-type Outcome = Result<ExitCode, Failure>;
+/// Prints a failure: the envelope on stdout with `-o json` (on one line with `--stream`), the
+/// fields on stderr in text.
+fn report(error: &CliError, format: Format, lines: bool, diag: &Diag) -> ExitCode {
+    let mut error = error.clone();
+    error.message = diag.redact(&error.message);
+    error.hint = error.hint.as_deref().map(|h| diag.redact(h));
+    if format == Format::Json {
+        let mut out = Out::new(format, lines, false);
+        out.value(&error.envelope());
+    } else {
+        let mut fields = vec![
+            ("Error", error.message.clone()),
+            ("Code", error.code.name().to_owned()),
+        ];
+        if let Some(code) = &error.a2a_code {
+            fields.push(("A2A-Code", code.to_string()));
+        }
+        if let Some(hint) = &error.hint {
+            fields.push(("Hint", hint.clone()));
+        }
+        diag.error_fields(&fields);
+    }
+    ExitCode::from(error.code.exit())
+}
+
+/// The command tree, with the `-v/--version` flag the specification spells.
+fn cli_command() -> clap::Command {
+    Cli::command().arg(
+        Arg::new("version")
+            .short('v')
+            .long("version")
+            .action(ArgAction::Version)
+            .help("Print the version and exit"),
+    )
+}
+
+/// A usage error of clap as an envelope.
+fn usage_error(error: &clap::Error, args: &[OsString]) -> CliError {
+    let rendered = error.render().to_string();
+    let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let message = first.trim_start_matches("error: ").to_owned();
+    let tips: Vec<&str> = lines
+        .filter(|l| l.trim_start().starts_with("tip:"))
+        .map(|l| l.trim().trim_start_matches("tip:").trim())
+        .collect();
+    let first_arg = args
+        .get(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let hint = if let Some((_, new)) = REPLACED.iter().find(|(old, _)| *old == first_arg) {
+        format!("`a2a {first_arg}` is now `{new}` (see `a2a help`)")
+    } else if first_arg == "card"
+        && args
+            .get(2)
+            .is_some_and(|a| a.to_string_lossy().contains(['.', ':', '/']))
+    {
+        "`a2a card URL` is now `a2a card get -a URL`".to_owned()
+    } else if !tips.is_empty() {
+        tips.join("; ")
+    } else {
+        let path: Vec<String> = args
+            .iter()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .take_while(|a| !a.starts_with('-'))
+            .take(2)
+            .collect();
+        format!("see `a2a {} --help`", path.join(" ")).replace("a2a  --help", "a2a --help")
+    };
+    CliError::usage(message).hint(hint)
+}
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let known = config::known_vars(&cli_command());
+    let early = Diag::new(false);
+    let settings = match config::load(&args, &known) {
+        Ok(settings) => settings,
+        Err(error) => {
+            return report(
+                &error,
+                format_hint(&args, &config::Settings::default()),
+                false,
+                &early,
+            );
+        }
+    };
+    let matches = match config::apply(cli_command(), &settings).try_get_matches_from(&args) {
+        Ok(matches) => matches,
+        Err(error) => {
+            use clap::error::ErrorKind;
+            return match error.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = error.print();
+                    ExitCode::SUCCESS
+                }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = error.print();
+                    ExitCode::from(2)
+                }
+                _ => report(
+                    &usage_error(&error, &args),
+                    format_hint(&args, &settings),
+                    false,
+                    &early,
+                ),
+            };
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => {
+            return report(
+                &usage_error(&error, &args),
+                format_hint(&args, &settings),
+                false,
+                &early,
+            );
+        }
+    };
+    let (format, lines, debug) = match cli.command.common() {
+        Some(common) => (common.output, cli.command.streams(), common.debug),
+        None => (Format::Text, false, false),
+    };
+    let diag = Diag::new(debug);
+    for warning in &settings.warnings {
+        diag.warn(warning);
+    }
+    if let Some(common) = cli.command.common() {
+        for secret in [&common.bearer, &common.api_key].into_iter().flatten() {
+            diag.secret(secret);
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(runtime) => runtime,
         Err(err) => {
-            eprintln!("error: cannot start the async runtime: {err}");
-            return ExitCode::FAILURE;
+            let error = CliError::new(
+                Code::Internal,
+                format!("cannot start the async runtime: {err}"),
+            );
+            return report(&error, format, lines, &diag);
         }
     };
-    match runtime.block_on(run(cli.command)) {
-        Ok(code) => code,
-        Err(Failure(message)) => {
-            // One line, whatever the message holds.
-            eprintln!("error: {}", message.replace('\n', " "));
-            ExitCode::FAILURE
+    match runtime.block_on(run(cli.command, &matches, &settings, &diag)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => report(&error, format, lines, &diag),
+    }
+}
+
+impl Command {
+    /// The shared options of an agent command.
+    fn common(&self) -> Option<&Common> {
+        Some(match self {
+            Command::Card(CardCommand::Get(args)) => &args.common,
+            Command::Send(args) => &args.common,
+            Command::Task(task) => task.common(),
+            Command::Auth(AuthCommand::Login(args)) => &args.common,
+            Command::Auth(AuthCommand::Logout(args)) => &args.common,
+            Command::Chat(args) => &args.common,
+            Command::Config(ConfigCommand::Show(args)) => &args.common,
+            Command::Conformance(args) => &args.common,
+            Command::Completion { .. } | Command::Serve { .. } => return None,
+        })
+    }
+
+    /// `--stream`: errors too go out as one line.
+    fn streams(&self) -> bool {
+        match self {
+            Command::Send(args) => args.stream,
+            Command::Card(CardCommand::Get(args)) => args.stream,
+            Command::Task(TaskCommand::Get(args)) => args.stream,
+            Command::Task(TaskCommand::Cancel(args)) => args.stream,
+            Command::Task(TaskCommand::List(args)) => args.stream,
+            Command::Task(TaskCommand::Subscribe(args)) => args.stream,
+            Command::Chat(_) => true,
+            _ => false,
         }
     }
 }
 
-async fn run(command: Command) -> Outcome {
+/// The matches of the innermost subcommand.
+fn innermost(matches: &ArgMatches) -> &ArgMatches {
+    let mut current = matches;
+    while let Some((_, sub)) = current.subcommand() {
+        current = sub;
+    }
+    current
+}
+
+async fn run(
+    command: Command,
+    matches: &ArgMatches,
+    settings: &config::Settings,
+    diag: &Diag,
+) -> Result<(), CliError> {
     match command {
-        Command::Card { agent, json } => card(agent, json).await,
-        Command::Send {
-            agent,
-            message,
-            no_wait,
-            json,
-        } => send(agent, message, no_wait, json).await,
-        Command::Stream {
-            agent,
-            message,
-            json,
-        } => {
-            let client = connect(&agent).await?;
-            let request = SendMessageRequest::new(build_message(message)?);
-            let stream = client.send_streaming_message(request).await?;
-            follow(stream, json).await
-        }
-        Command::Get {
-            agent,
-            task_id,
-            history,
-            json,
-        } => {
-            let client = connect(&agent).await?;
-            let mut request = GetTaskRequest::new(task_id);
-            if let Some(n) = history {
-                request = request.with_history_length(n);
+        Command::Card(CardCommand::Get(args)) => card::run(&args, diag).await,
+        Command::Send(args) => send::run(&args, innermost(matches), diag).await,
+        Command::Task(task) => task::run(&task, diag).await,
+        Command::Auth(auth) => auth::run(&auth, diag).await,
+        Command::Chat(args) => chat::run(&args, diag).await,
+        Command::Config(ConfigCommand::Show(args)) => {
+            let shown = config::effective(&cli_command(), innermost(matches), settings);
+            let tokens = auth::store_path();
+            let mut out = Out::new(args.common.output, false, false);
+            if out.json() {
+                out.value(&config::to_json(&shown, settings, &tokens));
+            } else {
+                config::print_text(&mut out, &shown, settings, &tokens);
             }
-            let task = client.get_task(request).await?;
-            Printer::new(json).task(&task);
-            Ok(exit_for(task.status.state))
+            Ok(())
         }
-        Command::List {
-            agent,
-            context,
-            state,
-            page_size,
-            page_token,
-            json,
-        } => {
-            let client = connect(&agent).await?;
-            let mut request = ListTasksRequest::new();
-            if let Some(context) = context {
-                request = request.with_context_id(ContextId::new(context));
-            }
-            if let Some(state) = state {
-                request = request.with_status(state);
-            }
-            if let Some(size) = page_size {
-                request = request.with_page_size(size);
-            }
-            if let Some(token) = page_token {
-                request = request.with_page_token(token);
-            }
-            let page = client.list_tasks(request).await?;
-            Printer::new(json).tasks(&page);
-            Ok(ExitCode::SUCCESS)
+        Command::Completion { shell } => {
+            let mut cmd = cli_command();
+            clap_complete::generate(shell, &mut cmd, "a2a", &mut std::io::stdout());
+            Ok(())
         }
-        Command::Cancel {
-            agent,
-            task_id,
-            json,
-        } => {
-            let client = connect(&agent).await?;
-            let task = client.cancel_task(CancelTaskRequest::new(task_id)).await?;
-            Printer::new(json).task(&task);
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Subscribe {
-            agent,
-            task_id,
-            after,
-            json,
-        } => {
-            let client = connect(&agent).await?;
-            let stream = client
-                .subscribe_to_task_after(SubscribeToTaskRequest::new(TaskId::new(task_id)), after)
-                .await?;
-            follow(stream, json).await
-        }
+        Command::Conformance(args) => conformance::run(&args, diag).await,
         Command::Serve {
             addr,
             echo: _,
@@ -381,187 +429,31 @@ async fn run(command: Command) -> Outcome {
     }
 }
 
-/// A URL without a scheme is taken as http.
-fn agent_url(url: &str) -> String {
-    if url.contains("://") {
-        url.to_owned()
-    } else {
-        format!("http://{url}")
-    }
-}
-
-fn builder(agent: &AgentArgs) -> Result<ClientBuilder, Failure> {
-    let mut builder = A2aClient::builder()
-        .timeout(Duration::from_secs(agent.timeout))
-        // `--transport GRPC` (or a card that lists gRPC first) calls over gRPC.
-        .transport(a2a_grpc::client::GrpcTransportFactory::new());
-    for header in &agent.headers {
-        let Some((name, value)) = header.split_once(':') else {
-            return Err(Failure(format!(
-                "--header `{header}` is not of the form `NAME: VALUE`"
-            )));
-        };
-        builder = builder.header(name.trim(), value.trim());
-    }
-    if let Some(token) = &agent.token {
-        builder = builder.bearer_auth(token);
-    }
-    for extension in &agent.extensions {
-        builder = builder.extension(extension.clone());
-    }
-    if let Some(version) = &agent.a2a_version {
-        builder = builder.protocol_version(version);
-    }
-    Ok(builder.preferred_transports(agent.transports.iter().cloned()))
-}
-
-async fn connect(agent: &AgentArgs) -> Result<A2aClient, Failure> {
-    Ok(builder(agent)?.connect(&agent_url(&agent.url)).await?)
-}
-
-async fn card(agent: AgentArgs, json: bool) -> Outcome {
-    let builder = builder(&agent)?;
-    let card = builder.fetch_card(&agent_url(&agent.url)).await?;
-    let chosen = builder.select_interface(&card).ok().cloned();
-    Printer::new(json).card(&card, chosen.as_ref());
-    Ok(ExitCode::SUCCESS)
-}
-
-fn build_message(args: MessageArgs) -> Result<Message, Failure> {
-    let text = if args.text == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|err| Failure(format!("cannot read the message from stdin: {err}")))?;
-        text
-    } else {
-        args.text
-    };
-    let mut parts = vec![Part::text(text)];
-    for path in &args.file {
-        let bytes = std::fs::read(path)
-            .map_err(|err| Failure(format!("cannot read {}: {err}", path.display())))?;
-        let mut part = Part::raw(bytes).with_media_type(media_type(path));
-        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
-            part = part.with_filename(name);
-        }
-        parts.push(part);
-    }
-    for data in &args.data {
-        let value: serde_json::Value = serde_json::from_str(data)
-            .map_err(|err| Failure(format!("--data is not JSON ({err}): {data}")))?;
-        parts.push(Part::data(value).with_media_type("application/json"));
-    }
-    let mut message = Message::user(parts);
-    if let Some(context) = args.context {
-        message = message.with_context_id(ContextId::new(context));
-    }
-    if let Some(task) = args.task {
-        message = message.with_task_id(TaskId::new(task));
-    }
-    Ok(message)
-}
-
-/// The media type of a file, by its extension.
-fn media_type(path: &std::path::Path) -> &'static str {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    match extension.as_str() {
-        "txt" | "text" | "log" => "text/plain",
-        "md" | "markdown" => "text/markdown",
-        "csv" => "text/csv",
-        "html" | "htm" => "text/html",
-        "json" => "application/json",
-        "pdf" => "application/pdf",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        "wav" => "audio/wav",
-        "mp3" => "audio/mpeg",
-        _ => "application/octet-stream",
-    }
-}
-
-async fn send(agent: AgentArgs, message: MessageArgs, no_wait: bool, json: bool) -> Outcome {
-    let client = connect(&agent).await?;
-    let mut request = SendMessageRequest::new(build_message(message)?);
-    if no_wait {
-        request = request
-            .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
-    }
-    let mut printer = Printer::new(json);
-    let response = client.send_message(request).await?;
-    if json {
-        // The answer as sent: `{"task": …}` or `{"message": …}`.
-        printer.json_value(&response, true);
-    }
-    match response {
-        SendMessageResponse::Task(task) if json => Ok(exit_for(task.status.state)),
-        SendMessageResponse::Task(task) => {
-            printer.task(&task);
-            Ok(exit_for(task.status.state))
-        }
-        SendMessageResponse::Message(message) => {
-            if !json {
-                printer.reply(&message);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        _ => Ok(ExitCode::SUCCESS),
-    }
-}
-
-/// Prints a stream until it ends.
-async fn follow(mut stream: TaskStream, json: bool) -> Outcome {
-    let mut printer = Printer::new(json);
-    let mut last = None;
-    while let Some(event) = stream.next().await {
-        let event = match event {
-            Ok(event) => event,
-            Err(error) => {
-                printer.end();
-                return Err(error.into());
-            }
-        };
-        printer.event(&event);
-        match &event {
-            StreamResponse::Task(task) => last = Some(task.status.state),
-            StreamResponse::StatusUpdate(update) => last = Some(update.status.state),
-            _ => {}
-        }
-    }
-    printer.end();
-    Ok(last.map_or(ExitCode::SUCCESS, exit_for))
-}
-
-fn exit_for(state: TaskState) -> ExitCode {
-    match state {
-        TaskState::Failed | TaskState::Rejected => ExitCode::from(3),
-        _ => ExitCode::SUCCESS,
-    }
-}
-
-async fn serve(addr: &str, exec: Option<String>, name: Option<String>, grpc: bool) -> Outcome {
+async fn serve(
+    addr: &str,
+    exec: Option<String>,
+    name: Option<String>,
+    grpc: bool,
+) -> Result<(), CliError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|err| Failure(format!("cannot listen on {addr}: {err}")))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|err| Failure(format!("cannot read the address listened on: {err}")))?;
+        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
+    let bound = listener.local_addr().map_err(|err| {
+        CliError::new(
+            Code::Internal,
+            format!("cannot read the address listened on: {err}"),
+        )
+    })?;
     let url = format!("http://{bound}");
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
     let service = serve::service(exec, name, &url, grpc);
-    let mut printer = Printer::new(false);
-    printer.line(&format!("serving {what} agent at {url}"));
-    printer.line(&format!(
-        "card: {url}/.well-known/agent-card.json; try: a2a stream {url} \"hello\"; Ctrl-C stops"
+    let mut printer = Out::new(Format::Text, false, false);
+    printer.raw_line(&format!("serving {what} agent at {url}"));
+    printer.raw_line(&format!(
+        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
     // Shutdown tells the running agents to stop, as before the serve loop became generic.
     let config = service.serve_config();
@@ -571,8 +463,8 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>, grpc: boo
     } else {
         a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
     };
-    served.map_err(|err| Failure(format!("the server failed: {err}")))?;
-    Ok(ExitCode::SUCCESS)
+    served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
+    Ok(())
 }
 
 /// Ctrl-C, or SIGTERM on Unix.
@@ -598,51 +490,46 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory as _;
 
     #[test]
     fn the_command_line_is_well_formed() {
-        Cli::command().debug_assert();
+        cli_command().debug_assert();
     }
 
     #[test]
-    fn states_parse_in_any_spelling() {
-        assert_eq!(parse_state("input-required"), Ok(TaskState::InputRequired));
-        assert_eq!(parse_state("COMPLETED"), Ok(TaskState::Completed));
-        assert_eq!(parse_state("TASK_STATE_WORKING"), Ok(TaskState::Working));
-        assert!(parse_state("done").is_err());
-        assert!(parse_state("unspecified").is_err());
-    }
-
-    #[test]
-    fn transports_parse_in_any_case_and_keep_their_order() {
-        assert_eq!(parse_transport("http+json").as_deref(), Ok("HTTP+JSON"));
-        assert_eq!(parse_transport("JsonRpc").as_deref(), Ok("JSONRPC"));
-        assert_eq!(parse_transport("grpc").as_deref(), Ok("GRPC"));
-        assert_eq!(
-            parse_transport("rest"),
-            Err("unknown transport `rest`; one of JSONRPC, HTTP+JSON, GRPC".to_owned())
-        );
-        let cli = Cli::try_parse_from([
-            "a2a",
-            "get",
-            "http://h",
-            "t-1",
-            "--transport",
-            "http+json",
-            "--transport",
-            "jsonrpc",
-        ])
-        .unwrap();
-        let Command::Get { agent, .. } = cli.command else {
-            panic!("get");
+    fn transports_keep_their_order() {
+        let matches = cli_command()
+            .try_get_matches_from([
+                "a2a",
+                "task",
+                "get",
+                "t-1",
+                "-a",
+                "http://h",
+                "--transport",
+                "http+json",
+                "--transport",
+                "jsonrpc",
+            ])
+            .unwrap();
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        let Command::Task(TaskCommand::Get(args)) = cli.command else {
+            panic!("task get");
         };
-        assert_eq!(agent.transports, ["HTTP+JSON", "JSONRPC"]);
+        assert_eq!(args.common.transports, ["HTTP+JSON", "JSONRPC"]);
     }
 
     #[test]
-    fn urls_without_scheme_are_http() {
-        assert_eq!(agent_url("127.0.0.1:7420"), "http://127.0.0.1:7420");
-        assert_eq!(agent_url("https://a.example"), "https://a.example");
+    fn old_commands_point_to_their_new_spelling() {
+        let args: Vec<OsString> = ["a2a", "stream", "http://h", "hi"]
+            .map(OsString::from)
+            .to_vec();
+        let error = cli_command().try_get_matches_from(&args).unwrap_err();
+        let error = usage_error(&error, &args);
+        assert_eq!(error.code, Code::Usage);
+        assert_eq!(
+            error.hint.as_deref(),
+            Some("`a2a stream` is now `a2a send --stream -a URL TEXT` (see `a2a help`)")
+        );
     }
 }

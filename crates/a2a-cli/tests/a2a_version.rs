@@ -114,28 +114,35 @@ fn a2a(args: &[&str]) -> Output {
 #[test]
 fn a_0_3_agent_needs_a2a_version_and_the_error_says_so() {
     let agent = Agent::start();
-    let refused = a2a(&["send", &agent.url, "hello"]);
+    let refused = a2a(&["send", "-a", &agent.url, "hello", "-o", "json"]);
     assert_eq!(refused.status.code(), Some(1));
-    let stderr = String::from_utf8(refused.stderr).unwrap();
+    let envelope: serde_json::Value = serde_json::from_slice(&refused.stdout).unwrap();
     assert_eq!(
-        stderr.trim_end(),
-        format!(
-            "error: the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks \
-             (it offers: JSONRPC 0.3 {}/a2a); versions before 1.0 are used only when allowed: \
-             ClientBuilder::allow_legacy(true) or protocol_version(\"0.3\"), `--a2a-version 0.3` \
-             with the a2a command",
-            agent.url
-        )
+        envelope,
+        serde_json::json!({"error": {
+            "a2aCode": null,
+            "code": "VersionNotSupportedError",
+            "message": format!(
+                "the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks \
+                 (it offers: JSONRPC 0.3 {}/a2a); versions before 1.0 are used only when allowed: \
+                 ClientBuilder::allow_legacy(true) or protocol_version(\"0.3\"), `--a2a-version 0.3` \
+                 with the a2a command",
+                agent.url
+            ),
+            "hint": "the agent speaks only an older A2A: pass --a2a-version 0.3 (or 0.2, 0.1)",
+        }})
     );
     assert_eq!(agent.seen(), ["GET /.well-known/agent-card.json"]);
 
     let sent = a2a(&[
         "send",
+        "-a",
         &agent.url,
         "hello",
         "--a2a-version",
         "0.3",
-        "--json",
+        "-o",
+        "json",
     ]);
     assert!(
         sent.status.success(),
@@ -154,10 +161,21 @@ fn a_0_3_agent_needs_a2a_version_and_the_error_says_so() {
         ["GET /.well-known/agent-card.json", "POST /a2a message/send"]
     );
 
-    let unknown = a2a(&["send", &agent.url, "hello", "--a2a-version", "9.1"]);
+    let unknown = a2a(&[
+        "send",
+        "-a",
+        &agent.url,
+        "hello",
+        "--a2a-version",
+        "9.1",
+        "-o",
+        "json",
+    ]);
     assert_eq!(unknown.status.code(), Some(1));
+    let envelope: serde_json::Value = serde_json::from_slice(&unknown.stdout).unwrap();
+    assert_eq!(envelope["error"]["code"], "VersionNotSupportedError");
     assert_eq!(
-        String::from_utf8(unknown.stderr).unwrap().trim_end(),
-        "error: unknown A2A protocol version `9.1`; this client speaks 1.0, 0.3, 0.2 and 0.1"
+        envelope["error"]["message"],
+        "A2A version `9.1` is not supported: this build speaks A2A 1.0, 0.3, 0.2 and 0.1"
     );
 }

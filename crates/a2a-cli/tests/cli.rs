@@ -1,19 +1,23 @@
-//! The `a2a` binary, run as a user runs it: `a2a serve` in the background, the other commands
-//! against it.
+//! The `a2a` binary, run as a user runs it: `a2a serve` in the background, the client commands
+//! against it; and the rough edges of the CLI before the specification's surface, which must
+//! stay gone.
+
+mod support;
 
 use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-const A2A: &str = env!("CARGO_BIN_EXE_a2a");
+use serde_json::json;
+use support::{A2A, Served, TempDir, block, ok, run};
 
 /// `a2a serve` on a free port; killed when dropped.
-struct Served {
+struct Serve {
     child: Child,
     url: String,
 }
 
-impl Served {
+impl Serve {
     fn start(args: &[&str]) -> Self {
         let mut child = Command::new(A2A)
             .args(["serve", "--addr", "127.0.0.1:0"])
@@ -31,260 +35,297 @@ impl Served {
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
             .to_owned();
-        Served { child, url }
+        Serve { child, url }
     }
 }
 
-impl Drop for Served {
+impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
-fn a2a(args: &[&str]) -> Output {
-    Command::new(A2A)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("a2a runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-/// Runs a command that must succeed; returns its stdout.
-fn ok(args: &[&str]) -> String {
-    let output = a2a(args);
-    assert!(
-        output.status.success(),
-        "a2a {args:?} failed ({:?}): {}{}",
-        output.status,
-        stdout(&output),
-        stderr(&output)
-    );
-    stdout(&output)
-}
-
-/// Runs a command that must fail with one line on stderr; returns that line.
-fn fails(args: &[&str], code: i32) -> String {
-    let output = a2a(args);
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "a2a {args:?}: {}{}",
-        stdout(&output),
-        stderr(&output)
-    );
-    let err = stderr(&output);
-    assert_eq!(err.lines().count(), 1, "one line on stderr: {err:?}");
-    assert!(err.starts_with("error: "), "{err}");
-    err.trim_end().to_owned()
-}
-
-/// The task id on a `[state] task ID` line.
-fn task_id(text: &str) -> String {
-    text.lines()
-        .find_map(|l| l.split_once("] task ").map(|(_, id)| id.trim().to_owned()))
-        .unwrap_or_else(|| panic!("no task line in {text:?}"))
-}
-
 #[test]
-fn every_subcommand_has_help() {
-    let top = ok(&["--help"]);
-    for sub in [
-        "card",
-        "send",
-        "stream",
-        "get",
-        "list",
-        "cancel",
-        "subscribe",
-        "serve",
-    ] {
-        assert!(top.contains(sub), "{sub} missing from --help");
-        let help = ok(&[sub, "--help"]);
-        assert!(help.contains("Usage: a2a"), "{sub}: {help}");
+fn serve_keeps_its_flags_and_help() {
+    let help = ok(&["serve", "--help"]).stdout;
+    for flag in ["--addr <ADDR>", "--echo", "--exec <CMD>", "--name <NAME>"] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
-    assert!(ok(&["serve", "--help"]).contains("--exec <CMD>"));
-    assert!(ok(&["--version"]).starts_with("a2a "));
+    assert!(help.contains("[default: 127.0.0.1:7420]"));
+    // A port in use: one error, status 1.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let failed = run(&["serve", "--addr", &addr]);
+    assert_eq!(failed.code, 1);
+    assert!(
+        failed
+            .stderr
+            .starts_with(&format!("Error: cannot listen on {addr}")),
+        "{}",
+        failed.stderr
+    );
+    assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
 }
 
 #[test]
 fn talk_to_the_echo_agent() {
-    let agent = Served::start(&[]);
+    let agent = Serve::start(&[]);
     let url = agent.url.as_str();
-
-    let card = ok(&["card", url]);
-    assert!(card.starts_with("Echo (version "), "{card}");
-    assert!(card.contains(&format!("* JSONRPC 1.0 {url}/")), "{card}");
-    let card_json: serde_json::Value = serde_json::from_str(&ok(&["card", url, "--json"])).unwrap();
-    assert_eq!(card_json["name"], "Echo");
-
-    let streamed = ok(&["stream", url, "hello"]);
-    let lines: Vec<&str> = streamed.lines().collect();
-    assert_eq!(lines.len(), 4, "{streamed}");
-    assert!(lines[0].starts_with("[submitted] task "));
-    assert_eq!(lines[1..], ["[working]", "hello", "[completed]"]);
-
-    let events = ok(&["stream", url, "hi", "--json"]);
-    let events: Vec<serde_json::Value> = events
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert!(events[0].get("task").is_some());
+    let card = ok(&["card", "get", "-a", url]);
+    assert_eq!(card.field("Name"), "Echo");
     assert_eq!(
-        events.last().unwrap()["statusUpdate"]["status"]["state"],
-        "TASK_STATE_COMPLETED"
+        card.field("Interface"),
+        format!("JSONRPC 1.0 {url}/ (selected)")
     );
 
-    let sent = ok(&["send", url, "ping"]);
-    assert!(sent.starts_with("[completed] task "), "{sent}");
-    assert!(sent.lines().any(|l| l == "ping"), "{sent}");
-    let id = task_id(&sent);
+    let sent = ok(&["send", "-a", url, "ping"]);
+    assert_eq!(sent.field("State"), "COMPLETED");
+    assert_eq!(block(&sent.stdout, "Artifact"), "ping");
 
-    let got = ok(&["get", url, &id]);
-    assert!(got.contains("ping"), "{got}");
-    let got: serde_json::Value = serde_json::from_str(&ok(&["get", url, &id, "--json"])).unwrap();
-    assert_eq!(got["id"], id.as_str());
-
-    let listed = ok(&["list", url]);
-    assert_eq!(listed.lines().count(), 3, "{listed}");
-    assert!(listed.contains(&id));
-    let listed = ok(&["list", url, "--state", "working"]);
-    assert_eq!(listed.trim(), "no tasks");
-
-    // A message with a file and data.
-    let dir = std::env::temp_dir().join(format!("a2a-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("note.txt");
-    std::fs::write(&file, "attached").unwrap();
-    let sent = ok(&[
+    // Files and data come back as the echo's parts.
+    let dir = TempDir::new();
+    let file = dir.file("note.txt", b"attached").display().to_string();
+    let answer = ok(&[
         "send",
+        "-a",
         url,
         "with parts",
         "--file",
-        file.to_str().unwrap(),
+        &file,
         "--data",
         r#"{"k":1}"#,
-        "--json",
-    ]);
-    let task: serde_json::Value = serde_json::from_str(&sent).unwrap();
-    let parts = &task["task"]["history"][0]["parts"];
-    assert_eq!(parts[1]["filename"], "note.txt");
-    assert_eq!(parts[1]["mediaType"], "text/plain");
-    assert_eq!(parts[2]["data"], serde_json::json!({"k": 1}));
-    let streamed = ok(&["stream", url, "see", "--file", file.to_str().unwrap()]);
-    assert!(
-        streamed.contains("see\n[file note.txt (text/plain, 8 bytes)]\n[completed]"),
-        "{streamed}"
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(
+        answer["task"]["artifacts"][0]["parts"],
+        json!([
+            {"text": "with parts"},
+            {"raw": "YXR0YWNoZWQ=", "filename": "note.txt", "mediaType": "text/plain"},
+            {"data": {"k": 1}, "mediaType": "application/json"},
+        ])
     );
-    std::fs::remove_dir_all(&dir).unwrap();
-
-    // Errors from the agent: one line, status 1.
-    let err = fails(&["cancel", url, &id], 1);
-    assert!(err.contains("TaskNotCancelableError"), "{err}");
-    let err = fails(&["get", url, "no-such-task"], 1);
-    assert!(err.contains("TaskNotFoundError"), "{err}");
-    let err = fails(&["subscribe", url, &id], 1);
-    assert!(err.contains("UnsupportedOperationError"), "{err}");
-    let err = fails(&["send", url, "x", "--data", "{not json"], 1);
-    assert!(err.starts_with("error: --data is not JSON"), "{err}");
-    // The scheme may be left out.
-    let bare = url.trim_start_matches("http://");
-    assert!(ok(&["send", bare, "no scheme"]).contains("no scheme"));
 }
 
 #[test]
 fn serve_a_command_as_an_agent() {
-    let upper = Served::start(&["--exec", "tr a-z A-Z", "--name", "Upper"]);
-    assert!(ok(&["card", &upper.url]).starts_with("Upper (version "));
-    let sent = ok(&["send", &upper.url, "hello"]);
-    assert!(sent.lines().any(|l| l == "HELLO"), "{sent}");
-    let streamed = ok(&["stream", &upper.url, "one\ntwo"]);
-    assert!(streamed.contains("ONE\nTWO\n[completed]"), "{streamed}");
+    let upper = Serve::start(&["--exec", "tr a-z A-Z", "--name", "Upper"]);
+    assert_eq!(
+        ok(&["card", "get", "-a", &upper.url]).field("Name"),
+        "Upper"
+    );
+    let sent = ok(&["send", "-a", &upper.url, "hello"]);
+    assert_eq!(block(&sent.stdout, "Artifact"), "HELLO");
+    // Lines streamed one chunk each read as one text.
+    let streamed = ok(&["send", "-a", &upper.url, "--stream", "one\ntwo"]);
+    assert_eq!(block(&streamed.stdout, "Artifact"), "ONE\nTWO");
 
-    // A failing command fails its task, with the end of its stderr; the CLI exits with 3.
-    let broken = Served::start(&["--exec", "echo partial; echo 'it broke' >&2; exit 4"]);
-    let output = a2a(&["send", &broken.url, "x"]);
-    assert_eq!(output.status.code(), Some(3));
-    let text = stdout(&output);
-    assert!(text.starts_with("[failed] task "), "{text}");
-    assert!(text.contains("exited with status 4:\nit broke"), "{text}");
-    let output = a2a(&["stream", &broken.url, "x"]);
-    assert_eq!(output.status.code(), Some(3));
-    assert!(stdout(&output).contains("partial\n[failed]"));
+    // A failing command fails its task; the command still did its job: exit 0, the state says.
+    let broken = Serve::start(&["--exec", "echo partial; echo 'it broke' >&2; exit 4"]);
+    let failed = ok(&["send", "-a", &broken.url, "x"]);
+    assert_eq!(failed.field("State"), "FAILED");
+    assert_eq!(
+        block(&failed.stdout, "Status-Message"),
+        "`echo partial; echo 'it broke' >&2; exit 4` exited with status 4:\nit broke"
+    );
+    assert!(
+        failed.stderr.contains("warning: task "),
+        "{}",
+        failed.stderr
+    );
 }
 
 #[test]
 fn cancel_kills_the_command_and_subscribe_follows_it() {
-    let dir = std::env::temp_dir().join(format!("a2a-cli-cancel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let marker = dir.join("finished");
-    // The message says how long to sleep; the sleep runs in a background subshell, which a
-    // cancel must stop too.
+    let dir = TempDir::new();
+    let marker = dir.path().join("finished");
+    let sleeper = dir.path().join("sleeper");
+    // The message says how long to sleep; the sleep runs in a background subshell (whose pid is
+    // written down), which a cancel must stop too.
     let command = format!(
-        "t=$(cat); (sleep \"$t\"; touch {}) & wait; echo late",
-        marker.display()
+        "t=$(cat); (sleep \"$t\"; touch {}) & echo $! > {}; wait; echo late",
+        marker.display(),
+        sleeper.display()
     );
-    let agent = Served::start(&["--exec", &command]);
+    let agent = Serve::start(&["--exec", &command]);
 
-    // Follow one run to its end.
-    let started = ok(&["send", &agent.url, "0.3", "--no-wait"]);
-    let id = task_id(&started);
-    let followed = ok(&["subscribe", &agent.url, &id]);
-    assert!(followed.contains("late\n[completed]"), "{followed}");
+    let started = ok(&["send", "-a", &agent.url, "0.3", "--async"]);
+    let id = started.field("Task-Id");
+    let followed = ok(&["task", "subscribe", "-a", &agent.url, &id]);
+    assert_eq!(followed.field("State"), "COMPLETED");
+    assert_eq!(block(&followed.stdout, "Artifact"), "late");
     assert!(marker.exists());
     std::fs::remove_file(&marker).unwrap();
+    std::fs::remove_file(&sleeper).unwrap();
 
-    // Cancel another before it finishes: the command and what it started are killed.
-    let started = ok(&["send", &agent.url, "2", "--no-wait"]);
-    let id = task_id(&started);
-    let canceled = ok(&["cancel", &agent.url, &id]);
-    assert!(canceled.starts_with("[canceled] task "), "{canceled}");
-    std::thread::sleep(Duration::from_millis(2500));
+    let started = ok(&["send", "-a", &agent.url, "60", "--async"]);
+    let id = started.field("Task-Id");
+    // The subshell is running before the cancel.
+    let pid = wait_for(|| {
+        std::fs::read_to_string(&sleeper)
+            .ok()
+            .filter(|p| p.ends_with('\n'))
+    });
+    let alive = |pid: &str| {
+        Command::new("kill")
+            .args(["-0", pid.trim()])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success()
+    };
+    assert!(alive(&pid));
+    assert_eq!(
+        ok(&["task", "cancel", "-a", &agent.url, &id]).field("State"),
+        "CANCELED"
+    );
+    wait_for(|| (!alive(&pid)).then_some(()));
     assert!(!marker.exists(), "the command ran to its end");
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Polls `check` every 10 ms until it gives a value (within 10 s, or the test fails).
+fn wait_for<T>(mut check: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..1000 {
+        if let Some(value) = check() {
+            return value;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("still waiting after 10 s");
+}
+
+// ----- The rough edges of the CLI before, which stay gone -----------------------------------
+
+#[test]
+fn timeout_bounds_streams_and_subscriptions() {
+    let agent = Served::start();
+    let host = agent.host();
+    let streamed = run(&["send", "-a", host, "--stream", "wait", "--timeout", "300ms"]);
+    assert_eq!(streamed.code, 5);
+    let started = ok(&["send", "-a", host, "wait", "--async", "-o", "json"]).json();
+    let id = started["task"]["id"].as_str().unwrap();
+    let subscribed = run(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        id,
+        "--stream",
+        "--timeout",
+        "300ms",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(subscribed.code, 5);
+    assert_eq!(
+        subscribed.lines().last().unwrap()["error"]["code"],
+        "A2ACLI_ERR_TIMEOUT"
+    );
+    ok(&["task", "cancel", "-a", host, id]);
 }
 
 #[test]
-fn errors_are_one_line_and_non_zero() {
-    // Port 1 (tcpmux) has no listener on these machines: a released ephemeral port could be
-    // handed to a server of a test running in parallel.
-    let port = 1;
-    let url = format!("http://127.0.0.1:{port}");
-    let err = fails(&["stream", &url, "hello"], 1);
-    assert!(
-        err.starts_with(&format!("error: cannot connect to 127.0.0.1:{port}")),
-        "{err}"
-    );
-    let err = fails(&["card", "ftp://example.com"], 1);
-    assert!(
-        err.starts_with("error: invalid URL `ftp://example.com`"),
-        "{err}"
-    );
-    let err = fails(&["send", &url, "x", "--header", "no colon"], 1);
-    assert!(err.contains("NAME: VALUE"), "{err}");
+fn event_ids_are_shown_for_resuming() {
+    let agent = Served::start();
+    let streamed = ok(&["send", "-a", agent.host(), "--stream", "chunks 2"]);
+    let ids: Vec<String> = streamed
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "Event-Id")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(ids, ["1", "2", "3", "5"]);
+    assert_eq!(streamed.field("Last-Event-Id"), "5");
+}
 
-    // A port in use.
-    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = taken.local_addr().unwrap().to_string();
-    let err = fails(&["serve", "--addr", &addr], 1);
-    assert!(
-        err.starts_with(&format!("error: cannot listen on {addr}")),
-        "{err}"
+#[test]
+fn a_send_that_times_out_names_its_task() {
+    let agent = Served::start();
+    let timed = run(&["send", "-a", agent.host(), "wait", "--timeout", "300ms"]);
+    assert_eq!(timed.code, 5);
+    let error = support::fields(&timed.stderr);
+    let message = &error.iter().find(|(l, _)| l == "Error").unwrap().1;
+    let id = message
+        .strip_prefix("timed out after 300ms waiting for task ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("{message}"));
+    assert_eq!(
+        ok(&["task", "get", "-a", agent.host(), id]).field("State"),
+        "WORKING"
     );
+    ok(&["task", "cancel", "-a", agent.host(), id]);
+}
 
-    // Usage errors are clap's: status 2.
-    let output = a2a(&["get"]);
-    assert_eq!(output.status.code(), Some(2));
-    let output = a2a(&["serve", "--echo", "--exec", "cat"]);
-    assert_eq!(output.status.code(), Some(2));
-    let output = a2a(&["list", &url, "--state", "done"]);
-    assert_eq!(output.status.code(), Some(2));
+#[test]
+fn retries_are_counted_and_said() {
+    let once = run(&[
+        "send",
+        "-a",
+        "127.0.0.1:1",
+        "hi",
+        "--retries",
+        "2",
+        "--debug",
+    ]);
+    assert_eq!(once.code, 3);
+    assert_eq!(
+        once.stderr.matches("debug: the card fetch failed").count(),
+        2,
+        "{}",
+        once.stderr
+    );
+    assert_eq!(
+        once.stderr
+            .matches("debug: xx GetAgentCard attempt")
+            .count(),
+        3,
+        "{}",
+        once.stderr
+    );
+}
+
+#[test]
+fn history_and_lists_read_well_in_text() {
+    let agent = Served::start();
+    let host = agent.host();
+    let id = ok(&["send", "-a", host, "ask"]).field("Task-Id");
+    ok(&["send", "-a", host, "--task-id", &id, "Paris"]);
+    let got = ok(&["task", "get", "-a", host, &id, "--history", "2"]);
+    let history: Vec<String> = got
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "History")
+        .map(|(_, v)| v.split(' ').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(history, ["AGENT", "USER"]);
+    assert!(got.stdout.contains("\nParis\n\n"), "{}", got.stdout);
+    let listed = ok(&["task", "list", "-a", host]);
+    assert_eq!(listed.field("Task-Id"), id);
+    assert_eq!(listed.field("Total"), "1");
+}
+
+#[test]
+fn old_commands_say_their_new_spelling() {
+    for (old, new) in [
+        (
+            vec!["stream", "http://h", "hi"],
+            "`a2a stream` is now `a2a send --stream -a URL TEXT` (see `a2a help`)",
+        ),
+        (
+            vec!["get", "http://h", "t"],
+            "`a2a get` is now `a2a task get -a URL TASK_ID` (see `a2a help`)",
+        ),
+        (
+            vec!["card", "http://h"],
+            "`a2a card URL` is now `a2a card get -a URL`",
+        ),
+    ] {
+        let mut args = old.clone();
+        args.extend(["-o", "json"]);
+        let refused = run(&args);
+        assert_eq!(refused.code, 2);
+        assert_eq!(refused.envelope()["hint"], new, "{old:?}");
+    }
 }

@@ -48,6 +48,7 @@ pub struct ClientBuilder {
     preferred: Vec<String>,
     factories: Vec<Arc<dyn TransportFactory>>,
     versions: VersionPolicy,
+    verify_certificates: bool,
     invalid: Option<Error>,
 }
 
@@ -64,6 +65,7 @@ impl fmt::Debug for ClientBuilder {
             .field("preferred_transports", &self.preferred)
             .field("transports", &self.factories.len())
             .field("versions", &self.versions)
+            .field("verify_certificates", &self.verify_certificates)
             .finish_non_exhaustive()
     }
 }
@@ -81,6 +83,7 @@ impl Default for ClientBuilder {
             preferred: Vec::new(),
             factories: Vec::new(),
             versions: VersionPolicy::Current,
+            verify_certificates: true,
             invalid: None,
         }
     }
@@ -257,6 +260,15 @@ impl ClientBuilder {
         self
     }
 
+    /// With `true`, accepts any TLS certificate the server presents: expired, self-signed, for
+    /// another name. For development only (the `a2a` command's `--insecure`): anyone on the path
+    /// can then read and change the traffic. Default `false` (certificates are verified against
+    /// the webpki roots).
+    pub fn danger_accept_invalid_certs(mut self, accept: bool) -> Self {
+        self.verify_certificates = !accept;
+        self
+    }
+
     /// The interface of `card` a client built by this builder would use (see
     /// [`preferred_transports`](Self::preferred_transports) and [`connect`](Self::connect)).
     ///
@@ -302,6 +314,39 @@ impl ClientBuilder {
         Ok(card)
     }
 
+    /// A client for a card the caller fetched from `card_url`: interface URLs that are paths
+    /// (`/a2a`) are taken on that URL's origin, as [`connect`](Self::connect) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_card`](Self::from_card); [`Error::Config`] when `card_url` is not an absolute
+    /// http(s) URL.
+    pub fn from_card_at(self, card: AgentCard, card_url: &str) -> Result<A2aClient, Error> {
+        let card_url = crate::http::parse_url(card_url)?;
+        self.parts()?.client(card, Some(&card_url))
+    }
+
+    /// Sends one plain HTTP request (not an A2A operation: an OAuth token endpoint, a file an
+    /// artifact points to) with this builder's settings: its TLS verification, connect timeout,
+    /// call timeout and interceptors (which see it as the call `label`, attempt 0); no retries,
+    /// no A2A headers. Returns the response head and the whole body.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] for a URL that is not absolute http(s); [`Error::Transport`] and
+    /// [`Error::Timeout`] as for any call. An answer of any status is `Ok`.
+    pub async fn send_http(
+        &self,
+        label: &'static str,
+        request: http::Request<bytes::Bytes>,
+    ) -> Result<(http::response::Parts, bytes::Bytes), Error> {
+        crate::http::parse_url(&request.uri().to_string())?;
+        let parts = self.parts()?;
+        let call = crate::CallInfo::new(label, 0);
+        let exchange = parts.http.exchange(&call, request);
+        parts.policy.attempt(&call, exchange).await
+    }
+
     /// A client for a card the caller already has.
     ///
     /// # Errors
@@ -335,7 +380,12 @@ impl ClientBuilder {
         };
         let interceptors: crate::http::Interceptors = self.interceptors.clone().into();
         Ok(Parts {
-            http: HttpClient::new(self.connect_timeout, interceptors.clone(), header)?,
+            http: HttpClient::new(
+                self.connect_timeout,
+                interceptors.clone(),
+                header,
+                self.verify_certificates,
+            )?,
             policy: Policy {
                 timeout: self.timeout,
                 retry: self.retry.clone(),

@@ -74,16 +74,19 @@ pub(crate) enum Opened {
 }
 
 impl HttpClient {
+    /// `verify_certificates: false` accepts any server certificate (see
+    /// [`ClientBuilder::danger_accept_invalid_certs`](crate::ClientBuilder::danger_accept_invalid_certs)).
     pub(crate) fn new(
         connect_timeout: Option<Duration>,
         interceptors: Interceptors,
         extensions: Option<HeaderValue>,
+        verify_certificates: bool,
     ) -> Result<Self, Error> {
         let mut http = HttpConnector::new();
         http.set_connect_timeout(connect_timeout);
         http.set_nodelay(true);
         http.enforce_http(false);
-        let connector = wrap(http)?;
+        let connector = wrap(http, verify_certificates)?;
         let client = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(90))
             .pool_timer(TokioTimer::new())
@@ -221,20 +224,84 @@ async fn read_body(body: Incoming) -> Result<Bytes, Error> {
 }
 
 #[cfg(feature = "tls")]
-fn wrap(http: HttpConnector) -> Result<Connector, Error> {
-    let builder = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-        .map_err(|err| Error::Config(format!("cannot set up TLS: {err}")))?
-        .https_or_http()
-        .enable_http1();
+fn wrap(http: HttpConnector, verify_certificates: bool) -> Result<Connector, Error> {
+    let tls_error = |err: rustls::Error| Error::Config(format!("cannot set up TLS: {err}"));
+    let provider = rustls::crypto::ring::default_provider();
+    let builder = if verify_certificates {
+        hyper_rustls::HttpsConnectorBuilder::new()
+            .with_provider_and_webpki_roots(provider)
+            .map_err(tls_error)?
+    } else {
+        let provider = std::sync::Arc::new(provider);
+        let config = rustls::ClientConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(tls_error)?
+            .dangerous()
+            .with_custom_certificate_verifier(std::sync::Arc::new(AnyCertificate(provider)))
+            .with_no_client_auth();
+        hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(config)
+    };
+    let builder = builder.https_or_http().enable_http1();
     #[cfg(feature = "http2")]
     let builder = builder.enable_http2();
     Ok(builder.wrap_connector(http))
 }
 
 #[cfg(not(feature = "tls"))]
-fn wrap(http: HttpConnector) -> Result<Connector, Error> {
+fn wrap(http: HttpConnector, _verify_certificates: bool) -> Result<Connector, Error> {
     Ok(http)
+}
+
+/// Accepts any server certificate (name, issuer, dates unchecked); the handshake signatures are
+/// still checked, with the provider's algorithms.
+#[cfg(feature = "tls")]
+#[derive(Debug)]
+struct AnyCertificate(std::sync::Arc<rustls::crypto::CryptoProvider>);
+
+#[cfg(feature = "tls")]
+impl rustls::client::danger::ServerCertVerifier for AnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &rustls::pki_types::CertificateDer<'_>,
+        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
+        _server_name: &rustls::pki_types::ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        Ok(rustls::client::danger::ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
 }
 
 /// Checks that `url` is an absolute `http` or `https` URL this build can reach.

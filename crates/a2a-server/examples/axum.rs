@@ -3,7 +3,7 @@
 //! ```sh
 //! cargo run -p a2a-server --example axum -- 127.0.0.1:7423
 //! curl -s http://127.0.0.1:7423/.well-known/agent-card.json   # the card, at the root
-//! cargo run -p a2a-cli -- send http://127.0.0.1:7423 "hello"  # finds /a2a/ through the card
+//! cargo run -p a2a-cli -- send -a 127.0.0.1:7423 "hello"      # finds /a2a/ through the card
 //! ```
 //!
 //! Where the card lands: `nest_service("/a2a", service)` strips the prefix, so the service

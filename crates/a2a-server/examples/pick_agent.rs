@@ -3,9 +3,9 @@
 //!
 //! ```sh
 //! cargo run -p a2a-server --example pick_agent -- upper 127.0.0.1:7424
-//! cargo run -p a2a-cli -- send http://127.0.0.1:7424 "hello"      # HELLO
+//! cargo run -p a2a-cli -- send -a 127.0.0.1:7424 "hello"          # HELLO
 //! cargo run -p a2a-server --example pick_agent -- count 127.0.0.1:7424
-//! cargo run -p a2a-cli -- send http://127.0.0.1:7424 "one two"    # 2 words
+//! cargo run -p a2a-cli -- send -a 127.0.0.1:7424 "one two"        # 2 words
 //! ```
 //!
 //! `Agent` has `async fn`s and cannot be a `dyn` trait object; `BoxAgent` (an

@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run -p a2a-server --example quickstart
-//! cargo run -p a2a-cli -- stream http://127.0.0.1:7420 "world"
+//! cargo run -p a2a-cli -- send -a 127.0.0.1:7420 --stream "world"
 //! ```
 
 use a2a_server::A2aService;
