@@ -297,5 +297,8 @@ async fn json_rpc_calls_are_scoped_to_the_tenant_in_their_params() {
         assert_eq!(normalized(&body)["error"]["code"], -32001, "{other:?}");
     }
     let (_, _, body) = rpc(server.addr, &get(Some("acme"))).await;
-    assert_eq!(normalized(&body)["result"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        normalized(&body)["result"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
 }

@@ -527,7 +527,10 @@ impl RequestHandler {
         if config.id.is_none() {
             config.id = Some(uuid_string());
         }
-        self.inner.store.put_push_config(config.clone()).await?;
+        self.inner
+            .store
+            .put_push_config(config.clone(), call.generation)
+            .await?;
         Ok(config)
     }
 
