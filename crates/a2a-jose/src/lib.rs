@@ -24,6 +24,7 @@ use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair as _};
 use serde::{Deserialize, Serialize};
 
 pub mod b64;
+pub mod push;
 
 /// What went wrong with a key or a token. The text names the problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -149,6 +149,8 @@ pub struct ServiceBuilder {
     authenticator: Option<Arc<dyn Authenticator>>,
     jsonrpc: bool,
     rest: bool,
+    #[cfg(feature = "push")]
+    push: Option<crate::push::PushSettings>,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -183,6 +185,20 @@ impl ServiceBuilder {
     #[must_use]
     pub fn handler_config(mut self, config: HandlerConfig) -> Self {
         self.handler = self.handler.config(config);
+        self
+    }
+
+    /// Switches push delivery on (see [`crate::push`]): the card declares
+    /// `capabilities.pushNotifications`, the push-config operations accept configs (each URL
+    /// checked by the SSRF guard), and a worker delivers every task event to the task's
+    /// configs. With a signing key, the service also serves its JWKS at
+    /// `/.well-known/jwks.json` and the card names it. Without it, a card that declares push
+    /// notifications is corrected to false.
+    #[cfg(feature = "push")]
+    #[must_use]
+    pub fn push(mut self, settings: crate::push::PushSettings) -> Self {
+        self.handler = self.handler.push(settings.clone());
+        self.push = Some(settings);
         self
     }
 
@@ -243,7 +259,9 @@ impl ServiceBuilder {
     }
 
     /// The service.
-    pub fn build(self) -> A2aService {
+    pub fn build(mut self) -> A2aService {
+        #[cfg(feature = "push")]
+        crate::push::declare(&mut self.card, self.push.as_ref());
         let mut ours = Vec::new();
         if self.jsonrpc {
             ours.push((binding::JSONRPC, VERSION_1_0, self.rpc_path.clone()));
@@ -345,6 +363,8 @@ impl A2aService {
             authenticator: None,
             jsonrpc: true,
             rest: true,
+            #[cfg(feature = "push")]
+            push: None,
         }
     }
 
@@ -388,6 +408,8 @@ impl A2aService {
         B::Error: Into<BoxError>,
     {
         let span = tracing::info_span!("a2a.request", method = %request.method(), path = %request.uri().path());
+        // A service built outside a runtime starts its push worker here.
+        self.inner.handler.start_push();
         self.route(request).instrument(span).await
     }
 
@@ -405,6 +427,12 @@ impl A2aService {
         let path = head.uri.path();
         if path == paths::AGENT_CARD || path == paths::LEGACY_AGENT_CARD {
             return inner.card.respond(&head);
+        }
+        #[cfg(feature = "push")]
+        if path == a2a_jose::push::JWKS_PATH
+            && let Some(jwks) = inner.handler.pusher().and_then(|p| p.jwks_json())
+        {
+            return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
         let settings = jsonrpc::Settings {
             body: BodyLimits {

@@ -76,6 +76,8 @@ impl CardEndpoint {
             .collect();
         card.supported_interfaces.retain(|i| !ours.contains(i));
         card.supported_interfaces.splice(0..0, ours);
+        #[cfg(feature = "push")]
+        crate::push::locate_jwks(&mut card, base);
         card
     }
 
@@ -175,6 +177,37 @@ impl CardEndpoint {
                 modified <= since
             })
     }
+}
+
+/// The JWKS of signed push deliveries (`/.well-known/jwks.json`): `GET` or `HEAD`, as
+/// `application/jwk-set+json`, cached as long as the card.
+#[cfg(feature = "push")]
+pub(crate) fn jwks_response(
+    head: &http::request::Parts,
+    jwks: &Bytes,
+    max_age: u32,
+) -> http::Response<A2aBody> {
+    if head.method != Method::GET && head.method != Method::HEAD {
+        let error =
+            A2aError::invalid_request(format!("the JWKS is read with GET, not {}", head.method))
+                .with_http_status(405);
+        let mut response = error_response(&error);
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
+    let body = if head.method == Method::HEAD {
+        A2aBody::empty()
+    } else {
+        A2aBody::full(jwks.clone())
+    };
+    http::Response::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, "application/jwk-set+json")
+        .header(header::CACHE_CONTROL, format!("public, max-age={max_age}"))
+        .body(body)
+        .expect("a valid response")
 }
 
 /// `scheme://host` of the request, as the client addressed it: the URI's scheme (HTTP/2) or
