@@ -156,7 +156,8 @@ async fn deliver(store: &dyn TaskStore, pusher: &Pusher, delivery: Delivery) {
             store.retry_delivery(id, lease, due, error).await
         }
         Outcome::Retry(error) => {
-            let error = format!("gave up after {attempts} attempts: {error}");
+            let plural = if attempts == 1 { "" } else { "s" };
+            let error = format!("gave up after {attempts} attempt{plural}: {error}");
             tracing::warn!(target: "a2a_server::push", %error, "push delivery is dead");
             store.kill_delivery(id, lease, error).await
         }
