@@ -165,6 +165,10 @@ enum Command {
         /// The agent's name on its card.
         #[arg(long)]
         name: Option<String>,
+        /// Deliver push notifications (the card declares them): every task event goes to the
+        /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
+        #[command(flatten)]
+        push: serve::PushArgs,
     },
 }
 
@@ -356,7 +360,8 @@ async fn run(command: Command) -> Outcome {
             echo: _,
             exec,
             name,
-        } => serve(&addr, exec, name).await,
+            push,
+        } => serve(&addr, exec, name, push).await,
     }
 }
 
@@ -518,7 +523,13 @@ fn exit_for(state: TaskState) -> ExitCode {
     }
 }
 
-async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcome {
+async fn serve(
+    addr: &str,
+    exec: Option<String>,
+    name: Option<String>,
+    push: serve::PushArgs,
+) -> Outcome {
+    let push = push.settings().map_err(Failure)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| Failure(format!("cannot listen on {addr}: {err}")))?;
@@ -530,7 +541,7 @@ async fn serve(addr: &str, exec: Option<String>, name: Option<String>) -> Outcom
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url);
+    let service = serve::service(exec, name, &url, push);
     let mut printer = Printer::new(false);
     printer.line(&format!("serving {what} agent at {url}"));
     printer.line(&format!(
