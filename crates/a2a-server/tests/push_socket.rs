@@ -198,6 +198,15 @@ async fn run(server: &TestServer, text: &str, config: Option<Value>) -> String {
         .to_owned()
 }
 
+/// Sends a follow-up `text` to the task (blocking) and checks that it was taken.
+async fn follow_up(server: &TestServer, task_id: &str, text: &str) {
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
+        "message": {"messageId": "m-2", "taskId": task_id, "role": "ROLE_USER", "parts": [{"text": text}]}}});
+    let (status, _, answer) = rpc(server.addr, &body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer.contains(r#""result":{"task""#), "{answer}");
+}
+
 /// Creates a push config through JSON-RPC; returns the answer (result or error).
 async fn create_config(server: &TestServer, task_id: &str, config: Value) -> Value {
     let mut params = config;
@@ -289,10 +298,7 @@ async fn a_config_created_later_gets_the_events_after_it() {
         created["result"],
         json!({"id": "c-1", "taskId": task_id, "url": hook.url()})
     );
-    let follow_up = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
-        "message": {"messageId": "m-2", "taskId": task_id, "role": "ROLE_USER", "parts": [{"text": "Paris"}]}}});
-    let (status, _, body) = rpc(server.addr, &follow_up.to_string()).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
+    follow_up(&server, &task_id, "Paris").await;
     let states: Vec<Value> = hook
         .take(4)
         .await
@@ -380,9 +386,7 @@ async fn a_hanging_receiver_delays_nobody_else() {
         "TASK_STATE_SUBMITTED"
     );
     // ... while the other config gets every event of the follow-up.
-    let follow_up = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
-        "message": {"messageId": "m-2", "taskId": task_id, "role": "ROLE_USER", "parts": [{"text": "go"}]}}});
-    rpc(server.addr, &follow_up.to_string()).await;
+    follow_up(&server, &task_id, "go").await;
     let got = good.take(4).await;
     assert_eq!(
         got.last().unwrap().json()["statusUpdate"]["status"]["state"],
@@ -537,9 +541,7 @@ async fn a_name_that_resolves_to_loopback_is_refused_at_delivery() {
         .put_push_config(config, Generation::V1)
         .await
         .unwrap();
-    let follow_up = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
-        "message": {"messageId": "m-2", "taskId": task_id, "role": "ROLE_USER", "parts": [{"text": "go"}]}}});
-    rpc(server.addr, &follow_up.to_string()).await;
+    follow_up(&server, &task_id, "go").await;
     let status = status_when(&service, &task_id, |s| {
         s[0].deliveries.len() == 4
             && s[0]
@@ -701,9 +703,7 @@ async fn a_config_registered_through_0_3_gets_0_3_bodies() {
         )
         .await
         .unwrap();
-    let follow_up = json!({"jsonrpc": "2.0", "id": 3, "method": "SendMessage", "params": {
-        "message": {"messageId": "m-2", "taskId": task_id, "role": "ROLE_USER", "parts": [{"text": "go"}]}}});
-    rpc(server.addr, &follow_up.to_string()).await;
+    follow_up(&server, &task_id, "go").await;
     let got = hook.take(4).await;
     assert_eq!(got[0].headers["content-type"], "application/json");
     assert_eq!(

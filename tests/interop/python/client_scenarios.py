@@ -675,10 +675,11 @@ SCENARIOS = [
 ]
 
 
-async def main() -> int:
+async def main(scenarios=None) -> int:
+    """Runs `scenarios` (default: SCENARIOS), or those of them named on the command line."""
     wanted = set(sys.argv[2:])
     failures = 0
-    for scenario in SCENARIOS:
+    for scenario in scenarios or SCENARIOS:
         name = scenario.__name__
         if wanted and name not in wanted:
             continue

@@ -17,60 +17,35 @@ Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on
 
 import asyncio
 import sys
-import traceback
-import uuid
-
-import httpx
 
 from google.protobuf import json_format
 
-from a2a.client import ClientConfig, create_client
 from a2a.types import (
     AuthenticationInfo,
     DeleteTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigRequest,
     ListTaskPushNotificationConfigsRequest,
-    Message,
-    Part,
-    Role,
-    SendMessageConfiguration,
     SendMessageRequest,
+    SendMessageConfiguration,
     StreamResponse,
     TaskPushNotificationConfig,
     TaskState,
 )
 
-
-SCENARIO_TIMEOUT = 20.0
-HTTP_TIMEOUT = 10.0
-
-BASE = sys.argv[1].rstrip('/') if len(sys.argv) > 1 else 'http://127.0.0.1:7420'
-
-S = TaskState
-TERMINAL = {S.TASK_STATE_COMPLETED, S.TASK_STATE_FAILED, S.TASK_STATE_CANCELED, S.TASK_STATE_REJECTED}
+# The scenario runner and the helpers of the client suite (this directory).
+from client_scenarios import TERMINAL, Failed, check, client, eq, main, user_message
 
 
-class Failed(Exception):
-    pass
-
-
-def check(cond: bool, what: str) -> None:
-    if not cond:
-        raise Failed(what)
-
-
-def eq(actual, expected, what: str) -> None:
-    if actual != expected:
-        raise Failed(f'{what}: expected {expected!r}, got {actual!r}')
-
-
-def user_message(text: str) -> Message:
-    return Message(message_id=str(uuid.uuid4()), role=Role.ROLE_USER, parts=[Part(text=text)])
-
-
-async def client():
-    config = ClientConfig(streaming=False, httpx_client=httpx.AsyncClient(timeout=HTTP_TIMEOUT))
-    return await create_client(BASE, client_config=config)
+async def start_task(c, text: str, push: TaskPushNotificationConfig | None = None):
+    """Sends `text` with returnImmediately (and a push config, if given); returns the task."""
+    configuration = SendMessageConfiguration(return_immediately=True)
+    if push is not None:
+        configuration.task_push_notification_config.CopyFrom(push)
+    request = SendMessageRequest(message=user_message(text), configuration=configuration)
+    events = [e async for e in c.send_message(request)]
+    eq(len(events), 1, 'number of responses to a non-streaming send')
+    check(events[0].HasField('task'), f'expected a task, got {events[0]}')
+    return events[0].task
 
 
 class Receiver:
@@ -155,10 +130,7 @@ def check_sequence(events, task_id: str, text: str) -> None:
 async def push_config_crud():
     c = await client()
     try:
-        resp = [e async for e in c.send_message(SendMessageRequest(
-            message=user_message('crud'),
-            configuration=SendMessageConfiguration(return_immediately=True)))][0]
-        task_id = resp.task.id
+        task_id = (await start_task(c, 'crud')).id
         config = TaskPushNotificationConfig(
             task_id=task_id, id='py-1', url='http://127.0.0.1:9/hook', token='tok',
             authentication=AuthenticationInfo(scheme='Bearer', credentials='cred'))
@@ -198,14 +170,11 @@ async def push_from_send_message():
         config = TaskPushNotificationConfig(
             url=receiver.url, token='tok-send',
             authentication=AuthenticationInfo(scheme='Bearer', credentials='cred-send'))
-        resp = [e async for e in c.send_message(SendMessageRequest(
-            message=user_message('pushed from the send'),
-            configuration=SendMessageConfiguration(
-                return_immediately=True, task_push_notification_config=config)))][0]
+        task = await start_task(c, 'pushed from the send', config)
         events = await receiver.until_terminal()
         eq(events[0][1].WhichOneof('payload'), 'task', 'the first delivery')
         eq(TaskState.Name(events[0][1].task.status.state), 'TASK_STATE_SUBMITTED', 'the first state')
-        check_sequence(events, resp.task.id, 'pushed from the send')
+        check_sequence(events, task.id, 'pushed from the send')
         for headers, _ in events:
             eq(headers.get('content-type'), 'application/a2a+json', 'Content-Type')
             eq(headers.get('x-a2a-notification-token'), 'tok-send', 'X-A2A-Notification-Token')
@@ -221,10 +190,7 @@ async def push_after_create():
     receiver = await Receiver().start()
     c = await client()
     try:
-        resp = [e async for e in c.send_message(SendMessageRequest(
-            message=user_message('pushed after the create'),
-            configuration=SendMessageConfiguration(return_immediately=True)))][0]
-        task_id = resp.task.id
+        task_id = (await start_task(c, 'pushed after the create')).id
         await c.create_task_push_notification_config(TaskPushNotificationConfig(
             task_id=task_id, url=receiver.url, token='tok-create'))
         # The task works for a second: the events after the create reach the receiver.
@@ -245,28 +211,5 @@ SCENARIOS = [
 ]
 
 
-async def main() -> int:
-    wanted = set(sys.argv[2:])
-    failures = 0
-    for scenario in SCENARIOS:
-        name = scenario.__name__
-        if wanted and name not in wanted:
-            continue
-        try:
-            await asyncio.wait_for(scenario(), SCENARIO_TIMEOUT)
-            print(f'PASS {name}', flush=True)
-        except Failed as e:
-            failures += 1
-            print(f'FAIL {name}: {e}', flush=True)
-        except asyncio.TimeoutError:
-            failures += 1
-            print(f'FAIL {name}: timed out after {SCENARIO_TIMEOUT}s', flush=True)
-        except Exception as e:  # noqa: BLE001
-            failures += 1
-            detail = ''.join(traceback.format_exception_only(type(e), e)).strip().replace('\n', ' | ')
-            print(f'FAIL {name}: {detail}', flush=True)
-    return 1 if failures else 0
-
-
 if __name__ == '__main__':
-    sys.exit(asyncio.run(main()))
+    sys.exit(asyncio.run(main(SCENARIOS)))

@@ -96,17 +96,8 @@ impl CardEndpoint {
 
     /// Answers a request for the card.
     pub(crate) fn respond(&self, head: &http::request::Parts) -> http::Response<A2aBody> {
-        if head.method != Method::GET && head.method != Method::HEAD {
-            let error = A2aError::invalid_request(format!(
-                "the agent card is read with GET, not {}",
-                head.method
-            ))
-            .with_http_status(405);
-            let mut response = error_response(&error);
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return response;
+        if let Some(refused) = only_get(head, "the agent card") {
+            return refused;
         }
         let derived;
         let rendered = match &self.fixed {
@@ -187,15 +178,8 @@ pub(crate) fn jwks_response(
     jwks: &Bytes,
     max_age: u32,
 ) -> http::Response<A2aBody> {
-    if head.method != Method::GET && head.method != Method::HEAD {
-        let error =
-            A2aError::invalid_request(format!("the JWKS is read with GET, not {}", head.method))
-                .with_http_status(405);
-        let mut response = error_response(&error);
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
-        return response;
+    if let Some(refused) = only_get(head, "the JWKS") {
+        return refused;
     }
     let body = if head.method == Method::HEAD {
         A2aBody::empty()
@@ -243,6 +227,20 @@ fn request_base(head: &http::request::Parts) -> Option<String> {
 }
 
 /// A card endpoint's error: a `google.rpc.Status` document.
+/// The 405 (with `Allow: GET, HEAD`) for a request to `what` that is neither `GET` nor `HEAD`.
+fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
+    if head.method == Method::GET || head.method == Method::HEAD {
+        return None;
+    }
+    let error = A2aError::invalid_request(format!("{what} is read with GET, not {}", head.method))
+        .with_http_status(405);
+    let mut response = error_response(&error);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    Some(response)
+}
+
 fn error_response(error: &A2aError) -> http::Response<A2aBody> {
     response::full(
         response::status(error.http_status()),

@@ -9,20 +9,13 @@ use a2a_types::v1::{
 };
 use pretty_assertions::assert_eq;
 
+use super::memory_tests::block_on;
 use super::{
     Claimed, DeliveryRecord, DeliveryState, InMemoryTaskStore, OutboxLimits, Owner, PushStatus,
     RetentionPolicy, TaskEdit, TaskStore, delivery_bytes,
 };
 
 const LEASE: Duration = Duration::from_secs(30);
-
-fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(f)
-}
 
 fn config(task: &str, id: &str) -> TaskPushNotificationConfig {
     TaskPushNotificationConfig::new(format!("https://hook.example/{id}"))
@@ -64,6 +57,23 @@ fn summary(claimed: &Claimed) -> Vec<(String, u64, String)> {
             (d.config.id.clone().unwrap(), d.seq, state)
         })
         .collect()
+}
+
+/// Claims and completes every delivery due at `now`, round after round; returns the summary of
+/// each, in claim order. Nothing is left due after it.
+async fn drain(store: &InMemoryTaskStore, now: SystemTime) -> Vec<(String, u64, String)> {
+    let mut seen = Vec::new();
+    loop {
+        let claimed = store.claim_deliveries(now, LEASE, 10).await.unwrap();
+        if claimed.deliveries.is_empty() {
+            assert_eq!(claimed.next_due, None);
+            return seen;
+        }
+        seen.extend(summary(&claimed));
+        for d in &claimed.deliveries {
+            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+        }
+    }
 }
 
 fn row(config: &str, seq: u64, state: &str) -> (String, u64, String) {
@@ -116,20 +126,8 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
         for d in &first.deliveries {
             assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
         }
-        let mut seen = Vec::new();
-        loop {
-            let claimed = store.claim_deliveries(now, LEASE, 10).await.unwrap();
-            if claimed.deliveries.is_empty() {
-                assert_eq!(claimed.next_due, None);
-                break;
-            }
-            seen.extend(summary(&claimed));
-            for d in &claimed.deliveries {
-                assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
-            }
-        }
         assert_eq!(
-            seen,
+            drain(&store, now).await,
             [
                 row("a", 2, "status TASK_STATE_WORKING"),
                 row("b", 3, "status TASK_STATE_COMPLETED"),
@@ -291,18 +289,13 @@ fn deleting_a_config_drops_its_deliveries_and_an_evicted_task_keeps_them() {
         new_task(&store, "u").await;
         assert!(store.load(&"t".into()).await.unwrap().is_none());
         assert!(store.push_status(&"t".into()).await.unwrap().is_empty());
-        let now = SystemTime::now();
-        let mut seqs = Vec::new();
-        loop {
-            let claimed = store.claim_deliveries(now, LEASE, 10).await.unwrap();
-            let Some(d) = claimed.deliveries.first() else {
-                break;
-            };
-            assert_eq!(d.config.id.as_deref(), Some("a"));
-            seqs.push(d.seq);
-            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
-        }
-        assert_eq!(seqs, [1, 2]);
+        assert_eq!(
+            drain(&store, SystemTime::now()).await,
+            [
+                row("a", 1, "task TASK_STATE_SUBMITTED"),
+                row("a", 2, "status TASK_STATE_COMPLETED")
+            ]
+        );
         assert_eq!(store.outbox_usage(), (0, 0));
     });
 }
