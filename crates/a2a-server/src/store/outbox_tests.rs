@@ -23,6 +23,13 @@ fn config(task: &str, id: &str) -> TaskPushNotificationConfig {
         .with_id(id)
 }
 
+async fn add_config(store: &InMemoryTaskStore, task: &str, id: &str, generation: Generation) {
+    store
+        .put_push_config(config(task, id), generation)
+        .await
+        .unwrap();
+}
+
 async fn new_task(store: &InMemoryTaskStore, id: &str) {
     let task = Task::new(id, "ctx", TaskStatus::now(TaskState::Submitted));
     store
@@ -85,15 +92,9 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
     block_on(async {
         let store = InMemoryTaskStore::new();
         // Stored before the task: it gets event 1 too.
-        store
-            .put_push_config(config("t", "a"), Generation::V0_3)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V0_3).await;
         new_task(&store, "t").await;
-        store
-            .put_push_config(config("t", "b"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "b", Generation::V1).await;
         set_state(&store, "t", TaskState::Working).await;
         // A message logs nothing, so it delivers nothing.
         store
@@ -150,10 +151,7 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
 fn retries_wait_for_their_time_and_a_lost_lease_is_claimed_again() {
     block_on(async {
         let store = InMemoryTaskStore::new();
-        store
-            .put_push_config(config("t", "a"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         let t0 = SystemTime::now();
@@ -216,10 +214,7 @@ fn a_dead_delivery_is_recorded_and_its_queue_goes_on() {
     block_on(async {
         let store = InMemoryTaskStore::new()
             .with_outbox_limits(OutboxLimits::default().with_max_dead_per_config(1));
-        store
-            .put_push_config(config("t", "a"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         set_state(&store, "t", TaskState::Completed).await;
@@ -272,14 +267,8 @@ fn deleting_a_config_drops_its_deliveries_and_an_evicted_task_keeps_them() {
                 .with_max_tasks(1)
                 .with_terminal_ttl(None),
         );
-        store
-            .put_push_config(config("t", "a"), Generation::V1)
-            .await
-            .unwrap();
-        store
-            .put_push_config(config("t", "b"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V1).await;
+        add_config(&store, "t", "b", Generation::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Completed).await;
         assert_eq!(store.outbox_usage().0, 4);
@@ -311,10 +300,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
                 .with_max_per_config(2)
                 .with_max_total_bytes(one * 2),
         );
-        store
-            .put_push_config(config("t", "a"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         // The third event is over the per-config bound.
@@ -329,10 +315,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
             )
         );
         // Another config of another task: the total bytes bound.
-        store
-            .put_push_config(config("u", "b"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "u", "b", Generation::V1).await;
         new_task(&store, "u").await;
         let status = store.push_status(&"u".into()).await.unwrap();
         assert_eq!(status[0].dropped, 1);
@@ -362,10 +345,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
 fn the_worker_is_woken_by_an_enqueue() {
     block_on(async {
         let store = InMemoryTaskStore::new();
-        store
-            .put_push_config(config("t", "a"), Generation::V1)
-            .await
-            .unwrap();
+        add_config(&store, "t", "a", Generation::V1).await;
         new_task(&store, "t").await;
         // The permit of the enqueue above: resolves at once (a day would fail the test).
         tokio::time::timeout(
