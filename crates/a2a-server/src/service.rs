@@ -381,7 +381,7 @@ impl A2aService {
     }
 
     /// The [`ServeConfig`](crate::ServeConfig) defaults with a shutdown hook that stops this
-    /// service's running agents: what [`serve_with_shutdown`](crate::serve_with_shutdown) of
+    /// service's running agents (and its push worker): what [`serve_with_shutdown`](crate::serve_with_shutdown) of
     /// this service wants.
     ///
     /// ```
