@@ -494,10 +494,18 @@ pub(crate) fn declare(card: &mut AgentCard, settings: Option<&PushSettings>) {
         return;
     };
     capabilities.push_notifications = Some(true);
-    capabilities
+    if settings.signing.is_none() {
+        capabilities
+            .extensions
+            .retain(|e| e.uri.as_deref() != Some(signed::EXTENSION_URI));
+    }
+    let declared = capabilities
         .extensions
-        .retain(|e| e.uri.as_deref() != Some(signed::EXTENSION_URI));
-    if let Some(key) = &settings.signing {
+        .iter()
+        .any(|e| e.uri.as_deref() == Some(signed::EXTENSION_URI));
+    // Declared once (the service's card, then its handler's): a second call keeps the
+    // extension as the first made it, its jwksUrl already located.
+    if let Some(key) = settings.signing.as_ref().filter(|_| !declared) {
         let mut params = a2a_types::v1::Struct::new();
         params.insert("jwksUrl".to_owned(), signed::JWKS_PATH.into());
         params.insert("header".to_owned(), "A2A-Notification-Signature".into());
