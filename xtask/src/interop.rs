@@ -287,6 +287,8 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
         drop(server);
     }
 
+    let push_failures = run_push(&paths, &built);
+
     // Matrix columns in CELLS order (the cells ran grouped by agent).
     results.sort_by_key(|r| {
         CELLS
@@ -294,6 +296,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
             .position(|(b, c, a)| *b == r.binding && c.name() == r.client && a.name() == r.agent)
     });
     let mut report = Report::new(&results);
+    report.failures.extend(push_failures);
     eprintln!("\n{}", report.text_matrix());
     if report.failures.is_empty()
         && let Err(stale) = check_doc(&paths, &report.table())
@@ -565,7 +568,7 @@ struct Server {
 }
 
 fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Server, String> {
-    let mut command = match agent {
+    let command = match agent {
         Agent::Rust => Command::new(rust_agent),
         Agent::Python => {
             let mut c = Command::new(&paths.venv_python);
@@ -598,21 +601,29 @@ fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Ser
             c
         }
     };
-    let log_path = paths
-        .work
-        .join("logs")
-        .join(format!("agent-{}.log", agent.name()));
+    launch(paths, command, "127.0.0.1:0", agent.name())
+}
+
+/// Starts an agent (`command`, with `listen` as its last argument) and reads its URL from the
+/// first line of its stdout; the rest of its output goes to `logs/agent-NAME.log`.
+fn launch(
+    paths: &Paths<'_>,
+    mut command: Command,
+    listen: &str,
+    name: &str,
+) -> Result<Server, String> {
+    let log_path = paths.work.join("logs").join(format!("agent-{name}.log"));
     let log =
         fs::File::create(&log_path).map_err(|e| format!("cannot create {log_path:?}: {e}"))?;
     let log_err = log.try_clone().map_err(|e| e.to_string())?;
     let child = command
-        .arg("127.0.0.1:0")
+        .arg(listen)
         .current_dir(&paths.work)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(log_err))
         .spawn()
-        .map_err(|e| format!("cannot start the {} agent: {e}", agent.name()))?;
+        .map_err(|e| format!("cannot start the {name} agent: {e}"))?;
     let mut guard = Guard(child);
     let stdout = guard.0.stdout.take().expect("stdout is piped");
     let (tx, rx) = mpsc::channel();
@@ -631,16 +642,14 @@ fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Ser
         .recv_timeout(START_TIMEOUT)
         .map_err(|_| {
             format!(
-                "the {} agent printed no URL within {} s (log: {})",
-                agent.name(),
+                "the {name} agent printed no URL within {} s (log: {})",
                 START_TIMEOUT.as_secs(),
                 log_path.display()
             )
         })?
         .ok_or_else(|| {
             format!(
-                "the {} agent exited before printing its URL (log: {})",
-                agent.name(),
+                "the {name} agent exited before printing its URL (log: {})",
                 log_path.display()
             )
         })?;
@@ -648,12 +657,67 @@ fn start_agent(paths: &Paths<'_>, agent: Agent, rust_agent: &Path) -> Result<Ser
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
         .map(|w| w.trim_end_matches('/').to_owned())
-        .ok_or_else(|| format!("no URL in the {} agent's first line: {first}", agent.name()))?;
+        .ok_or_else(|| format!("no URL in the {name} agent's first line: {first}"))?;
     Ok(Server { url, _guard: guard })
 }
 
 fn node() -> String {
     std::env::var("NODE").unwrap_or_else(|_| "node".to_owned())
+}
+
+/// The push suite (`tests/interop/python/push_scenarios.py`, docs/push.md): the Python SDK's
+/// push-config calls against `a2a serve` with push delivery on, and our deliveries read with the
+/// SDK's types by a receiver in the script. Returns the failures.
+fn run_push(paths: &Paths<'_>, built: &Built) -> Vec<String> {
+    eprintln!("\n==> interop: push, the python client against `a2a serve --push`");
+    let mut command = Command::new(&built.cli);
+    command.args([
+        "serve",
+        "--push-allow",
+        "127.0.0.1",
+        "--push-sign",
+        "--exec",
+        "sleep 1; cat",
+        "--addr",
+    ]);
+    let server = match launch(paths, command, "127.0.0.1:0", "rust-push") {
+        Ok(server) => server,
+        Err(err) => return vec![format!("[push] {err}")],
+    };
+    let log_path = paths.work.join("logs").join("client-python-push.log");
+    let stderr = fs::File::create(&log_path).map_or_else(|_| Stdio::null(), Stdio::from);
+    let mut script = Command::new(&paths.venv_python);
+    script
+        .arg("-u")
+        .arg(paths.root.join("tests/interop/python/push_scenarios.py"))
+        .arg(&server.url)
+        .current_dir(&paths.work)
+        .stderr(stderr);
+    let captured = match run_capture(&mut script, CELL_TIMEOUT, "the push scenarios") {
+        Ok(captured) => captured,
+        Err(err) => return vec![format!("[push] {err}")],
+    };
+    let mut failures = Vec::new();
+    let mut reported = 0;
+    for line in captured.stdout.lines() {
+        if line.starts_with("PASS ") {
+            reported += 1;
+            eprintln!("    {line}");
+        } else if let Some(rest) = line.strip_prefix("FAIL ") {
+            reported += 1;
+            eprintln!("    {line}");
+            failures.push(format!("[push] {rest}"));
+        }
+    }
+    if reported == 0 || (!captured.status.success() && failures.is_empty()) {
+        failures.push(format!(
+            "[push] the push scenarios reported {reported} scenario(s) and exited with {} \
+             (stderr in {})",
+            captured.status,
+            log_path.display()
+        ));
+    }
+    failures
 }
 
 // --- cells and the report ------------------------------------------------------------------

@@ -139,6 +139,10 @@ enum Command {
         /// Serve JSON-RPC and HTTP+JSON only.
         #[arg(long = "no-grpc")]
         no_grpc: bool,
+        /// Deliver push notifications (the card declares them): every task event goes to the
+        /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
+        #[command(flatten)]
+        push: serve::PushArgs,
     },
 }
 
@@ -425,7 +429,8 @@ async fn run(
             name,
             grpc: _,
             no_grpc,
-        } => serve(&addr, exec, name, !no_grpc).await,
+            push,
+        } => serve(&addr, exec, name, !no_grpc, push).await,
     }
 }
 
@@ -434,7 +439,9 @@ async fn serve(
     exec: Option<String>,
     name: Option<String>,
     grpc: bool,
+    push: serve::PushArgs,
 ) -> Result<(), CliError> {
+    let push = push.settings().map_err(CliError::usage)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
@@ -449,7 +456,7 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc);
+    let service = serve::service(exec, name, &url, grpc, push);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

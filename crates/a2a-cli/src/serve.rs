@@ -4,6 +4,7 @@ use std::process::Stdio;
 
 use a2a_server::A2aService;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
+use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 
@@ -193,21 +194,79 @@ pub(crate) fn card(name: &str, description: &str, modes: &str, skill: AgentSkill
         .with_skills([skill])
 }
 
-/// The service for `--echo` or `--exec CMD`, reachable at `url`.
-/// The service of `a2a serve`; with `grpc`, its card also lists the gRPC interface at the same
-/// `host:port` (served beside it by `a2a_grpc::server::SharedPort`).
+/// The push-notification options of `a2a serve`.
+#[derive(clap::Args, Debug, Default)]
+pub(crate) struct PushArgs {
+    /// Deliver push notifications: the card declares them, and every task event is POSTed to
+    /// the task's push configs (retried with backoff; docs/push.md).
+    #[arg(long)]
+    push: bool,
+    /// Let webhooks be in this network despite the SSRF guard, e.g. 127.0.0.1 for a receiver
+    /// on this machine, or 10.0.0.0/8 (repeatable; implies --push).
+    #[arg(long, value_name = "NET")]
+    push_allow: Vec<String>,
+    /// Sign deliveries with this ES256 key (a PKCS#8 PEM file), and serve its JWKS at
+    /// /.well-known/jwks.json (implies --push).
+    #[arg(long, value_name = "PEM")]
+    push_key: Option<std::path::PathBuf>,
+    /// Sign deliveries with a new ES256 key made at start (implies --push).
+    #[arg(long, conflicts_with = "push_key")]
+    push_sign: bool,
+}
+
+impl PushArgs {
+    /// The push settings the options ask for; `None` without push.
+    pub(crate) fn settings(&self) -> Result<Option<PushSettings>, String> {
+        if !(self.push || !self.push_allow.is_empty() || self.push_key.is_some() || self.push_sign)
+        {
+            return Ok(None);
+        }
+        let mut settings = PushSettings::default();
+        for net in &self.push_allow {
+            let net: IpNet = net.parse().map_err(|e| format!("--push-allow: {e}"))?;
+            settings = settings.allow(net);
+        }
+        let key = match &self.push_key {
+            Some(path) => {
+                let pem = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--push-key: cannot read {}: {e}", path.display()))?;
+                Some(
+                    SigningKey::from_pkcs8_pem(Algorithm::Es256, &pem)
+                        .map_err(|e| format!("--push-key {}: {e}", path.display()))?,
+                )
+            }
+            None if self.push_sign => Some(
+                SigningKey::generate(Algorithm::Es256).map_err(|e| format!("--push-sign: {e}"))?,
+            ),
+            None => None,
+        };
+        if let Some(key) = key {
+            settings = settings.sign_with(key);
+        }
+        Ok(Some(settings))
+    }
+}
+
+/// The service of `a2a serve` for `--echo` or `--exec CMD`, reachable at `url`: with `grpc`,
+/// its card also lists the gRPC interface at the same `host:port` (served beside it by
+/// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications.
 pub(crate) fn service(
     exec: Option<String>,
     name: Option<String>,
     url: &str,
     grpc: bool,
+    push: Option<PushSettings>,
 ) -> A2aService {
-    let announce = |builder: a2a_server::ServiceBuilder| {
+    let service = |builder: a2a_server::ServiceBuilder| {
         use a2a_grpc::server::GrpcInterface as _;
-        if grpc {
+        let builder = if grpc {
             builder.grpc_interface(a2a_server::InterfaceUrl::Authority)
         } else {
             builder
+        };
+        match push {
+            Some(settings) => builder.push(settings).build(),
+            None => builder.build(),
         }
     };
     match exec {
@@ -223,7 +282,7 @@ pub(crate) fn service(
                     ["echo"],
                 ),
             );
-            announce(A2aService::builder(Echo, card).public_url(url)).build()
+            service(A2aService::builder(Echo, card).public_url(url))
         }
         Some(command) => {
             let description = format!(
@@ -235,7 +294,7 @@ pub(crate) fn service(
                 "text/plain",
                 AgentSkill::new("exec", "Run the command", description.clone(), ["exec"]),
             );
-            announce(A2aService::builder(Exec { command }, card).public_url(url)).build()
+            service(A2aService::builder(Exec { command }, card).public_url(url))
         }
     }
 }

@@ -106,6 +106,7 @@
 //! |---|---|---|
 //! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots |
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
+//! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
@@ -118,6 +119,8 @@ mod client;
 mod error;
 mod http;
 mod interceptor;
+#[cfg(feature = "push")]
+pub mod push;
 mod retry;
 mod stream;
 pub mod transport;

@@ -168,12 +168,14 @@
 //! | `scoped_tasks` | an [`Authenticator`] naming callers by API key: each caller sees only its own tasks |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
 //! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
+//! | `push` | an agent with signed push delivery and a webhook receiver in one program: the receiver verifies each delivery with `a2a_client::push` |
 //!
 //! # Features
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
+//! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;
@@ -183,6 +185,8 @@ mod error;
 mod handler;
 mod http;
 
+#[cfg(feature = "push")]
+pub mod push;
 #[cfg(feature = "serve")]
 mod serve;
 mod service;

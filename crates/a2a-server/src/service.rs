@@ -205,6 +205,8 @@ pub struct ServiceBuilder {
     jsonrpc: bool,
     rest: bool,
     interfaces: Vec<(&'static str, &'static str, InterfaceUrl)>,
+    #[cfg(feature = "push")]
+    push: Option<crate::push::PushSettings>,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -270,6 +272,20 @@ impl ServiceBuilder {
         self
     }
 
+    /// Switches push delivery on (see [`crate::push`]): the card declares
+    /// `capabilities.pushNotifications`, the push-config operations accept configs (each URL
+    /// checked by the SSRF guard), and a worker delivers every task event to the task's
+    /// configs. With a signing key, the service also serves its JWKS at
+    /// `/.well-known/jwks.json` and the card names it. Without it, a card that declares push
+    /// notifications is corrected to false.
+    #[cfg(feature = "push")]
+    #[must_use]
+    pub fn push(mut self, settings: crate::push::PushSettings) -> Self {
+        self.handler = self.handler.push(settings.clone());
+        self.push = Some(settings);
+        self
+    }
+
     /// The limits.
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
@@ -332,7 +348,9 @@ impl ServiceBuilder {
     }
 
     /// The service.
-    pub fn build(self) -> A2aService {
+    pub fn build(mut self) -> A2aService {
+        #[cfg(feature = "push")]
+        crate::push::declare(&mut self.card, self.push.as_ref());
         // One interface per binding and version, 1.0 first (the preferred), then the legacy
         // generations the same endpoints serve.
         let mut ours = Vec::new();
@@ -470,6 +488,8 @@ impl A2aService {
             jsonrpc: true,
             rest: true,
             interfaces: Vec::new(),
+            #[cfg(feature = "push")]
+            push: None,
         }
     }
 
@@ -486,7 +506,7 @@ impl A2aService {
     }
 
     /// The [`ServeConfig`](crate::ServeConfig) defaults with a shutdown hook that stops this
-    /// service's running agents: what [`serve_with_shutdown`](crate::serve_with_shutdown) of
+    /// service's running agents (and its push worker): what [`serve_with_shutdown`](crate::serve_with_shutdown) of
     /// this service wants.
     ///
     /// ```
@@ -539,6 +559,8 @@ impl A2aService {
         B::Error: Into<BoxError>,
     {
         let span = tracing::info_span!("a2a.request", method = %request.method(), path = %request.uri().path());
+        // A service built outside a runtime starts its push worker here.
+        self.inner.handler.start_push();
         self.route(request).instrument(span).await
     }
 
@@ -556,6 +578,12 @@ impl A2aService {
         let path = head.uri.path();
         if path == paths::AGENT_CARD || path == paths::LEGACY_AGENT_CARD {
             return inner.card.respond(&head);
+        }
+        #[cfg(feature = "push")]
+        if path == a2a_jose::push::JWKS_PATH
+            && let Some(jwks) = inner.handler.pusher().and_then(|p| p.jwks_json())
+        {
+            return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
         if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
             return match self.call(&head) {

@@ -310,8 +310,12 @@ impl TaskStore for Unpinned {
     fn list<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, ListPage> {
         self.0.list(query)
     }
-    fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()> {
-        self.0.put_push_config(config)
+    fn put_push_config<'a>(
+        &'a self,
+        config: TaskPushNotificationConfig,
+        generation: Generation,
+    ) -> StoreFuture<'a, ()> {
+        self.0.put_push_config(config, generation)
     }
     fn get_push_config<'a>(
         &'a self,

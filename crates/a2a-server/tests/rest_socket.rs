@@ -32,11 +32,18 @@ fn card() -> AgentCard {
 /// The scripted agent of `common` (`gate` paces its "chunks" command).
 fn service_with(gate: Arc<Semaphore>, card: AgentCard, limits: Limits) -> A2aService {
     let agent = common::scripted_agent(gate);
-    A2aService::builder(agent, card)
+    let push = card.capabilities.push_notifications == Some(true);
+    let builder = A2aService::builder(agent, card)
         .public_url("http://127.0.0.1:7420")
         .limits(limits)
-        .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)))
-        .build()
+        .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)));
+    // Push delivery on for a card that declares it (without it, the card is corrected).
+    if push {
+        builder.push(a2a_server::push::PushSettings::default())
+    } else {
+        builder
+    }
+    .build()
 }
 
 /// The scripted agent with this card and these limits ("chunks" unpaced).

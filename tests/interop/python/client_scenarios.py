@@ -713,9 +713,10 @@ SCENARIOS = [
 ]
 
 
-async def main() -> int:
+async def main(scenarios=None) -> int:
+    """Runs `scenarios` (default: SCENARIOS), or those of them named on the command line."""
     failures = 0
-    for scenario in SCENARIOS:
+    for scenario in scenarios or SCENARIOS:
         name = scenario.__name__
         if WANTED and name not in WANTED:
             continue

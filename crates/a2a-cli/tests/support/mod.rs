@@ -197,6 +197,13 @@ impl Served {
         let mut builder = A2aService::builder(TestAgent, card)
             .public_url(&url)
             .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(300)));
+        if setup.push {
+            // Deliveries go to 127.0.0.1 in these tests: open the SSRF guard for it.
+            builder = builder.push(
+                a2a_server::push::PushSettings::default()
+                    .allow("127.0.0.1/32".parse().expect("a network")),
+            );
+        }
         if let Some(name) = &setup.extended {
             builder =
                 builder.extended_card(AgentCard::new(name.clone(), "The extended card.", "1.0.0"));

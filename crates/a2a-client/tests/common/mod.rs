@@ -89,6 +89,7 @@ pub fn service(gate: Arc<Semaphore>, url: &str) -> A2aService {
         .public_url(url)
         .extended_card(card().with_icon_url("https://example.com/extended.png"))
         .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)))
+        .push(a2a_server::push::PushSettings::default())
         .build()
 }
 

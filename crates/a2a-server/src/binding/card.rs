@@ -80,6 +80,8 @@ impl CardEndpoint {
             .collect();
         card.supported_interfaces.retain(|i| !ours.contains(i));
         card.supported_interfaces.splice(0..0, ours);
+        #[cfg(feature = "push")]
+        crate::push::locate_jwks(&mut card, base);
         card
     }
 
@@ -98,12 +100,8 @@ impl CardEndpoint {
 
     /// Answers a request for the card.
     pub(crate) fn respond(&self, head: &http::request::Parts) -> http::Response<A2aBody> {
-        if head.method != Method::GET && head.method != Method::HEAD {
-            return method_not_allowed(
-                "the agent card is read with GET",
-                &head.method,
-                "GET, HEAD",
-            );
+        if let Some(refused) = only_get(head, "the agent card") {
+            return refused;
         }
         let derived;
         let rendered = match &self.fixed {
@@ -201,12 +199,8 @@ pub(crate) async fn v0_2_extended_card(
     head: &http::request::Parts,
     call: &crate::handler::CallContext,
 ) -> http::Response<A2aBody> {
-    if head.method != Method::GET {
-        return method_not_allowed(
-            "the extended agent card is read with GET",
-            &head.method,
-            "GET",
-        );
+    if let Some(refused) = only_get(head, "the extended agent card") {
+        return refused;
     }
     match legacy_extended_card(handler, call).await {
         Ok(card) => response::full(StatusCode::OK, content_type::JSON, union_json(&card)),
@@ -228,17 +222,6 @@ pub(crate) async fn legacy_extended_card(
             .clone_from(&handler.card().supported_interfaces);
     }
     Ok(card)
-}
-
-/// A 405 saying how `what` is read (`"the agent card is read with GET"`), with the `Allow`
-/// header.
-fn method_not_allowed(what: &str, method: &Method, allow: &'static str) -> http::Response<A2aBody> {
-    let error = A2aError::invalid_request(format!("{what}, not {method}")).with_http_status(405);
-    let mut response = error_response(&error);
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static(allow));
-    response
 }
 
 /// The card as every generation reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
@@ -290,6 +273,30 @@ pub(crate) fn union_json(card: &AgentCard) -> Vec<u8> {
     serde_json::to_vec(&document).expect("JSON serializes")
 }
 
+/// The JWKS of signed push deliveries (`/.well-known/jwks.json`): `GET` or `HEAD`, as
+/// `application/jwk-set+json`, cached as long as the card.
+#[cfg(feature = "push")]
+pub(crate) fn jwks_response(
+    head: &http::request::Parts,
+    jwks: &Bytes,
+    max_age: u32,
+) -> http::Response<A2aBody> {
+    if let Some(refused) = only_get(head, "the JWKS") {
+        return refused;
+    }
+    let body = if head.method == Method::HEAD {
+        A2aBody::empty()
+    } else {
+        A2aBody::full(jwks.clone())
+    };
+    http::Response::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, "application/jwk-set+json")
+        .header(header::CACHE_CONTROL, format!("public, max-age={max_age}"))
+        .body(body)
+        .expect("a valid response")
+}
+
 /// `scheme://host` of the request, as the client addressed it: the URI's scheme (HTTP/2) or
 /// `X-Forwarded-Proto` or `http`; `X-Forwarded-Host`, `Host` or the URI's authority. `None`
 /// when no host is named or it is not a plain host[:port].
@@ -320,6 +327,20 @@ fn request_base(head: &http::request::Parts) -> Option<String> {
         return None;
     }
     Some(format!("{scheme}://{host}"))
+}
+
+/// The 405 (with `Allow: GET, HEAD`) for a request to `what` that is neither `GET` nor `HEAD`.
+fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
+    if head.method == Method::GET || head.method == Method::HEAD {
+        return None;
+    }
+    let error = A2aError::invalid_request(format!("{what} is read with GET, not {}", head.method))
+        .with_http_status(405);
+    let mut response = error_response(&error);
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    Some(response)
 }
 
 /// A card endpoint's error: a `google.rpc.Status` document.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use a2a_types::protocol::Generation;
 use a2a_types::v1::{
     ContextId, Message, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
-    TaskId, TaskState, TaskStatus,
+    TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
 };
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -191,10 +191,10 @@ impl RequestHandler {
             configuration.as_ref().and_then(|c| c.history_length),
             "configuration.historyLength",
         )?;
-        if configuration
+        let push_config = configuration
             .as_ref()
-            .is_some_and(|c| c.task_push_notification_config.is_some())
-        {
+            .and_then(|c| c.task_push_notification_config.clone());
+        if push_config.is_some() {
             self.push_supported()?;
         }
         self.check_extensions(call)?;
@@ -234,6 +234,10 @@ impl RequestHandler {
         };
         let (task_id, context_id, existing, after, pin, initial) = match continued {
             Some((task_id, task)) => {
+                let push_config = match push_config {
+                    Some(config) => Some(self.checked_push_config(config, &task_id).await?),
+                    None => None,
+                };
                 let state = task.status.state;
                 if state.is_terminal() {
                     return Err(terminal_task(&task_id, state));
@@ -302,6 +306,13 @@ impl RequestHandler {
                 if let Some(err) = refused {
                     return Err(err);
                 }
+                // Registered with the message accepted: the events of this turn reach it.
+                if let Some(config) = push_config {
+                    self.inner
+                        .store
+                        .put_push_config(config, call.generation)
+                        .await?;
+                }
                 (
                     task_id,
                     context_id,
@@ -326,6 +337,10 @@ impl RequestHandler {
                 if bytes > max_task_bytes {
                     return Err(message_too_large(bytes, max_task_bytes));
                 }
+                let push_config = match push_config {
+                    Some(config) => Some(self.checked_push_config(config, &task_id).await?),
+                    None => None,
+                };
                 // Refused here, before the agent runs, when the store is full; `create` still
                 // decides when the first event comes.
                 self.inner
@@ -341,7 +356,14 @@ impl RequestHandler {
                     }
                     running.insert(task_id.clone(), execution);
                 }
-                (task_id, context_id, None, 0, None, Some(Box::new(initial)))
+                (
+                    task_id,
+                    context_id,
+                    None,
+                    0,
+                    None,
+                    Some((Box::new(initial), push_config)),
+                )
             }
         };
 
@@ -473,8 +495,9 @@ fn truncated(mut text: String, max: usize) -> String {
 }
 
 enum Phase {
-    /// A new task not yet created: created by the first task event.
-    Pending(Option<Box<Task>>),
+    /// A new task not yet created: created by the first task event, with the push config its
+    /// request gave, if any.
+    Pending(Option<(Box<Task>, Option<TaskPushNotificationConfig>)>),
     /// The task exists in the store.
     Created,
     /// Answered with a direct message: no task.
@@ -518,12 +541,26 @@ impl TaskWriter {
     async fn ensure_created(&self, phase: &mut Phase) -> Result<(), SinkError> {
         match phase {
             Phase::Pending(initial) => {
-                let task = initial.take().expect("a pending task is created once");
-                if let Err(err) = self
-                    .store
-                    .create(*task, self.owner.clone(), self.generation)
-                    .await
-                {
+                let (task, push_config) = initial.take().expect("a pending task is created once");
+                // Stored first, so that `create` delivers the task's first event to it.
+                let push_config_id = push_config.as_ref().and_then(|c| c.id.clone());
+                let stored = match push_config {
+                    Some(config) => self.store.put_push_config(config, self.generation).await,
+                    None => Ok(()),
+                };
+                let created = match stored {
+                    Ok(()) => {
+                        self.store
+                            .create(*task, self.owner.clone(), self.generation)
+                            .await
+                    }
+                    Err(err) => Err(err),
+                };
+                if let Err(err) = created {
+                    if let Some(id) = push_config_id {
+                        // Nothing will be delivered to it: no task came to be.
+                        let _ = self.store.delete_push_config(&self.task_id, &id).await;
+                    }
                     let refused = SinkError::Store(err.to_string());
                     *phase = Phase::Refused(refused.clone());
                     self.signal(First::Refused(store_refusal(err)));

@@ -19,7 +19,9 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::{Agent, DynAgent};
 use crate::auth::Principal;
 use crate::error::A2aError;
-use crate::store::{ListQuery, Observer, Owner, StoreError, TaskStore};
+#[cfg(feature = "push")]
+use crate::push::{PushSettings, Pusher};
+use crate::store::{ListQuery, Observer, Owner, PushStatus, StoreError, TaskStore};
 
 mod execution;
 mod expiry;
@@ -218,6 +220,19 @@ struct Inner {
     shutdown: CancellationToken,
     /// The deadlines of interrupted tasks.
     expiry: Arc<expiry::Expiry>,
+    /// Push delivery, when switched on.
+    #[cfg(feature = "push")]
+    push: Option<Arc<Pusher>>,
+    /// Whether the push worker was started.
+    #[cfg(feature = "push")]
+    push_started: std::sync::atomic::AtomicBool,
+}
+
+impl Drop for Inner {
+    /// The handler is gone: the push worker, which holds only the store, stops.
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
 }
 
 impl std::fmt::Debug for RequestHandler {
@@ -236,6 +251,8 @@ pub struct HandlerBuilder {
     store: Option<Arc<dyn TaskStore>>,
     extended_card: Option<AgentCard>,
     config: HandlerConfig,
+    #[cfg(feature = "push")]
+    push: Option<PushSettings>,
 }
 
 impl std::fmt::Debug for HandlerBuilder {
@@ -284,10 +301,31 @@ impl HandlerBuilder {
         self
     }
 
-    /// The handler.
-    pub fn build(self) -> RequestHandler {
+    /// Switches push delivery on (see [`crate::push`]): the card declares
+    /// `capabilities.pushNotifications`, and a worker delivers every task event to the task's
+    /// push configs. Without it, a card that declares push notifications is corrected to false.
+    #[cfg(feature = "push")]
+    #[must_use]
+    pub fn push(mut self, settings: PushSettings) -> Self {
+        self.push = Some(settings);
+        self
+    }
+
+    /// The handler. Inside a Tokio runtime, the push worker starts here; otherwise with the
+    /// first request.
+    pub fn build(mut self) -> RequestHandler {
+        #[cfg(feature = "push")]
+        crate::push::declare(&mut self.card, self.push.as_ref());
+        #[cfg(not(feature = "push"))]
+        if self.card.capabilities.push_notifications == Some(true) {
+            tracing::warn!(
+                "the card declares capabilities.pushNotifications, but this build of a2a-server \
+                 has no `push` feature: it is declared false"
+            );
+            self.card.capabilities.push_notifications = Some(false);
+        }
         let ttl = self.config.interrupted_ttl;
-        RequestHandler {
+        let handler = RequestHandler {
             inner: Arc::new_cyclic(|handler| Inner {
                 agent: self.agent,
                 store: self
@@ -300,8 +338,14 @@ impl HandlerBuilder {
                 next_execution: std::sync::atomic::AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
+                #[cfg(feature = "push")]
+                push: self.push.map(|settings| Arc::new(Pusher::new(settings))),
+                #[cfg(feature = "push")]
+                push_started: std::sync::atomic::AtomicBool::new(false),
             }),
-        }
+        };
+        handler.start_push();
+        handler
     }
 }
 
@@ -319,6 +363,8 @@ impl RequestHandler {
             store: None,
             extended_card: None,
             config: HandlerConfig::default(),
+            #[cfg(feature = "push")]
+            push: None,
         }
     }
 
@@ -332,9 +378,43 @@ impl RequestHandler {
         &self.inner.store
     }
 
-    /// Asks every running agent to stop (their cancellation tokens fire).
+    /// Asks every running agent to stop (their cancellation tokens fire), and stops the push
+    /// worker.
     pub fn shutdown(&self) {
         self.inner.shutdown.cancel();
+    }
+
+    /// Starts the push worker, once, when push delivery is on, a Tokio runtime runs and the
+    /// handler was not shut down. The service calls it on every request; cheap after the first.
+    pub(crate) fn start_push(&self) {
+        #[cfg(feature = "push")]
+        {
+            use std::sync::atomic::Ordering;
+            let inner = &self.inner;
+            let Some(pusher) = &inner.push else {
+                return;
+            };
+            if inner.push_started.load(Ordering::Acquire) || inner.shutdown.is_cancelled() {
+                return;
+            }
+            let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+                return;
+            };
+            if inner.push_started.swap(true, Ordering::AcqRel) {
+                return;
+            }
+            runtime.spawn(crate::push::run(
+                inner.store.clone(),
+                pusher.clone(),
+                inner.shutdown.child_token(),
+            ));
+        }
+    }
+
+    /// The push settings, when push delivery is on.
+    #[cfg(feature = "push")]
+    pub(crate) fn pusher(&self) -> Option<&Arc<Pusher>> {
+        self.inner.push.as_ref()
     }
 
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Execution>> {
@@ -583,10 +663,11 @@ impl RequestHandler {
         }
     }
 
-    /// `CreateTaskPushNotificationConfig`.
+    /// `CreateTaskPushNotificationConfig`: the config, checked (its URL by the SSRF guard),
+    /// stored with the generation the call speaks (the shape of its deliveries).
     pub async fn create_push_config(
         &self,
-        mut config: TaskPushNotificationConfig,
+        config: TaskPushNotificationConfig,
         call: &CallContext,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
         self.push_supported()?;
@@ -595,17 +676,56 @@ impl RequestHandler {
             .clone()
             .ok_or_else(|| A2aError::invalid_params("taskId is required".to_owned()))?;
         self.load_visible(&task_id, call).await?;
+        let config = self.checked_push_config(config, &task_id).await?;
+        self.inner
+            .store
+            .put_push_config(config.clone(), call.generation)
+            .await?;
+        Ok(config)
+    }
+
+    /// A push config for `task_id` a client gave, checked: its URL, headers and the task's
+    /// limit of configs; its id assigned when it has none.
+    pub(crate) async fn checked_push_config(
+        &self,
+        mut config: TaskPushNotificationConfig,
+        task_id: &TaskId,
+    ) -> Result<TaskPushNotificationConfig, A2aError> {
         if config.url.is_empty() {
             return Err(A2aError::invalid_params("url is required".to_owned()));
+        }
+        config.task_id = Some(task_id.clone());
+        #[cfg(feature = "push")]
+        if let Some(pusher) = self.pusher() {
+            pusher.check_config(&config).await?;
+            let max = pusher.settings.max_configs_per_task;
+            let existing = self.inner.store.list_push_configs(task_id).await?;
+            let replaces = config.id.is_some() && existing.iter().any(|c| c.id == config.id);
+            if !replaces && existing.len() >= max {
+                return Err(A2aError::unsupported_operation(format!(
+                    "task {task_id} has {} push configs, its limit (max_configs_per_task); \
+                     delete one first",
+                    existing.len()
+                )));
+            }
         }
         if config.id.is_none() {
             config.id = Some(uuid_string());
         }
-        self.inner
-            .store
-            .put_push_config_from(config.clone(), call.generation)
-            .await?;
         Ok(config)
+    }
+
+    /// How deliveries to each push config of a task went: what was delivered and dropped, and
+    /// the pending and dead deliveries with their last errors (the config's status, which the
+    /// A2A wire has no field for). `TaskNotFoundError` for a task the caller cannot see.
+    pub async fn push_status(
+        &self,
+        task_id: &TaskId,
+        call: &CallContext,
+    ) -> Result<Vec<PushStatus>, A2aError> {
+        self.push_supported()?;
+        self.load_visible(task_id, call).await?;
+        Ok(self.inner.store.push_status(task_id).await?)
     }
 
     /// `GetTaskPushNotificationConfig`.

@@ -9,7 +9,10 @@
 
 use std::mem::size_of;
 
-use a2a_types::v1::{Artifact, Message, Part, PartContent, Struct, Task, TaskStatus};
+use a2a_types::v1::{
+    Artifact, Message, Part, PartContent, StreamResponse, Struct, Task, TaskPushNotificationConfig,
+    TaskStatus,
+};
 use serde_json::Value;
 
 use super::TaskEdit;
@@ -153,6 +156,37 @@ pub(super) fn edit_bytes(edit: &TaskEdit) -> u64 {
         TaskEdit::Restate(_) => EVENT_BYTES,
         TaskEdit::Artifact { artifact: a, .. } => EVENT_BYTES.saturating_add(artifact(a)),
     }
+}
+
+/// What one outbox delivery costs besides its event and configuration: its record, its place in
+/// the queue and the store's indexes.
+const DELIVERY_BYTES: u64 = 256;
+
+/// The bytes a store accounts to one outbox delivery (see
+/// [`OutboxLimits`](super::OutboxLimits)): the event's content counted as task content is, the
+/// configuration's strings, and a fixed overhead.
+pub fn delivery_bytes(event: &StreamResponse, config: &TaskPushNotificationConfig) -> u64 {
+    let content = match event {
+        StreamResponse::Task(task) => task_bytes(task),
+        StreamResponse::Message(m) => message(m),
+        StreamResponse::StatusUpdate(update) => {
+            status(&update.status).saturating_add(metadata(update.metadata.as_ref()))
+        }
+        StreamResponse::ArtifactUpdate(update) => {
+            artifact(&update.artifact).saturating_add(metadata(update.metadata.as_ref()))
+        }
+        // A kind of event added later: its JSON is a fair estimate.
+        other => len(json_len(other)),
+    };
+    let auth = config.authentication.as_ref().map_or(0, |a| {
+        string(&a.scheme).saturating_add(opt_string(a.credentials.as_deref()))
+    });
+    DELIVERY_BYTES
+        .saturating_add(content)
+        .saturating_add(string(&config.url))
+        .saturating_add(opt_string(config.id.as_deref()))
+        .saturating_add(opt_string(config.token.as_deref()))
+        .saturating_add(auth)
 }
 
 /// The length of `value`'s compact JSON, without writing it anywhere.

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use a2a_types::v1::{
     Artifact, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig,
@@ -12,9 +12,11 @@ use tokio::sync::Notify;
 
 use a2a_types::protocol::Generation;
 
+use super::outbox::{Outbox, Settle, Target};
 use super::{
-    Change, ListPage, ListQuery, LogEntry, Observer, Owner, Room, StoreError, StoreFuture,
-    StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
+    Change, Claimed, ListPage, ListQuery, LogEntry, Observer, OutboxLimits, Owner, PushStatus,
+    Room, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
+    json_len, present_task, task_bytes,
 };
 
 /// How much an [`InMemoryTaskStore`] keeps, so that a long-running server's memory stays
@@ -89,7 +91,10 @@ impl RetentionPolicy {
     }
 }
 
-/// Tasks, event logs and push configurations in process memory.
+/// Tasks, event logs, push configurations and the push outbox in process memory.
+///
+/// The outbox keeps the deliveries of the task events to the tasks' push configurations until
+/// they are delivered, within [`OutboxLimits`] ([`with_outbox_limits`](Self::with_outbox_limits)).
 ///
 /// A task's log does not copy what the task holds: an event that a message or an artifact
 /// made refers to it in the task (the first event to the first messages of the history, an
@@ -111,6 +116,8 @@ pub struct InMemoryTaskStore {
 struct Shared {
     inner: Mutex<Inner>,
     retention: RetentionPolicy,
+    /// Wakes the push worker when deliveries were enqueued (a permit waits for it).
+    outbox_ready: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -125,10 +132,9 @@ struct Inner {
     evictable: BTreeSet<Key>,
     /// The number of the next task created.
     next_number: u64,
-    push: HashMap<TaskId, Vec<TaskPushNotificationConfig>>,
-    /// The generation of each push configuration registered through a legacy one (task, then
-    /// configuration id); 1.0 configurations are not listed.
-    push_generations: HashMap<TaskId, HashMap<String, Generation>>,
+    /// Each task's push configurations, in creation order.
+    push: HashMap<TaskId, Vec<Arc<Target>>>,
+    outbox: Outbox,
     /// The bytes of all tasks.
     total_bytes: u64,
     /// The bytes of the tasks in `evictable`.
@@ -561,6 +567,7 @@ impl InMemoryTaskStore {
             shared: Arc::new(Shared {
                 inner: Mutex::default(),
                 retention,
+                outbox_ready: Notify::new(),
             }),
         }
     }
@@ -583,6 +590,19 @@ impl InMemoryTaskStore {
     /// The retention policy.
     pub fn retention(&self) -> &RetentionPolicy {
         &self.shared.retention
+    }
+
+    /// Bounds the push outbox with these limits (default: [`OutboxLimits::default`]).
+    #[must_use]
+    pub fn with_outbox_limits(self, limits: OutboxLimits) -> Self {
+        self.shared.lock().outbox.set_limits(limits);
+        self
+    }
+
+    /// The deliveries waiting in the push outbox, and the bytes they hold (see
+    /// [`OutboxLimits`]).
+    pub fn outbox_usage(&self) -> (usize, u64) {
+        self.shared.lock().outbox.usage()
     }
 }
 
@@ -686,21 +706,19 @@ impl Inner {
             entry.notify();
             evicted.push(entry);
         }
-        if !self.push.is_empty() {
-            self.push.remove(&id);
-        }
-        if !self.push_generations.is_empty() {
-            self.push_generations.remove(&id);
+        if let Some(targets) = self.push.remove(&id) {
+            // Its waiting deliveries are still sent.
+            self.outbox.orphan(&id, &targets);
         }
         true
     }
 
-    /// The push configuration `id` of a task.
-    fn push_config(&self, task_id: &TaskId, id: &str) -> Option<&TaskPushNotificationConfig> {
+    /// The push configuration `id` of a task, with its generation.
+    fn push_target(&self, task_id: &TaskId, id: &str) -> Option<&Arc<Target>> {
         self.push
             .get(task_id)?
             .iter()
-            .find(|c| c.id.as_deref() == Some(id))
+            .find(|t| t.config.id.as_deref() == Some(id))
     }
 
     /// How many more bytes fit without dropping what may not be dropped.
@@ -718,6 +736,13 @@ struct PinGuard {
 impl Drop for PinGuard {
     fn drop(&mut self) {
         self.shared.unpin(&self.id);
+    }
+}
+
+impl InMemoryTaskStore {
+    fn settle<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        let settled = self.shared.lock().outbox.settle(id, lease, how);
+        Box::pin(std::future::ready(Ok(settled)))
     }
 }
 
@@ -744,12 +769,13 @@ impl TaskStore for InMemoryTaskStore {
     ) -> StoreFuture<'a, UpdateOutcome> {
         let result = (|| {
             let shared = &*self.shared;
-            let mut inner = shared.lock();
+            let mut guard = shared.lock();
+            let inner = &mut *guard;
             if inner.tasks.contains_key(&task.id) {
                 return Err(StoreError::AlreadyExists(task.id.clone()));
             }
             let bytes = task_bytes(&task);
-            shared.room_for(&inner, bytes)?;
+            shared.room_for(inner, bytes)?;
             let key = time_key(&task);
             let state = task.status.state;
             let id = task.id.clone();
@@ -762,9 +788,18 @@ impl TaskStore for InMemoryTaskStore {
                 inner.evictable.insert(entry.key());
                 inner.evictable_bytes += bytes;
             }
+            if let Some(targets) = inner.push.get(&id).filter(|t| !t.is_empty()) {
+                let event = entry.event(0);
+                if inner
+                    .outbox
+                    .enqueue(&id, 1, &event, targets, SystemTime::now())
+                {
+                    shared.outbox_ready.notify_one();
+                }
+            }
             inner.tasks.insert(id, entry);
-            let evicted = shared.evict(&mut inner);
-            drop(inner);
+            let evicted = shared.evict(inner);
+            drop(guard);
             drop(evicted);
             Ok(UpdateOutcome { last_seq: 1, state })
         })();
@@ -858,6 +893,16 @@ impl TaskStore for InMemoryTaskStore {
         let logged_event = logged.is_some();
         if let Some(logged) = logged {
             entry.log.push(logged);
+            if let Some(targets) = inner.push.get(id).filter(|t| !t.is_empty()) {
+                let seq = entry.last_seq();
+                let event = entry.event(entry.log.len() - 1);
+                if inner
+                    .outbox
+                    .enqueue(id, seq, &event, targets, SystemTime::now())
+                {
+                    shared.outbox_ready.notify_one();
+                }
+            }
         }
         if let Some(then) = then {
             then(&entry.task);
@@ -990,28 +1035,18 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(result))
     }
 
-    fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()> {
-        self.put_push_config_from(config, Generation::V1)
-    }
-
-    fn put_push_config_from<'a>(
+    fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
         generation: Generation,
     ) -> StoreFuture<'a, ()> {
         let mut inner = self.shared.lock();
         let task_id = config.task_id.clone().unwrap_or_default();
-        let id = config.id.clone().unwrap_or_default();
-        let generations = inner.push_generations.entry(task_id.clone()).or_default();
-        if generation == Generation::V1 {
-            generations.remove(&id);
-        } else {
-            generations.insert(id, generation);
-        }
-        let configs = inner.push.entry(task_id).or_default();
-        match configs.iter_mut().find(|c| c.id == config.id) {
-            Some(existing) => *existing = config,
-            None => configs.push(config),
+        let target = Arc::new(Target { config, generation });
+        let targets = inner.push.entry(task_id).or_default();
+        match targets.iter_mut().find(|t| t.config.id == target.config.id) {
+            Some(existing) => *existing = target,
+            None => targets.push(target),
         }
         Box::pin(std::future::ready(Ok(())))
     }
@@ -1022,13 +1057,7 @@ impl TaskStore for InMemoryTaskStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<Generation>> {
         let inner = self.shared.lock();
-        let generation = inner.push_config(task_id, id).map(|_| {
-            inner
-                .push_generations
-                .get(task_id)
-                .and_then(|g| g.get(id).copied())
-                .unwrap_or(Generation::V1)
-        });
+        let generation = inner.push_target(task_id, id).map(|t| t.generation);
         Box::pin(std::future::ready(Ok(generation)))
     }
 
@@ -1038,7 +1067,7 @@ impl TaskStore for InMemoryTaskStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
         let inner = self.shared.lock();
-        let found = inner.push_config(task_id, id).cloned();
+        let found = inner.push_target(task_id, id).map(|t| t.config.clone());
         Box::pin(std::future::ready(Ok(found)))
     }
 
@@ -1047,20 +1076,76 @@ impl TaskStore for InMemoryTaskStore {
         task_id: &'a TaskId,
     ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
         let inner = self.shared.lock();
-        let configs = inner.push.get(task_id).cloned().unwrap_or_default();
+        let configs = inner.push.get(task_id).map_or_else(Vec::new, |targets| {
+            targets.iter().map(|t| t.config.clone()).collect()
+        });
         Box::pin(std::future::ready(Ok(configs)))
     }
 
     fn delete_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, bool> {
-        let mut inner = self.shared.lock();
-        let removed = inner.push.get_mut(task_id).is_some_and(|configs| {
-            let before = configs.len();
-            configs.retain(|c| c.id.as_deref() != Some(id));
-            configs.len() != before
+        let mut guard = self.shared.lock();
+        let inner = &mut *guard;
+        let removed = inner.push.get_mut(task_id).is_some_and(|targets| {
+            let before = targets.len();
+            targets.retain(|t| t.config.id.as_deref() != Some(id));
+            targets.len() != before
         });
-        if let Some(generations) = inner.push_generations.get_mut(task_id) {
-            generations.remove(id);
+        if removed {
+            inner.outbox.remove(task_id, id);
         }
         Box::pin(std::future::ready(Ok(removed)))
+    }
+
+    fn claim_deliveries<'a>(
+        &'a self,
+        now: SystemTime,
+        lease: Duration,
+        limit: usize,
+    ) -> StoreFuture<'a, Claimed> {
+        let claimed = self.shared.lock().outbox.claim(now, lease, limit);
+        Box::pin(std::future::ready(Ok(claimed)))
+    }
+
+    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
+        self.settle(id, lease, Settle::Complete)
+    }
+
+    fn retry_delivery<'a>(
+        &'a self,
+        id: u64,
+        lease: u64,
+        due: SystemTime,
+        error: String,
+    ) -> StoreFuture<'a, bool> {
+        self.settle(id, lease, Settle::Retry { due, error })
+    }
+
+    fn release_delivery<'a>(
+        &'a self,
+        id: u64,
+        lease: u64,
+        due: SystemTime,
+    ) -> StoreFuture<'a, bool> {
+        self.settle(id, lease, Settle::Release { due })
+    }
+
+    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
+        self.settle(id, lease, Settle::Kill { error })
+    }
+
+    fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {
+        let inner = self.shared.lock();
+        let status = inner.push.get(task_id).map_or_else(Vec::new, |targets| {
+            inner.outbox.status(task_id, targets, SystemTime::now())
+        });
+        Box::pin(std::future::ready(Ok(status)))
+    }
+
+    fn wait_outbox<'a>(&'a self, timeout: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            // A timeout is the caller's cue to look again, not an error.
+            let _ = tokio::time::timeout(timeout, self.shared.outbox_ready.notified()).await;
+            Ok(())
+        })
     }
 }

@@ -22,7 +22,8 @@ fn task(id: &str, state: TaskState, unix: i64) -> Task {
     Task::new(id, "ctx", status)
 }
 
-fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
+/// Runs `f` on a fresh current-thread runtime (the outbox tests too).
+pub(super) fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

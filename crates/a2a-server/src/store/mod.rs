@@ -26,14 +26,79 @@
 //! open stream, each waiting call and its running agent. A store that cannot pin returns an
 //! empty pin; readers then notice a task that went away (a stream ends with an error that says
 //! so, and a blocking `SendMessage` still answers with the task its update handed it).
+//!
+//! # The push outbox
+//!
+//! A task's push configurations receive its events through the store's **outbox**: at least
+//! once, in order per (task, configuration). The store only keeps the deliveries; the push
+//! worker (`crate::push`) sends them. The contract, which a SQL store keeps with one table
+//! written in the update's transaction (see below):
+//!
+//! * **Enqueue.** [`create`](TaskStore::create) and [`update`](TaskStore::update) enqueue, in
+//!   the same atomic step as the log append, one [`Delivery`] of the event they log for each
+//!   push configuration the task has at that moment, in the configurations' creation order
+//!   (`create` logs event 1, the task, for configurations stored under its id beforehand). A
+//!   configuration whose queue is at its bound, or an outbox at its total bound
+//!   ([`OutboxLimits`]), gets no delivery of that event: the store counts it as dropped in the
+//!   configuration's [`PushStatus`], with the reason as its `last_error`. The update itself
+//!   never fails or waits for the outbox: a slow or dead webhook holds up nobody.
+//! * **Claim.** [`claim_deliveries`](TaskStore::claim_deliveries) hands out due deliveries,
+//!   each leased until `now + lease` under a fresh lease token: only the oldest undelivered
+//!   delivery of each queue (a queue is the deliveries of one configuration of one task), and
+//!   none of a queue whose oldest delivery is leased and its lease has not run out. A lease that
+//!   runs out makes the delivery claimable again (its worker died or hangs): delivery is at
+//!   least once.
+//! * **Settle**, with the delivery's id and the lease token of its claim:
+//!   [`complete_delivery`](TaskStore::complete_delivery) removes it (the next one of its queue
+//!   becomes claimable); [`retry_delivery`](TaskStore::retry_delivery) counts a failed attempt,
+//!   keeps the error and makes it due again at the given time;
+//!   [`release_delivery`](TaskStore::release_delivery) makes it due again without counting an
+//!   attempt (the worker could not start it); [`kill_delivery`](TaskStore::kill_delivery)
+//!   counts the attempt, marks it dead (its body is dropped; a record with its attempts and last
+//!   error stays, up to [`OutboxLimits::max_dead_per_config`] per configuration) and lets its
+//!   queue go on. A call whose lease token is not the delivery's current one (the lease ran out
+//!   and another worker claimed it, or it was settled) changes nothing and returns false.
+//! * **Configurations.** A delivery goes to the configuration as it was when the delivery was
+//!   enqueued (URL, token, authentication, and the [`Generation`] it was registered through):
+//!   replacing a configuration changes later deliveries only.
+//!   [`delete_push_config`](TaskStore::delete_push_config) drops the configuration's pending
+//!   deliveries and its status. A task the store drops keeps its pending deliveries until they
+//!   settle.
+//! * [`push_status`](TaskStore::push_status) reports, per configuration of a task, what was
+//!   delivered, dropped, and what is pending or dead; [`wait_outbox`](TaskStore::wait_outbox)
+//!   wakes the worker when deliveries were enqueued.
+//!
+//! Times are wall-clock ([`SystemTime`]), so that workers in several processes share them.
+//! In SQL, one `push_outbox` row per delivery (`id` ascending in enqueue order, `task_id`,
+//! `config_id`, `seq`, the event's JSON, the configuration's columns, the generation,
+//! `attempts`, `due_at`, `lease`, `lease_until`, `last_error`, `dead`), inserted by the
+//! update's transaction; a claim is one statement:
+//!
+//! ```text
+//! UPDATE push_outbox SET lease = nextval(...), lease_until = $now + $lease
+//! WHERE id IN (SELECT o.id FROM push_outbox o
+//!              WHERE NOT o.dead AND coalesce(o.lease_until, o.due_at) <= $now
+//!                AND o.id = (SELECT min(p.id) FROM push_outbox p
+//!                            WHERE p.task_id = o.task_id AND p.config_id = o.config_id
+//!                              AND NOT p.dead)
+//!              ORDER BY coalesce(o.lease_until, o.due_at) LIMIT $limit
+//!              FOR UPDATE SKIP LOCKED)
+//! RETURNING ...
+//! ```
+//!
+//! and each settle an `UPDATE ... WHERE id = $id AND lease = $lease` (or a `DELETE`).
 
 mod bytes;
 mod memory;
 #[cfg(test)]
 mod memory_tests;
+mod outbox;
+#[cfg(test)]
+mod outbox_tests;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::{Duration, SystemTime};
 
 use a2a_types::protocol::Generation;
 use a2a_types::v1::{
@@ -41,7 +106,7 @@ use a2a_types::v1::{
     TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
 };
 
-pub use bytes::{json_len, present_task, task_bytes};
+pub use bytes::{delivery_bytes, json_len, present_task, task_bytes};
 pub use memory::{InMemoryTaskStore, RetentionPolicy};
 
 use crate::auth::Principal;
@@ -64,6 +129,9 @@ pub enum StoreError {
     /// The backend failed.
     #[error("task store backend failed: {0}")]
     Backend(String),
+    /// The store does not do this (a store without a push outbox, asked to claim deliveries).
+    #[error("the task store does not support this: {0}")]
+    Unsupported(String),
 }
 
 /// Whom a task belongs to: the principal that created it and the tenant it was created under.
@@ -323,6 +391,181 @@ pub struct ListPage {
 /// An invalid `pageToken`.
 pub const INVALID_PAGE_TOKEN: &str = "invalid pageToken";
 
+/// The bounds of a store's push outbox: every delivery waiting is held until it settles.
+///
+/// | limit | default | what happens when it is hit |
+/// |---|---|---|
+/// | `max_per_config` | 1 000 | the configuration gets no delivery of the event: `PushStatus::dropped` counts it, `last_error` says "the outbox holds 1000 deliveries for push config ... (max_per_config)"; a warning is logged |
+/// | `max_bytes_per_config` | 8 MiB | the same, naming `max_bytes_per_config` |
+/// | `max_total` | 100 000 | the same for every configuration, naming `max_total` |
+/// | `max_total_bytes` | 64 MiB | the same, naming `max_total_bytes` |
+/// | `max_dead_per_config` | 16 | the oldest dead-delivery record of the configuration is forgotten |
+///
+/// Bytes are [`delivery_bytes`]: the event's content as the store counts task content, the
+/// configuration's strings, and a fixed overhead per delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OutboxLimits {
+    /// The most deliveries waiting for one configuration of one task.
+    pub max_per_config: usize,
+    /// The most bytes of deliveries waiting for one configuration of one task.
+    pub max_bytes_per_config: u64,
+    /// The most deliveries waiting in all.
+    pub max_total: usize,
+    /// The most bytes of deliveries waiting in all.
+    pub max_total_bytes: u64,
+    /// The most dead-delivery records kept per configuration (the newest).
+    pub max_dead_per_config: usize,
+}
+
+impl Default for OutboxLimits {
+    fn default() -> Self {
+        Self {
+            max_per_config: 1_000,
+            max_bytes_per_config: 8 * 1024 * 1024,
+            max_total: 100_000,
+            max_total_bytes: 64 * 1024 * 1024,
+            max_dead_per_config: 16,
+        }
+    }
+}
+
+impl OutboxLimits {
+    /// Sets the most deliveries waiting per configuration.
+    #[must_use]
+    pub fn with_max_per_config(mut self, n: usize) -> Self {
+        self.max_per_config = n;
+        self
+    }
+
+    /// Sets the most bytes waiting per configuration.
+    #[must_use]
+    pub fn with_max_bytes_per_config(mut self, bytes: u64) -> Self {
+        self.max_bytes_per_config = bytes;
+        self
+    }
+
+    /// Sets the most deliveries waiting in all.
+    #[must_use]
+    pub fn with_max_total(mut self, n: usize) -> Self {
+        self.max_total = n;
+        self
+    }
+
+    /// Sets the most bytes waiting in all.
+    #[must_use]
+    pub fn with_max_total_bytes(mut self, bytes: u64) -> Self {
+        self.max_total_bytes = bytes;
+        self
+    }
+
+    /// Sets how many dead-delivery records are kept per configuration.
+    #[must_use]
+    pub fn with_max_dead_per_config(mut self, n: usize) -> Self {
+        self.max_dead_per_config = n;
+        self
+    }
+}
+
+/// One delivery of the outbox, as claimed: an event of a task for one of its push
+/// configurations.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Delivery {
+    /// Its id: unique in the store, ascending in enqueue order.
+    pub id: u64,
+    /// The token of this claim, for settling it.
+    pub lease: u64,
+    /// The task.
+    pub task_id: TaskId,
+    /// The sequence number of the event in the task's log.
+    pub seq: u64,
+    /// The event.
+    pub event: StreamResponse,
+    /// The push configuration, as it was when the delivery was enqueued.
+    pub config: TaskPushNotificationConfig,
+    /// The generation the configuration was registered through: the shape of the body.
+    pub generation: Generation,
+    /// The failed attempts so far.
+    pub attempts: u32,
+    /// The error of the last failed attempt.
+    pub last_error: Option<String>,
+}
+
+/// What [`TaskStore::claim_deliveries`] handed out.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Claimed {
+    /// The deliveries claimed, each under its own lease.
+    pub deliveries: Vec<Delivery>,
+    /// When the next delivery not handed out becomes claimable (a retry's due time, or a
+    /// lease that runs out); `None` when none waits.
+    pub next_due: Option<SystemTime>,
+}
+
+/// Where a delivery stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeliveryState {
+    /// Waiting to be sent (again).
+    Pending,
+    /// Claimed, its lease running: being sent.
+    InFlight,
+    /// Given up on: its attempts ran out, or the webhook refused it for good.
+    Dead,
+}
+
+/// A delivery as [`TaskStore::push_status`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeliveryRecord {
+    /// The delivery's id.
+    pub id: u64,
+    /// The sequence number of its event.
+    pub seq: u64,
+    /// Where it stands.
+    pub state: DeliveryState,
+    /// The failed attempts.
+    pub attempts: u32,
+    /// The error of the last failed attempt.
+    pub last_error: Option<String>,
+    /// When it is due (pending), or its lease runs out (in flight); `None` when dead.
+    pub due: Option<SystemTime>,
+}
+
+/// How deliveries to one push configuration of a task went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PushStatus {
+    /// The configuration's id.
+    pub config_id: String,
+    /// Deliveries the webhook accepted.
+    pub delivered: u64,
+    /// Events the configuration got no delivery of: the outbox was at a bound.
+    pub dropped: u64,
+    /// The last error: of a failed attempt, a dead delivery or a dropped event.
+    pub last_error: Option<String>,
+    /// The pending, in-flight and (the newest) dead deliveries, oldest first.
+    pub deliveries: Vec<DeliveryRecord>,
+}
+
+impl PushStatus {
+    /// The status of a configuration nothing happened to yet.
+    pub fn new(config_id: impl Into<String>) -> Self {
+        Self {
+            config_id: config_id.into(),
+            ..Self::default()
+        }
+    }
+}
+
+fn no_outbox<'a, T: Send + 'a>() -> StoreFuture<'a, T> {
+    Box::pin(std::future::ready(Err(StoreError::Unsupported(
+        "this task store keeps no push outbox, so push notifications cannot be delivered"
+            .to_owned(),
+    ))))
+}
+
 /// Storage of tasks, their event logs and their push configurations.
 ///
 /// Implementations must keep these promises: `update` is atomic per task (the change, the task
@@ -400,29 +643,18 @@ pub trait TaskStore: Send + Sync + 'static {
     /// A page of tasks, newest status timestamp first; see [`ListQuery`].
     fn list<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, ListPage>;
 
-    /// Stores a push configuration (its `id` and `task_id` set), replacing one with the same id.
-    fn put_push_config<'a>(&'a self, config: TaskPushNotificationConfig) -> StoreFuture<'a, ()>;
-
-    /// Stores a push configuration registered through a call of `generation` (the shape its
-    /// deliveries take: a 0.3 or 0.1 client expects the body of its own generation), replacing
-    /// one with the same id.
-    ///
-    /// The default stores it with [`put_push_config`](Self::put_push_config) and forgets the
-    /// generation (deliveries then take the 1.0 shape); stores keep it to answer
-    /// [`push_config_generation`](Self::push_config_generation).
-    fn put_push_config_from<'a>(
+    /// Stores a push configuration (its `id` and `task_id` set), replacing one with the same id,
+    /// with the generation it was registered through (its deliveries' body shape). The task
+    /// need not exist yet: `create` delivers its first event to configurations stored before.
+    fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
         generation: Generation,
-    ) -> StoreFuture<'a, ()> {
-        let _ = generation;
-        self.put_push_config(config)
-    }
+    ) -> StoreFuture<'a, ()>;
 
-    /// The generation a push configuration was registered through
-    /// ([`put_push_config_from`](Self::put_push_config_from)); `None` when the store does not
-    /// know (a configuration stored by [`put_push_config`](Self::put_push_config), or a store
-    /// that does not keep it), which means 1.0.
+    /// The generation a push configuration was registered through (as given to
+    /// [`put_push_config`](Self::put_push_config)); `None` when there is no such configuration
+    /// or the store does not answer this (which then means 1.0).
     ///
     /// The default knows none.
     fn push_config_generation<'a>(
@@ -447,6 +679,79 @@ pub trait TaskStore: Send + Sync + 'static {
         task_id: &'a TaskId,
     ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>>;
 
-    /// Deletes a push configuration; true when it existed.
+    /// Deletes a push configuration, its pending deliveries and its status; true when it
+    /// existed.
     fn delete_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, bool>;
+
+    /// Claims up to `limit` due deliveries, each leased until `now + lease` (see the
+    /// [module docs](self#the-push-outbox)).
+    ///
+    /// The default fails with [`StoreError::Unsupported`]: a store without an outbox.
+    fn claim_deliveries<'a>(
+        &'a self,
+        now: SystemTime,
+        lease: Duration,
+        limit: usize,
+    ) -> StoreFuture<'a, Claimed> {
+        let _ = (now, lease, limit);
+        no_outbox()
+    }
+
+    /// The delivery was accepted: removes it. False when `lease` is not its current claim.
+    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
+        let _ = (id, lease);
+        no_outbox()
+    }
+
+    /// The attempt failed: counts it, keeps `error`, and makes the delivery due at `due`.
+    /// False when `lease` is not its current claim.
+    fn retry_delivery<'a>(
+        &'a self,
+        id: u64,
+        lease: u64,
+        due: SystemTime,
+        error: String,
+    ) -> StoreFuture<'a, bool> {
+        let _ = (id, lease, due, error);
+        no_outbox()
+    }
+
+    /// The delivery was not attempted: makes it due at `due` without counting an attempt.
+    /// False when `lease` is not its current claim.
+    fn release_delivery<'a>(
+        &'a self,
+        id: u64,
+        lease: u64,
+        due: SystemTime,
+    ) -> StoreFuture<'a, bool> {
+        let _ = (id, lease, due);
+        no_outbox()
+    }
+
+    /// The last attempt failed for good: counts it and marks the delivery dead with `error`;
+    /// its queue goes on. False when `lease` is not its current claim.
+    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
+        let _ = (id, lease, error);
+        no_outbox()
+    }
+
+    /// How deliveries to each push configuration of the task went, in the configurations'
+    /// creation order.
+    ///
+    /// The default fails with [`StoreError::Unsupported`].
+    fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {
+        let _ = task_id;
+        no_outbox()
+    }
+
+    /// Resolves when deliveries were enqueued since the last call (they may be claimable), or
+    /// after `timeout`. Spurious wake-ups are allowed.
+    ///
+    /// The default sleeps for `timeout`: the worker then polls.
+    fn wait_outbox<'a>(&'a self, timeout: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            tokio::time::sleep(timeout).await;
+            Ok(())
+        })
+    }
 }

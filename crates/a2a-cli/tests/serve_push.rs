@@ -1,0 +1,134 @@
+//! `a2a serve --push`: the card declares push notifications, the JWKS is served, and a task's
+//! events reach a webhook on 127.0.0.1 (opened with `--push-allow`), signed.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use a2a_client::push::{Verifier, fetch_jwks, jwks_url};
+use a2a_types::v1::{
+    Message, SendMessageConfiguration, SendMessageRequest, StreamResponse,
+    TaskPushNotificationConfig, TaskState,
+};
+
+/// `a2a serve` with `args` on a free port; killed when dropped.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> (Served, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("a2a serve starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+        .to_owned();
+    (Served(child), url)
+}
+
+/// Reads one HTTP/1.1 request from a connection of `listener` and answers 200; returns its
+/// headers and body.
+fn receive(listener: &TcpListener) -> (http::HeaderMap, Vec<u8>) {
+    let (mut stream, _) = listener.accept().unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut headers = http::HeaderMap::new();
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.starts_with("POST /hook HTTP/1.1"), "{line}");
+    loop {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        let Some((name, value)) = line.trim_end().split_once(": ") else {
+            break;
+        };
+        headers.append(
+            http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    let length: usize = headers["content-length"].to_str().unwrap().parse().unwrap();
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    stream
+        .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        .unwrap();
+    (headers, body)
+}
+
+#[test]
+fn serve_push_delivers_signed_events() {
+    let (_served, url) = serve(&["--push-allow", "127.0.0.1", "--push-sign"]);
+    let hook = TcpListener::bind("127.0.0.1:0").unwrap();
+    let hook_url = format!("http://{}/hook", hook.local_addr().unwrap());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let verifier = runtime.block_on(async {
+        let client = a2a_client::A2aClient::connect(&url).await.unwrap();
+        assert_eq!(client.card().capabilities.push_notifications, Some(true));
+        let jwks = fetch_jwks(jwks_url(client.card()).unwrap(), Duration::from_secs(30))
+            .await
+            .unwrap();
+        assert_eq!(jwks.keys[0].alg.as_deref(), Some("ES256"));
+        let push = TaskPushNotificationConfig::new(&hook_url).with_token("tok");
+        let request = SendMessageRequest::new(Message::user_text("hello")).with_configuration(
+            SendMessageConfiguration::default()
+                .with_return_immediately(true)
+                .with_task_push_notification_config(push),
+        );
+        client.send_message(request).await.unwrap();
+        Verifier::new(jwks).with_audience(&hook_url)
+    });
+    // The echo agent's events, each signed, until the task completes.
+    let mut last = None;
+    for _ in 0..10 {
+        let (headers, body) = receive(&hook);
+        assert_eq!(headers["x-a2a-notification-token"], "tok");
+        verifier.verify(&headers, &body).unwrap();
+        let event: StreamResponse = serde_json::from_slice(&body).unwrap();
+        if let StreamResponse::StatusUpdate(update) = &event {
+            last = Some(update.status.state);
+            if update.status.state.is_terminal() {
+                break;
+            }
+        }
+    }
+    assert_eq!(last, Some(TaskState::Completed));
+}
+
+#[test]
+fn serve_without_push_declares_none() {
+    let (_served, url) = serve(&[]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let card = runtime.block_on(async {
+        a2a_client::ClientBuilder::new()
+            .fetch_card(&url)
+            .await
+            .unwrap()
+    });
+    assert_eq!(card.capabilities.push_notifications, None);
+    assert_eq!(jwks_url(&card), None);
+}
