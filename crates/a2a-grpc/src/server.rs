@@ -1,4 +1,4 @@
-//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`] of an
+//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`](a2a_server::RequestHandler) of an
 //! [`A2aService`], alone ([`GrpcService`], on a port of its own) or sharing one port with the
 //! JSON-RPC and HTTP+JSON bindings ([`SharedPort`]).
 //!
@@ -26,7 +26,7 @@
 //! # }
 //! ```
 //!
-//! Every call goes through the same [`RequestHandler`] as the other bindings (a task created
+//! Every call goes through the same [`RequestHandler`](a2a_server::RequestHandler) as the other bindings (a task created
 //! over JSON-RPC is read over gRPC, and the reverse), with the same call context
 //! ([`A2aService::call_context`]): the [`Authenticator`](a2a_server::Authenticator) reads the
 //! request's metadata as headers, `a2a-extensions` names the extensions asked for, and
@@ -307,7 +307,7 @@ impl http_body::Body for SharedBody {
 
 // ----- the rpcs ----------------------------------------------------------------------------------
 
-/// The rpcs, each a [`RequestHandler`](a2a_server::RequestHandler) call.
+/// The rpcs, each a [`RequestHandler`](a2a_server::RequestHandler)(a2a_server::RequestHandler) call.
 struct Calls {
     a2a: A2aService,
 }
