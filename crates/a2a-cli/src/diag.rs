@@ -147,18 +147,57 @@ impl Diag {
         }
     }
 
-    fn body(&self, body: &[u8]) {
+    /// A body: text as it is (JSON with its credentials hidden), a `binary` one (a gRPC
+    /// message) or one that is no text on one line, escaped.
+    fn body(&self, body: &[u8], binary: bool) {
         const LIMIT: usize = 64 * 1024;
         if body.is_empty() {
             return;
         }
-        let text = String::from_utf8_lossy(&body[..body.len().min(LIMIT)]);
-        let text = redact_json_credentials(&text);
-        self.debug(&format!("  {text}"));
+        let shown = &body[..body.len().min(LIMIT)];
+        if binary || is_binary(shown) {
+            // A gRPC message (protobuf): on one line, the bytes that are no printable ASCII
+            // escaped.
+            self.debug(&format!(
+                "  (protobuf, {} bytes) {}",
+                body.len(),
+                escape_bytes(shown)
+            ));
+        } else {
+            let text = String::from_utf8_lossy(shown);
+            let text = redact_json_credentials(&text);
+            self.debug(&format!("  {text}"));
+        }
         if body.len() > LIMIT {
             self.debug(&format!("  ... ({} bytes in all)", body.len()));
         }
     }
+}
+
+/// A body that is not text: not UTF-8 (but for a character cut at the end), or holding control
+/// characters other than tabs and line ends.
+fn is_binary(body: &[u8]) -> bool {
+    let utf8 = match std::str::from_utf8(body) {
+        Ok(_) => true,
+        Err(err) => err.error_len().is_none(),
+    };
+    !utf8
+        || body
+            .iter()
+            .any(|b| b.is_ascii_control() && !matches!(b, b'\t' | b'\n' | b'\r'))
+}
+
+/// Bytes on one line: printable ASCII as it is, any other byte as `\xNN`.
+fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_graphic() || b == b' ' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// The members whose values are credentials: push configs' `credentials` and `token`, OAuth's
@@ -244,7 +283,9 @@ impl Interceptor for WireLog {
             request.uri()
         ));
         self.diag.headers(request.headers());
-        self.diag.body(request.body());
+        // gRPC calls are shown as `POST /<package>.A2AService/<rpc>`, their body protobuf.
+        let grpc = request.uri().path().contains(".A2AService/");
+        self.diag.body(request.body(), grpc);
     }
 
     fn on_response(&self, call: &CallInfo, response: &http::response::Parts, body: Option<&Bytes>) {
@@ -255,8 +296,16 @@ impl Interceptor for WireLog {
         self.diag
             .debug(&format!("<- {}: {}{elapsed}", call.method, response.status));
         self.diag.headers(&response.headers);
+        let grpc = response
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes().starts_with(b"application/grpc"));
+        let streams = matches!(call.method, "SendStreamingMessage" | "SubscribeToTask");
         match body {
-            Some(body) => self.diag.body(body),
+            Some(body) => self.diag.body(body, grpc),
+            None if grpc && !streams => self.diag.debug(
+                "  (a gRPC answer: the transport decodes its message, which the command prints)",
+            ),
             None => self
                 .diag
                 .debug("  (an event stream: its events follow as they arrive)"),
@@ -304,5 +353,17 @@ mod tests {
             r#"{"access_token":"[redacted]","expires_in":1}"#
         );
         assert_eq!(redact_json_credentials("not json"), "not json");
+    }
+
+    #[test]
+    fn binary_bodies_show_on_one_line() {
+        assert!(is_binary(b"\x12\x04\n\x02hi"));
+        assert!(!is_binary("{\"text\":\"h\u{e9}\"}\n".as_bytes()));
+        // A character cut by the display limit is still text.
+        assert!(!is_binary(&"\u{e9}".as_bytes()[..1]));
+        assert_eq!(
+            escape_bytes(b"\x12\x04\n\x02hi there"),
+            "\\x12\\x04\\x0a\\x02hi there"
+        );
     }
 }

@@ -42,10 +42,10 @@ pub(crate) struct Common {
     #[arg(short = 'o', long, env = "A2ACLI_OUTPUT", value_enum, default_value_t = Format::Text)]
     pub(crate) output: Format,
 
-    /// A binding to prefer over the card's order: JSONRPC or HTTP+JSON (GRPC once built in), in
-    /// any case; repeatable, most preferred first (the environment takes a comma list). A
-    /// binding the card does not offer is skipped; without one, the card's first supported
-    /// interface is used.
+    /// A binding to prefer over the card's order: JSONRPC, HTTP+JSON or GRPC, in any case;
+    /// repeatable, most preferred first (the environment takes a comma list). A binding the
+    /// card does not offer is skipped; without one, the card's first supported interface is
+    /// used.
     #[arg(
         long = "transport",
         env = "A2ACLI_TRANSPORT",
@@ -55,8 +55,8 @@ pub(crate) struct Common {
     )]
     pub(crate) transports: Vec<String>,
 
-    /// The A2A protocol version to speak, sent as `A2A-Version` on every request. This build
-    /// speaks 1.0; older versions need an explicit opt-in and are not built in yet.
+    /// The A2A protocol version to speak, sent as `A2A-Version` on every request: 1.0, or 0.3,
+    /// 0.2 or 0.1 (legacy versions, spoken only when named here) for an older agent.
     #[arg(
         long = "a2a-version",
         env = "A2ACLI_A2A_VERSION",

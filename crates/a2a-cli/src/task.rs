@@ -355,6 +355,14 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
     let id = task_id(&args.id)?;
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
+    if args.after.is_some()
+        && agent.client.interface().protocol_binding == a2a_types::v1::binding::GRPC
+    {
+        return Err(CliError::usage(
+            "--after needs the event ids of an SSE stream, which gRPC streams do not carry",
+        )
+        .hint("pick up the task with --transport JSONRPC or HTTP+JSON, or without --after"));
+    }
     if agent.card.card.capabilities.streaming != Some(true) {
         return Err(CliError::new(
             Code::Protocol("UnsupportedOperationError"),

@@ -2538,6 +2538,169 @@ fn a2acli_chat_001() {
     assert_ne!(turns[2]["task"]["contextId"], context);
 }
 
+#[test]
+fn a2acli_tx_005() {
+    let agent = Served::with(Setup {
+        grpc: true,
+        ..Setup::default()
+    });
+    let (host, url) = (agent.host(), agent.url.as_str());
+    let grpc = ["--transport", "GRPC"];
+    let with = |args: &[&str]| -> Vec<String> {
+        args.iter()
+            .chain(grpc.iter())
+            .map(|a| (*a).to_owned())
+            .collect()
+    };
+    let ok_grpc = |args: &[&str]| {
+        let args = with(args);
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // The card lists the gRPC interface (host:port), which --transport GRPC selects.
+    let card = ok_grpc(&["card", "get", "-a", host]);
+    let interfaces: Vec<String> = card
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "Interface")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(interfaces[2], format!("GRPC 1.0 {host} (selected)"));
+    assert!(!interfaces[0].ends_with("(selected)"));
+    // send waits for the end over gRPC: the stream, then GetTask, each an rpc of
+    // lf.a2a.v1.A2AService with the version in the metadata.
+    let debug = ok_grpc(&["send", "-a", host, "hi", "-o", "json", "--debug"]);
+    let answer = debug.json();
+    assert_eq!(state(&answer), "TASK_STATE_COMPLETED");
+    assert_eq!(
+        answer["task"]["artifacts"][0]["parts"],
+        json!([{"text": "hi"}])
+    );
+    assert!(
+        debug
+            .stderr
+            .contains(&format!("debug: using the interface GRPC 1.0 at {host}\n")),
+        "{}",
+        debug.stderr
+    );
+    let calls = requests(&debug.stderr);
+    let send = calls
+        .iter()
+        .find(|r| r[0].starts_with("SendStreamingMessage"))
+        .expect("a SendStreamingMessage call");
+    assert_eq!(
+        send[0],
+        format!("SendStreamingMessage: POST {url}/lf.a2a.v1.A2AService/SendStreamingMessage")
+    );
+    assert_eq!(send[1], "a2a-version: 1.0");
+    assert!(send[2].starts_with("(protobuf, "), "{send:?}");
+    // The task is the same whichever binding reads it.
+    let (id, context) = ids(&answer);
+    let got = ok(&["task", "get", "-a", host, &id, "-o", "json"]).json();
+    assert_eq!(got["contextId"], context.as_str());
+    assert_eq!(
+        ok_grpc(&["task", "get", "-a", host, &id, "-o", "json"]).json(),
+        got
+    );
+    // send --stream: each event as it comes, the terminal one last.
+    let streamed = ok_grpc(&["send", "-a", host, "chunks 3", "--stream", "-o", "json"]).lines();
+    assert!(streamed[0]["task"]["id"].is_string(), "{streamed:?}");
+    let chunks: Vec<&Value> = streamed
+        .iter()
+        .filter_map(|e| e["artifactUpdate"]["artifact"]["parts"][0].get("text"))
+        .collect();
+    assert_eq!(chunks, [&json!("c0"), &json!("c1"), &json!("c2")]);
+    assert_eq!(
+        streamed.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    // task list, and task cancel (idempotent) of a task started with --async.
+    let waiting = ok_grpc(&["send", "-a", host, "wait", "--async", "-o", "json"]).json();
+    let (waiting, _) = ids(&waiting);
+    let listed = ok_grpc(&[
+        "task", "list", "-a", host, "--status", "working", "-o", "json",
+    ])
+    .json();
+    assert_eq!(listed["tasks"][0]["id"], waiting.as_str());
+    for _ in 0..2 {
+        let canceled = ok_grpc(&["task", "cancel", "-a", host, &waiting]);
+        assert_eq!(canceled.field("Task-Id"), waiting);
+        assert_eq!(canceled.field("State"), "CANCELED");
+    }
+    // task subscribe follows a task waiting for its answer to the end.
+    let (asked, _) = sent(host, &["ask"]);
+    let args = with(&[
+        "task",
+        "subscribe",
+        "-a",
+        host,
+        &asked,
+        "--stream",
+        "-o",
+        "json",
+    ]);
+    let mut child = Cli::new().spawn(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["task"]["id"], asked.as_str());
+    assert_eq!(
+        first["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    ok_grpc(&["send", "-a", host, "--task-id", &asked, "Rome"]);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let last: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        last["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    // gRPC streams carry no event ids: --after is refused rather than ignored.
+    let after = with(&["task", "subscribe", "-a", host, &asked, "--after", "1"]);
+    let refused = fails(
+        &after.iter().map(String::as_str).collect::<Vec<_>>(),
+        2,
+        "A2ACLI_ERR_USAGE",
+    );
+    assert_eq!(
+        refused["message"],
+        "--after needs the event ids of an SSE stream, which gRPC streams do not carry"
+    );
+    // An agent's error has the same envelope over gRPC as over JSON-RPC.
+    let args = with(&["task", "get", "-a", host, "no-such-task"]);
+    let over_grpc = fails(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        1,
+        "TaskNotFoundError",
+    );
+    let over_jsonrpc = fails(
+        &["task", "get", "-a", host, "no-such-task"],
+        1,
+        "TaskNotFoundError",
+    );
+    assert_eq!(over_grpc, over_jsonrpc);
+    assert_eq!(over_grpc["a2aCode"], -32001);
+    // A card that lists gRPC first is called over gRPC without --transport.
+    let dir = TempDir::new();
+    let mut first_grpc = card_json(&agent);
+    first_grpc["supportedInterfaces"] = json!([
+        interface(host, "GRPC", None),
+        interface(&format!("{url}/"), "JSONRPC", None)
+    ]);
+    let path = card_file(&dir, "grpc.json", &first_grpc);
+    let run = ok(&["task", "get", "-a", &path, &id, "--debug"]);
+    assert_eq!(run.field("State"), "COMPLETED");
+    assert!(
+        run.stderr.contains(&format!(
+            "-> GetTask: POST {url}/lf.a2a.v1.A2AService/GetTask"
+        )),
+        "{}",
+        run.stderr
+    );
+}
+
 // ----- The report --------------------------------------------------------------------------
 
 /// Every requirement identifier of COMPLIANCE.md (the registry of the A2A CLI specification

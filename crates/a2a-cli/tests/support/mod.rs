@@ -146,6 +146,9 @@ pub struct Setup {
     pub schemes: Option<Value>,
     /// HTTPS with the self-signed certificate of `tests/fixtures/tls`.
     pub tls: bool,
+    /// gRPC beside JSON-RPC and HTTP+JSON on the same port (`a2a_grpc::server::SharedPort`),
+    /// its `GRPC` interface last on the card.
+    pub grpc: bool,
 }
 
 /// An agent served in-process; stops when dropped.
@@ -204,6 +207,10 @@ impl Served {
                     .allow("127.0.0.1/32".parse().expect("a network")),
             );
         }
+        if setup.grpc {
+            use a2a_grpc::server::GrpcInterface as _;
+            builder = builder.grpc_interface(a2a_server::InterfaceUrl::Authority);
+        }
         if let Some(name) = &setup.extended {
             builder =
                 builder.extended_card(AgentCard::new(name.clone(), "The extended card.", "1.0.0"));
@@ -231,7 +238,7 @@ impl Served {
         let service = builder.build();
         let card = service.card().clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let tls = setup.tls;
+        let (tls, grpc) = (setup.tls, setup.grpc);
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -242,6 +249,12 @@ impl Served {
                 if tls {
                     tokio::select! {
                         () = serve_tls(listener, service) => {}
+                        _ = stopped => {}
+                    }
+                } else if grpc {
+                    let shared = a2a_grpc::server::SharedPort::new(service);
+                    tokio::select! {
+                        _ = a2a_server::serve(listener, shared) => {}
                         _ = stopped => {}
                     }
                 } else {
