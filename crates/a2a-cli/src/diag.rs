@@ -136,6 +136,17 @@ impl Diag {
         }
     }
 
+    /// Under `--debug`, a request this program received (a push delivery): its method, path,
+    /// headers and body, redacted as the requests it sends.
+    pub(crate) fn inbound(&self, what: &str, head: &http::request::Parts, body: &[u8]) {
+        if !self.debugging() {
+            return;
+        }
+        self.debug(&format!("<= {what}: {} {}", head.method, head.uri));
+        self.headers(&head.headers);
+        self.body(body, false);
+    }
+
     fn headers(&self, headers: &http::HeaderMap) {
         for (name, value) in headers {
             let shown = if self.hidden(name.as_str()) {

@@ -25,6 +25,7 @@ mod diag;
 mod error;
 mod options;
 mod output;
+mod push;
 mod send;
 mod serve;
 mod task;
@@ -378,6 +379,7 @@ impl Command {
             Command::Task(TaskCommand::Cancel(args)) => args.stream,
             Command::Task(TaskCommand::List(args)) => args.stream,
             Command::Task(TaskCommand::Subscribe(args)) => args.stream,
+            Command::Task(TaskCommand::PushConfig(task::PushCommand::Receive(args))) => args.stream,
             Command::Chat(_) => true,
             _ => false,
         }

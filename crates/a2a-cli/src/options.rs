@@ -175,6 +175,44 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is out of range"))
 }
 
+/// A size in bytes: `4096`, `512KiB`, `64MiB`, `1GiB` (`K`, `KB`, `M`, `MB`, `G`, `GB` are the
+/// same binary units; `B` is bytes).
+pub(crate) fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: usize = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size such as 4096, 512KiB or 64MiB"))?;
+    let unit = unit.trim();
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}` in `{text}`; use B, KiB, MiB or GiB"
+            ));
+        }
+    };
+    value
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// A size as the options spell it (`64MiB`, `512KiB`, `100B`).
+pub(crate) fn show_size(bytes: usize) -> String {
+    for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{}{unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes}B")
+}
+
 /// A task state in any spelling: `input-required`, `INPUT_REQUIRED`, `TASK_STATE_INPUT_REQUIRED`.
 pub(crate) fn parse_state(text: &str) -> Result<TaskState, String> {
     let name = format!(
@@ -222,6 +260,22 @@ mod tests {
         assert!(parse_duration("soon").is_err());
         assert_eq!(show_duration(Duration::from_secs(2)), "2s");
         assert_eq!(show_duration(Duration::from_millis(1500)), "1500ms");
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("512KiB"), Ok(512 * 1024));
+        assert_eq!(parse_size("64mb"), Ok(64 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(
+            parse_size("3 parsecs"),
+            Err("unknown unit `parsecs` in `3 parsecs`; use B, KiB, MiB or GiB".to_owned())
+        );
+        assert!(parse_size("lots").is_err());
+        assert_eq!(show_size(64 << 20), "64MiB");
+        assert_eq!(show_size(1536), "1536B");
+        assert_eq!(show_size(4096), "4KiB");
     }
 
     #[test]

@@ -415,6 +415,23 @@ pub(crate) async fn follow_printing(
         Ok(Err(error)) => return Err(waiter.error(&error)),
         Err(error) => return Err(error),
     };
+    restate(waiter, out, last.as_ref(), diag);
+    if last.is_none() {
+        diag.warn("the event stream ended before the task reached a terminal or interrupted state");
+    }
+    Ok(())
+}
+
+/// After the events of a task (a stream's, or push deliveries), the last lines in text name the
+/// task, its context and its state (the last event does when it is a status, the task or a
+/// message; after an artifact they are said again), with the last event id and the command that
+/// continues the task; stderr says how it turned out.
+pub(crate) fn restate(
+    waiter: &Waiter<'_>,
+    out: &mut Out,
+    last: Option<&StreamResponse>,
+    diag: &Diag,
+) {
     let seen = waiter.seen.borrow().clone();
     // The last lines name the task, its context and state: the last event does when it is a
     // status (or the task); after an artifact, they are said again.
@@ -455,10 +472,6 @@ pub(crate) async fn follow_printing(
         }
         wait::outcome(diag, waiter.agent, &shown);
     }
-    if last.is_none() {
-        diag.warn("the event stream ended before the task reached a terminal or interrupted state");
-    }
-    Ok(())
 }
 
 #[cfg(test)]

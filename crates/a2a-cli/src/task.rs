@@ -132,6 +132,10 @@ pub(crate) enum PushCommand {
     List(PushListArgs),
     /// Delete a configuration.
     Delete(PushRefArgs),
+    /// Receive a task's push notifications: listen on this machine, register a config with its
+    /// URL and a random token, check each delivery (the token; the signature with the keys of
+    /// the JWKS the card names) until the task ends, then delete the config.
+    Receive(crate::push::ReceiveArgs),
 }
 
 /// The arguments of `task push-config create`.
@@ -221,12 +225,14 @@ impl TaskCommand {
                 PushCommand::Create(a) => &a.common,
                 PushCommand::Get(a) | PushCommand::Delete(a) => &a.common,
                 PushCommand::List(a) => &a.common,
+                PushCommand::Receive(a) => &a.common,
             },
         }
     }
 }
 
-fn task_id(arg: &TaskIdArg) -> Result<TaskId, CliError> {
+/// The task id of the argument, trimmed; an empty one is a usage error.
+pub(crate) fn task_id(arg: &TaskIdArg) -> Result<TaskId, CliError> {
     let id = arg.task_id.trim();
     if id.is_empty() {
         return Err(CliError::usage("the task id is empty"));
@@ -236,7 +242,14 @@ fn task_id(arg: &TaskIdArg) -> Result<TaskId, CliError> {
 
 /// Prints a task (the `Task` type in JSON), with the resume command in text, and says how it
 /// turned out on stderr.
-fn print_task(out: &mut Out, diag: &Diag, agent: &Agent, task: &Task, report: bool, history: bool) {
+pub(crate) fn print_task(
+    out: &mut Out,
+    diag: &Diag,
+    agent: &Agent,
+    task: &Task,
+    report: bool,
+    history: bool,
+) {
     if out.json() {
         out.value(task);
     } else {
@@ -403,7 +416,7 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
 }
 
 /// Push configurations need `capabilities.pushNotifications` on the card.
-fn push_supported(agent: &Agent) -> Result<(), CliError> {
+pub(crate) fn push_supported(agent: &Agent) -> Result<(), CliError> {
     if agent.card.card.capabilities.push_notifications == Some(true) {
         return Ok(());
     }
@@ -419,6 +432,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
         PushCommand::Create(a) => &a.common,
         PushCommand::Get(a) | PushCommand::Delete(a) => &a.common,
         PushCommand::List(a) => &a.common,
+        PushCommand::Receive(a) => return crate::push::receive(a, diag).await,
     };
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
     push_supported(&agent)?;
@@ -496,6 +510,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
                 out.field("Task-Id", &args.id.task_id);
             }
         }
+        PushCommand::Receive(_) => {}
     }
     Ok(())
 }

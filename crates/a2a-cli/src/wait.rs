@@ -47,7 +47,8 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    fn task(&mut self, task: &Task) {
+    /// A task as read.
+    pub(crate) fn task(&mut self, task: &Task) {
         self.task_id = Some(task.id.clone());
         if task.context_id.is_some() {
             self.context_id.clone_from(&task.context_id);
@@ -55,7 +56,8 @@ impl Seen {
         self.state = Some(task.status.state);
     }
 
-    fn event(&mut self, event: &StreamResponse, id: Option<&str>) {
+    /// An event, with its SSE id when it has one.
+    pub(crate) fn event(&mut self, event: &StreamResponse, id: Option<&str>) {
         match event {
             StreamResponse::Task(task) => self.task(task),
             StreamResponse::StatusUpdate(update) => {

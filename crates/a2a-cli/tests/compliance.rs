@@ -2510,6 +2510,361 @@ fn a2acli_auth_008() {
     );
 }
 
+/// Runs `a2a ARGS` in the background until its stderr says it receives deliveries; returns the
+/// child (its stderr read up to there) and the webhook URL it registered.
+fn receiving(
+    args: &[&str],
+) -> (
+    std::process::Child,
+    BufReader<std::process::ChildStderr>,
+    String,
+) {
+    let mut child = Cli::new().spawn(args);
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let mut read = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        if let Some(rest) = line.strip_prefix("note: receiving the push notifications of task ") {
+            let url = rest.split(" at ").nth(1).and_then(|r| r.split(' ').next());
+            let url = url.unwrap_or_default().to_owned();
+            return (child, stderr, url);
+        }
+        read.push_str(&line);
+        line.clear();
+    }
+    let status = child.wait().unwrap();
+    panic!("a2a {args:?} ended ({status}) before receiving:\n{read}");
+}
+
+/// POSTs `body` to `url` with `headers`; the status of the answer.
+fn post(url: &str, headers: &[(&str, &str)], body: &[u8]) -> u16 {
+    use std::io::{Read as _, Write as _};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = std::net::TcpStream::connect(authority).unwrap();
+    let mut request = format!(
+        "POST {path} HTTP/1.1\r\nhost: {authority}\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP answer: {answer:?}"))
+}
+
+#[test]
+fn a2acli_push_002() {
+    let agent = Served::with(Setup {
+        push: true,
+        push_sign: true,
+        ..Setup::default()
+    });
+    let host = agent.host();
+    // A task waiting for its answer; the receiver registers itself, takes the deliveries of
+    // the answer's events, signed, and ends with the task.
+    let (id, context) = sent(host, &["ask"]);
+    let (child, mut stderr, url) = receiving(&[
+        "task",
+        "push-config",
+        "receive",
+        "-a",
+        host,
+        &id,
+        "--stream",
+        "-o",
+        "json",
+        "--token",
+        "tok-push-1",
+        "--max-body",
+        "2KiB",
+    ]);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let configs = ok(&["task", "push-config", "list", "-a", host, &id, "-o", "json"]).json();
+    assert_eq!(configs["configs"][0]["url"], url.as_str());
+    // What others post is refused: no signature, the wrong token, too large, elsewhere.
+    let forged = json!({"statusUpdate": {"taskId": id, "contextId": context,
+        "status": {"state": "TASK_STATE_COMPLETED"}}})
+    .to_string();
+    let token = ("x-a2a-notification-token", "tok-push-1");
+    let json_type = ("content-type", "application/a2a+json");
+    assert_eq!(post(&url, &[token, json_type], forged.as_bytes()), 401);
+    assert_eq!(
+        post(
+            &url,
+            &[("x-a2a-notification-token", "guess"), json_type],
+            forged.as_bytes()
+        ),
+        401
+    );
+    assert_eq!(post(&url, &[token, json_type], &[b' '; 3000]), 413);
+    let elsewhere = format!("{}/other", url.rsplit_once('/').unwrap().0);
+    assert_eq!(post(&elsewhere, &[token], forged.as_bytes()), 404);
+    // The answer: its events arrive, verified, one line each, the terminal one last.
+    ok(&["send", "-a", host, "--task-id", &id, "Paris"]);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{rest}");
+    let lines: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let (kind, event) = l.as_object().unwrap().iter().next().unwrap();
+            match event["status"]["state"].as_str() {
+                Some(state) => format!("{kind} {state}"),
+                None => kind.clone(),
+            }
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "statusUpdate TASK_STATE_WORKING",
+            "artifactUpdate",
+            "statusUpdate TASK_STATE_COMPLETED"
+        ]
+    );
+    assert_eq!(
+        lines[1]["artifactUpdate"]["artifact"]["parts"],
+        json!([{"text": "Sunny in Paris."}])
+    );
+    assert_eq!(lines[2]["statusUpdate"]["taskId"], id.as_str());
+    let refusals: Vec<&str> = rest
+        .lines()
+        .filter(|l| l.starts_with("warning: a delivery was refused"))
+        .collect();
+    assert_eq!(
+        refusals,
+        [
+            "warning: a delivery was refused (401): the delivery carries no A2A-Notification-Signature header",
+            "warning: a delivery was refused (401): the delivery's X-A2A-Notification-Token is missing or wrong",
+            "warning: a delivery was refused (413): its body is larger than 2KiB (--max-body)",
+        ]
+    );
+    assert!(!rest.contains("tok-push-1"), "{rest}");
+    // The receiver deleted its config.
+    let left = ok(&["task", "push-config", "list", "-a", host, &id]);
+    assert_eq!(left.field("Total"), "0");
+
+    // Without --stream: the task at its end, as `task get` prints it.
+    let (id, _) = sent(host, &["ask"]);
+    let (child, mut stderr, url) =
+        receiving(&["task", "push-config", "receive", "-a", host, &id, "--debug"]);
+    ok(&["send", "-a", host, "--task-id", &id, "Oslo"]);
+    let mut debug = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut debug).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    // --debug shows each delivery as it came, its token hidden.
+    let path = &url[url.find("/a2a-push/").unwrap()..];
+    let deliveries = requests(&debug.replace("debug: <= ", "debug: -> "));
+    let deliveries: Vec<&Vec<String>> = deliveries
+        .iter()
+        .filter(|r| r[0] == format!("push delivery: POST {path}"))
+        .collect();
+    assert_eq!(deliveries.len(), 3, "{debug}");
+    assert!(deliveries[0].contains(&"x-a2a-notification-token: [redacted]".to_owned()));
+    assert!(
+        deliveries[0]
+            .iter()
+            .any(|l| l.starts_with("a2a-notification-signature: ey")),
+        "{:?}",
+        deliveries[0]
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        fields(&text)[..3],
+        [
+            ("Task-Id".to_owned(), id.clone()),
+            ("Context-Id".to_owned(), fields(&text)[1].1.clone()),
+            ("State".to_owned(), "COMPLETED".to_owned()),
+        ]
+    );
+    assert_eq!(block(&text, "Artifact"), "Sunny in Oslo.");
+
+    // The task had ended already: nothing to wait for.
+    let (done, _) = sent(host, &["hi"]);
+    let ended = ok(&["task", "push-config", "receive", "-a", host, &done]);
+    assert_eq!(ended.field("State"), "COMPLETED");
+    assert!(ended.stderr.contains(&format!(
+        "note: task {done} had ended (COMPLETED) when the push config was registered"
+    )));
+
+    // The limits: the deliveries it takes, and the time it waits (the config goes either way).
+    let (id, _) = sent(host, &["ask"]);
+    let (child, _stderr, _) = receiving(&[
+        "task",
+        "push-config",
+        "receive",
+        "-a",
+        host,
+        &id,
+        "--max-deliveries",
+        "1",
+        "-o",
+        "json",
+    ]);
+    ok(&["send", "-a", host, "--task-id", &id, "Rome"]);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(envelope["error"]["code"], "A2ACLI_ERR_INTERNAL");
+    assert_eq!(
+        envelope["error"]["message"],
+        format!(
+            "stopped after 1 delivery for task {id}, the most --max-deliveries allows; the task goes on"
+        )
+    );
+    assert_eq!(
+        ok(&["task", "push-config", "list", "-a", host, &id]).field("Total"),
+        "0"
+    );
+    let (id, _) = sent(host, &["wait", "--async"]);
+    let timed_out = fails(
+        &[
+            "task",
+            "push-config",
+            "receive",
+            "-a",
+            host,
+            &id,
+            "--timeout",
+            "300ms",
+        ],
+        5,
+        "A2ACLI_ERR_TIMEOUT",
+    );
+    assert!(
+        timed_out["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("timed out after 300ms waiting for task {id}")),
+        "{timed_out}"
+    );
+    assert_eq!(
+        ok(&["task", "push-config", "list", "-a", host, &id]).field("Total"),
+        "0"
+    );
+    ok(&["task", "cancel", "-a", host, &id]);
+    fails(
+        &[
+            "task",
+            "push-config",
+            "receive",
+            "-a",
+            host,
+            &id,
+            "--url",
+            "ftp://x/",
+        ],
+        2,
+        "A2ACLI_ERR_USAGE",
+    );
+
+    // An agent that does not sign: the token alone; a generation opted into (0.3) and gRPC
+    // register the same way, their deliveries read as the 1.0 events.
+    let unsigned = Served::with(Setup {
+        push: true,
+        grpc: true,
+        ..Setup::default()
+    });
+    for extra in [&["--a2a-version", "0.3"][..], &["--transport", "GRPC"][..]] {
+        let (id, _) = sent(unsigned.host(), &["ask"]);
+        let mut args = vec![
+            "task",
+            "push-config",
+            "receive",
+            "-a",
+            unsigned.host(),
+            &id,
+            "--stream",
+            "-o",
+            "json",
+        ];
+        args.extend(extra);
+        let (child, mut stderr, _) = receiving(&args);
+        ok(&["send", "-a", unsigned.host(), "--task-id", &id, "Lima"]);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{extra:?}: {rest}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(
+            last["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED",
+            "{extra:?}: {text}"
+        );
+        assert!(text.contains("Sunny in Lima."), "{extra:?}: {text}");
+    }
+    // Without signatures the token is the check; a delivery that comes twice (the agent
+    // delivers at least once) is printed once.
+    let (id, context) = sent(unsigned.host(), &["ask"]);
+    let (child, _stderr, url) = receiving(&[
+        "task",
+        "push-config",
+        "receive",
+        "-a",
+        unsigned.host(),
+        &id,
+        "--token",
+        "tok-2",
+        "--stream",
+        "-o",
+        "json",
+    ]);
+    let status = |state: &str| {
+        json!({"statusUpdate": {"taskId": id, "contextId": context, "status": {"state": state}}})
+            .to_string()
+    };
+    let token = [("x-a2a-notification-token", "tok-2")];
+    let working = status("TASK_STATE_WORKING");
+    assert_eq!(post(&url, &token, working.as_bytes()), 200);
+    assert_eq!(post(&url, &token, working.as_bytes()), 200);
+    let other_task = working.replace(&id, "another-task");
+    assert_eq!(post(&url, &token, other_task.as_bytes()), 400);
+    assert_eq!(post(&url, &token, b"[1, 2]"), 400);
+    assert_eq!(
+        post(&url, &token, status("TASK_STATE_COMPLETED").as_bytes()),
+        200
+    );
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let lines: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            serde_json::from_str::<Value>(&working).unwrap(),
+            serde_json::from_str::<Value>(&status("TASK_STATE_COMPLETED")).unwrap()
+        ]
+    );
+    ok(&["task", "cancel", "-a", unsigned.host(), &id]);
+    // No push on the card: refused before anything is registered.
+    let plain = Served::start();
+    let (id, _) = sent(plain.host(), &["hi"]);
+    fails(
+        &["task", "push-config", "receive", "-a", plain.host(), &id],
+        1,
+        "PushNotificationNotSupportedError",
+    );
+}
+
 #[test]
 fn a2acli_chat_001() {
     let agent = Served::start();

@@ -136,6 +136,9 @@ pub struct Setup {
     pub no_streaming: bool,
     /// Push notifications on the card.
     pub push: bool,
+    /// With `push`: sign the deliveries with a new ES256 key, its JWKS named by the card (what
+    /// `a2a serve --push-sign` does).
+    pub push_sign: bool,
     /// Accept only `Authorization: Bearer <token>`.
     pub bearer: Option<String>,
     /// Accept only this API key in `X-Api-Key`.
@@ -202,10 +205,13 @@ impl Served {
             .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(300)));
         if setup.push {
             // Deliveries go to 127.0.0.1 in these tests: open the SSRF guard for it.
-            builder = builder.push(
-                a2a_server::push::PushSettings::default()
-                    .allow("127.0.0.1/32".parse().expect("a network")),
-            );
+            let mut settings = a2a_server::push::PushSettings::default()
+                .allow("127.0.0.1/32".parse().expect("a network"));
+            if setup.push_sign {
+                use a2a_server::push::{Algorithm, SigningKey};
+                settings = settings.sign_with(SigningKey::generate(Algorithm::Es256).unwrap());
+            }
+            builder = builder.push(settings);
         }
         if setup.grpc {
             use a2a_grpc::server::GrpcInterface as _;
