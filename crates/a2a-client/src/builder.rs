@@ -347,6 +347,27 @@ impl ClientBuilder {
         parts.policy.attempt(&call, exchange).await
     }
 
+    /// [`send_http`](Self::send_http) reading at most `max_bytes` of the answer's body (a file
+    /// an artifact points to): a longer body fails the call with [`Error::Protocol`], naming the
+    /// limit, without being read on.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`send_http`](Self::send_http), and [`Error::Protocol`] for a body over the
+    /// limit.
+    pub async fn send_http_bounded(
+        &self,
+        label: &'static str,
+        request: http::Request<bytes::Bytes>,
+        max_bytes: usize,
+    ) -> Result<(http::response::Parts, bytes::Bytes), Error> {
+        crate::http::parse_url(&request.uri().to_string())?;
+        let parts = self.parts()?;
+        let call = crate::CallInfo::new(label, 0);
+        let exchange = parts.http.exchange_bounded(&call, request, max_bytes);
+        parts.policy.attempt(&call, exchange).await
+    }
+
     /// A client for a card the caller already has.
     ///
     /// # Errors

@@ -8,7 +8,7 @@ use std::time::Duration;
 use a2a_types::protocol::{VERSION_0_3, VERSION_1_0, content_type, headers};
 use bytes::Bytes;
 use http::{HeaderValue, Method, header};
-use http_body_util::{BodyExt as _, Full};
+use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -147,6 +147,32 @@ impl HttpClient {
     ) -> Result<(http::response::Parts, Bytes), Error> {
         let (head, body) = self.send(call, request).await?.into_parts();
         let bytes = read_body(body).await?;
+        self.after(call, &head, Some(&bytes));
+        Ok((head, bytes))
+    }
+
+    /// [`exchange`](Self::exchange) reading at most `max_bytes` of the body: a longer one fails
+    /// with [`Error::Protocol`] naming the limit, and is not read on.
+    pub(crate) async fn exchange_bounded(
+        &self,
+        call: &CallInfo,
+        request: http::Request<Bytes>,
+        max_bytes: usize,
+    ) -> Result<(http::response::Parts, Bytes), Error> {
+        let (head, body) = self.send(call, request).await?.into_parts();
+        let bytes = Limited::new(body, max_bytes)
+            .collect()
+            .await
+            .map(|collected| collected.to_bytes())
+            .map_err(|err| {
+                if err.downcast_ref::<LengthLimitError>().is_some() {
+                    Error::Protocol(format!(
+                        "the answer's body is larger than {max_bytes} bytes, the most allowed"
+                    ))
+                } else {
+                    Error::transport("the answer was cut off", err)
+                }
+            })?;
         self.after(call, &head, Some(&bytes));
         Ok((head, bytes))
     }

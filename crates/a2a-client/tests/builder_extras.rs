@@ -109,3 +109,33 @@ async fn plain_http_goes_through_the_interceptors_and_any_status_is_an_answer() 
         "invalid URL `ftp://example.com/x`: the scheme must be http or https, not ftp"
     );
 }
+
+#[tokio::test]
+async fn a_bounded_answer_is_read_up_to_its_limit() {
+    let server = Scripted::start(|_, seen: &Seen| {
+        Some(match seen.path.as_str() {
+            "/small" => json(200, "0123456789"),
+            _ => json(200, &"x".repeat(4096)),
+        })
+    })
+    .await;
+    let builder = A2aClient::builder();
+    let get = |path: &str| {
+        http::Request::get(format!("{}{path}", server.url()))
+            .body(Bytes::new())
+            .unwrap()
+    };
+    let (head, body) = builder
+        .send_http_bounded("Download", get("/small"), 10)
+        .await
+        .unwrap();
+    assert_eq!((head.status.as_u16(), &body[..]), (200, &b"0123456789"[..]));
+    let error = builder
+        .send_http_bounded("Download", get("/large"), 1024)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "protocol error: the answer's body is larger than 1024 bytes, the most allowed"
+    );
+}
