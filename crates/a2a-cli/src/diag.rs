@@ -36,6 +36,9 @@ const CREDENTIAL_HEADERS: [&str; 4] = [
 
 const REDACTED: &str = "[redacted]";
 
+/// The call name of a file fetched for `task download`: its body is shown by its size only.
+pub(crate) const FILE_CALL: &str = "DownloadFile";
+
 impl Diag {
     /// Diagnostics; `debug` adds the `--debug` lines.
     pub(crate) fn new(debug: bool) -> Self {
@@ -313,6 +316,9 @@ impl Interceptor for WireLog {
             .is_some_and(|v| v.as_bytes().starts_with(b"application/grpc"));
         let streams = matches!(call.method, "SendStreamingMessage" | "SubscribeToTask");
         match body {
+            Some(body) if call.method == FILE_CALL => {
+                self.diag.debug(&format!("  ({} bytes)", body.len()));
+            }
             Some(body) => self.diag.body(body, grpc),
             None if grpc && !streams => self.diag.debug(
                 "  (a gRPC answer: the transport decodes its message, which the command prints)",

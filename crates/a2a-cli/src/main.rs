@@ -22,6 +22,7 @@ mod config;
 mod conformance;
 mod connect;
 mod diag;
+mod download;
 mod error;
 mod options;
 mod output;

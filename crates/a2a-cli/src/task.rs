@@ -1,12 +1,9 @@
 //! `a2a task get|list|cancel|subscribe|push-config|download`.
 
-use std::path::{Path, PathBuf};
-
 use a2a_types::v1::{
     AuthenticationInfo, CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, PartContent, SubscribeToTaskRequest, Task, TaskId,
-    TaskPushNotificationConfig, TaskState,
+    ListTasksRequest, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig, TaskState,
 };
 use clap::{Args, Subcommand};
 
@@ -33,7 +30,7 @@ pub(crate) enum TaskCommand {
     #[command(subcommand, name = "push-config")]
     PushConfig(PushCommand),
     /// Save a task's artifacts to files.
-    Download(DownloadArgs),
+    Download(crate::download::DownloadArgs),
 }
 
 /// A task id, from the argument or A2ACLI_TASK_ID.
@@ -194,24 +191,6 @@ pub(crate) struct PushListArgs {
     pub(crate) common: Common,
 }
 
-/// The arguments of `task download`.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct DownloadArgs {
-    #[command(flatten)]
-    pub(crate) id: TaskIdArg,
-    /// The folder to save into (created if missing).
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    pub(crate) dir: PathBuf,
-    /// Only this artifact (by id; repeatable).
-    #[arg(long = "artifact", value_name = "ARTIFACT_ID")]
-    pub(crate) artifacts: Vec<String>,
-    /// Replace files that exist.
-    #[arg(long)]
-    pub(crate) force: bool,
-    #[command(flatten)]
-    pub(crate) common: Common,
-}
-
 impl TaskCommand {
     /// The shared options.
     pub(crate) fn common(&self) -> &Common {
@@ -302,7 +281,7 @@ pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliErr
         TaskCommand::List(args) => list(args, diag).await,
         TaskCommand::Subscribe(args) => subscribe(args, diag).await,
         TaskCommand::PushConfig(push) => push_config(push, diag).await,
-        TaskCommand::Download(args) => download(args, diag).await,
+        TaskCommand::Download(args) => crate::download::run(args, diag).await,
     }
 }
 
@@ -531,201 +510,5 @@ fn print_push(out: &mut Out, config: &TaskPushNotificationConfig) {
     }
     if let Some(auth) = &config.authentication {
         out.field("Auth-Scheme", &auth.scheme);
-    }
-}
-
-/// A file name from an agent, made safe: no folders, no `..`, no control characters.
-fn safe_name(name: &str) -> Option<String> {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or("");
-    let cleaned: String = base
-        .chars()
-        .map(|c| if c.is_control() || c == ':' { '_' } else { c })
-        .collect();
-    let cleaned = cleaned.trim().trim_start_matches('.').to_owned();
-    (!cleaned.is_empty()).then_some(cleaned)
-}
-
-/// A name not yet taken: `name`, `name-2`, `name-3`... (before the extension).
-fn unique(taken: &mut Vec<String>, name: String) -> String {
-    let mut candidate = name.clone();
-    let (stem, extension) = match name.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() => (stem.to_owned(), format!(".{ext}")),
-        _ => (name.clone(), String::new()),
-    };
-    let mut n = 2;
-    while taken.contains(&candidate) {
-        candidate = format!("{stem}-{n}{extension}");
-        n += 1;
-    }
-    taken.push(candidate.clone());
-    candidate
-}
-
-/// A file to write: its name and bytes.
-struct Saved {
-    name: String,
-    bytes: Vec<u8>,
-}
-
-/// The files of a task's artifacts: each file part under its file name (or
-/// `<artifact>-<n>.bin`); the text parts of an artifact together as `<artifact>.txt`; each data
-/// part as `<artifact>.json`. A part that is a URL is a reference the agent gave: it is listed,
-/// not fetched.
-fn files_of(task: &Task, only: &[String], diag: &Diag) -> Vec<Saved> {
-    let mut taken = Vec::new();
-    let mut files = Vec::new();
-    for artifact in &task.artifacts {
-        let id = artifact.artifact_id.as_str();
-        if !only.is_empty() && !only.iter().any(|o| o == id) {
-            continue;
-        }
-        let base = safe_name(id).unwrap_or_else(|| "artifact".to_owned());
-        let text = artifact.text();
-        if artifact.parts.iter().any(|p| p.as_text().is_some()) {
-            let name = unique(&mut taken, format!("{base}.txt"));
-            files.push(Saved {
-                name,
-                bytes: text.into_bytes(),
-            });
-        }
-        for (i, part) in artifact.parts.iter().enumerate() {
-            match &part.content {
-                PartContent::Raw(bytes) => {
-                    let name = part
-                        .filename
-                        .as_deref()
-                        .and_then(safe_name)
-                        .unwrap_or_else(|| format!("{base}-{}.bin", i + 1));
-                    let name = unique(&mut taken, name);
-                    files.push(Saved {
-                        name,
-                        bytes: bytes.clone(),
-                    });
-                }
-                PartContent::Data(value) => {
-                    let name = unique(&mut taken, format!("{base}.json"));
-                    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
-                    bytes.push(b'\n');
-                    files.push(Saved { name, bytes });
-                }
-                PartContent::Url(url) => diag.note(&format!(
-                    "artifact {id} part {} is a reference to {url}: not downloaded",
-                    i + 1
-                )),
-                _ => {}
-            }
-        }
-    }
-    files
-}
-
-async fn download(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError> {
-    let opts = &args.common;
-    let id = task_id(&args.id)?;
-    let agent = connect::connect(opts, diag, Trust::Lenient).await?;
-    let waiter = Waiter::new(&agent, opts, diag);
-    let task = waiter
-        .call(
-            agent
-                .client
-                .get_task(GetTaskRequest::new(id).with_history_length(0)),
-        )
-        .await?;
-    for wanted in &args.artifacts {
-        if !task
-            .artifacts
-            .iter()
-            .any(|a| a.artifact_id.as_str() == wanted)
-        {
-            return Err(CliError::usage(format!(
-                "task {} has no artifact {wanted}",
-                task.id
-            )));
-        }
-    }
-    let files = files_of(&task, &args.artifacts, diag);
-    std::fs::create_dir_all(&args.dir).map_err(|err| {
-        CliError::new(
-            Code::Internal,
-            format!("cannot create {}: {err}", args.dir.display()),
-        )
-    })?;
-    if !args.force
-        && let Some(existing) = files
-            .iter()
-            .map(|f| args.dir.join(&f.name))
-            .find(|p| p.exists())
-    {
-        return Err(CliError::usage(format!(
-            "{} exists; nothing was written",
-            existing.display()
-        ))
-        .hint("pass --force to replace it, or --dir to save elsewhere"));
-    }
-    let mut out = Out::new(opts.output, false, opts.verbose);
-    let mut saved: Vec<(PathBuf, usize)> = Vec::new();
-    for file in &files {
-        let path: PathBuf = Path::new(&args.dir).join(&file.name);
-        std::fs::write(&path, &file.bytes).map_err(|err| {
-            CliError::new(
-                Code::Internal,
-                format!("cannot write {}: {err}", path.display()),
-            )
-        })?;
-        saved.push((path, file.bytes.len()));
-    }
-    if out.json() {
-        out.value(&task);
-        for (path, size) in &saved {
-            diag.note(&format!("saved {} ({size} bytes)", path.display()));
-        }
-    } else {
-        out.task_head(&task);
-        for (path, size) in &saved {
-            out.field("Saved", &format!("{} ({size} bytes)", path.display()));
-        }
-    }
-    if files.is_empty() {
-        diag.note(&format!("task {} has no artifact content to save", task.id));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use a2a_types::v1::{Artifact, Part, TaskStatus};
-
-    #[test]
-    fn names_from_agents_are_made_safe() {
-        assert_eq!(safe_name("../../etc/passwd"), Some("passwd".into()));
-        assert_eq!(safe_name("C:\\x\\report.pdf"), Some("report.pdf".into()));
-        assert_eq!(safe_name(".hidden"), Some("hidden".into()));
-        assert_eq!(safe_name("a\u{1b}b"), Some("a_b".into()));
-        assert_eq!(safe_name(".."), None);
-        let mut taken = Vec::new();
-        assert_eq!(unique(&mut taken, "a.txt".into()), "a.txt");
-        assert_eq!(unique(&mut taken, "a.txt".into()), "a-2.txt");
-    }
-
-    #[test]
-    fn artifacts_become_files() {
-        let task = Task::new("t", "c", TaskStatus::new(TaskState::Completed)).with_artifacts([
-            Artifact::new("out", vec![Part::text("Hel"), Part::text("lo")]),
-            Artifact::new(
-                "img",
-                vec![
-                    Part::raw(vec![1, 2]).with_filename("../a.png"),
-                    Part::data(serde_json::json!({"k": 1})),
-                ],
-            ),
-        ]);
-        let files = files_of(&task, &[], &Diag::new(false));
-        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["out.txt", "a.png", "img.json"]);
-        assert_eq!(files[0].bytes, b"Hello");
-        assert_eq!(files[2].bytes, b"{\n  \"k\": 1\n}\n");
-        let only = files_of(&task, &["img".to_owned()], &Diag::new(false));
-        assert_eq!(only.len(), 2);
     }
 }

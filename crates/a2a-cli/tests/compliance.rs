@@ -10,8 +10,8 @@ use std::io::{BufRead as _, BufReader};
 
 use serde_json::{Value, json};
 use support::{
-    Cli, CuttingProxy, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block, card_file,
-    card_json, fails, fields, interface, ok, run,
+    Cli, CuttingProxy, FileServer, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block,
+    card_file, card_json, fails, fields, interface, ok, run,
 };
 
 /// A task id and context of a `-o json` send answer.
@@ -2271,6 +2271,125 @@ fn a2acli_download_001() {
     cli.ok(&[
         "task", "download", "-a", host, &id, "--dir", "out", "--force",
     ]);
+    // A file part that is a URL is fetched: redirects followed to http(s) only, no credential
+    // or header meant for the agent sent along, within --max-size.
+    let files = FileServer::start(vec![
+        ("/report.pdf", "200 OK", vec![], b"%PDF-1.4 test".to_vec()),
+        (
+            "/moved.pdf",
+            "302 Found",
+            vec!["location: /report.pdf".to_owned()],
+            Vec::new(),
+        ),
+        (
+            "/away.pdf",
+            "302 Found",
+            vec!["location: ftp://files.example/away.pdf".to_owned()],
+            Vec::new(),
+        ),
+        ("/big.bin", "200 OK", vec![], vec![b'x'; 5000]),
+    ]);
+    let (report, moved) = (
+        format!("{}/report.pdf", files.url),
+        format!("{}/moved.pdf", files.url),
+    );
+    let (id, _) = sent(host, &["links", "--file", &report, "--file", &moved]);
+    let saved = cli.ok(&[
+        "task",
+        "download",
+        "-a",
+        host,
+        &id,
+        "--dir",
+        "links",
+        "--bearer",
+        "agent-secret",
+        "-H",
+        "x-extra: for-the-agent",
+    ]);
+    let links = cli.home.path().join("links");
+    assert_eq!(std::fs::read(links.join("echo.txt")).unwrap(), b"links");
+    assert_eq!(
+        std::fs::read(links.join("report.pdf")).unwrap(),
+        b"%PDF-1.4 test"
+    );
+    assert_eq!(
+        std::fs::read(links.join("moved.pdf")).unwrap(),
+        b"%PDF-1.4 test"
+    );
+    let paths: Vec<String> = saved
+        .fields()
+        .into_iter()
+        .filter(|(l, _)| l == "Saved")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "links/echo.txt (5 bytes)".to_owned(),
+            format!("links/report.pdf (13 bytes, from {report})"),
+            format!("links/moved.pdf (13 bytes, from {moved})"),
+        ]
+    );
+    let fetched = files.requests.lock().unwrap().clone();
+    assert_eq!(fetched.len(), 3, "{fetched:?}");
+    for request in &fetched {
+        let lower = request.to_ascii_lowercase();
+        assert!(
+            !lower.contains("authorization") && !lower.contains("x-extra"),
+            "{request}"
+        );
+    }
+    for (file, why) in [
+        (
+            "away.pdf",
+            "redirected to `ftp://files.example/away.pdf`, which is not http or https: not followed",
+        ),
+        ("big.bin", "the file is larger than 4KiB (--max-size)"),
+        ("gone.pdf", "HTTP 404 Not Found"),
+    ] {
+        let url = format!("{}/{file}", files.url);
+        let (id, _) = sent(host, &["--file", &url]);
+        let failed = cli.fails(
+            &[
+                "task",
+                "download",
+                "-a",
+                host,
+                &id,
+                "--dir",
+                "failed",
+                "--max-size",
+                "4KiB",
+            ],
+            1,
+            "A2ACLI_ERR_INTERNAL",
+        );
+        assert_eq!(
+            failed["message"],
+            format!("cannot download {url} (artifact echo part 1): {why}; nothing was written")
+        );
+    }
+    // Nothing is written through a symbolic link, --force or not.
+    #[cfg(unix)]
+    {
+        let linked = cli.home.path().join("linked");
+        std::fs::create_dir_all(&linked).unwrap();
+        std::os::unix::fs::symlink(cli.home.path().join("elsewhere"), linked.join("report.pdf"))
+            .unwrap();
+        let refused = cli.fails(
+            &[
+                "task", "download", "-a", host, &id, "--dir", "linked", "--force",
+            ],
+            2,
+            "A2ACLI_ERR_USAGE",
+        );
+        assert_eq!(
+            refused["message"],
+            "linked/report.pdf is a symbolic link, which files are never written through; nothing was written"
+        );
+        assert!(!cli.home.path().join("elsewhere").exists());
+    }
 }
 
 #[test]

@@ -844,3 +844,49 @@ impl ScriptedAgent {
         ScriptedAgent { url }
     }
 }
+
+/// A scripted file host: `GET PATH` answers what `routes` says for the path (status line, extra
+/// header lines, body), anything else 404. Every request line is kept.
+pub struct FileServer {
+    pub url: String,
+    pub requests: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+/// One answer of a [`FileServer`]: the path, the status (`"200 OK"`), header lines, the body.
+pub type Route = (&'static str, &'static str, Vec<String>, Vec<u8>);
+
+impl FileServer {
+    pub fn start(routes: Vec<Route>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let Ok(request) = read_request(&mut stream) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&request).into_owned();
+                seen.lock().unwrap().push(text.clone());
+                let path = text.split_whitespace().nth(1).unwrap_or("").to_owned();
+                let (status, headers, body) = routes
+                    .iter()
+                    .find(|(p, ..)| *p == path)
+                    .map(|(_, s, h, b)| (*s, h.clone(), b.clone()))
+                    .unwrap_or(("404 Not Found", Vec::new(), b"no such file".to_vec()));
+                let mut head = format!(
+                    "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n",
+                    body.len()
+                );
+                for header in headers {
+                    head.push_str(&format!("{header}\r\n"));
+                }
+                head.push_str("\r\n");
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            }
+        });
+        FileServer { url, requests }
+    }
+}
