@@ -379,6 +379,14 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
         credentials: credentials.is_some(),
         credentials_hint: credentials_hint(&card.card, &reference),
     };
+    // The extensions this build implements are declared when the agent requires them.
+    let implemented = implemented_extensions(&card.card, opts);
+    for uri in &implemented {
+        diag.debug(&format!(
+            "declaring the extension {uri}: the agent requires it, and this build implements it"
+        ));
+        builder = builder.extension(uri.as_str());
+    }
     if let Some(credentials) = credentials {
         if opts.insecure {
             diag.warn("a credential is sent over a connection whose TLS certificate is not verified (--insecure)");
@@ -404,6 +412,7 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
         if let Some(uri) = extension.uri.as_deref()
             && extension.required
             && !opts.extensions.iter().any(|e| e.trim() == uri)
+            && !implemented.iter().any(|e| e == uri)
         {
             diag.warn(&format!(
                 "the agent requires the extension {uri}, which this call does not declare; if you \
@@ -424,6 +433,24 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
             .unwrap_or_default()
     ));
     Ok(Agent { client, card, ctx })
+}
+
+/// The A2A extensions this build implements: the signed push deliveries of a2a-rs, which
+/// `task push-config receive` verifies (docs/push.md).
+pub(crate) const IMPLEMENTED_EXTENSIONS: [&str; 1] = [a2a_client::push::EXTENSION_URI];
+
+/// The extensions the card marks required that this build implements and `--extension` does not
+/// declare already.
+fn implemented_extensions(card: &AgentCard, opts: &Common) -> Vec<String> {
+    card.capabilities
+        .extensions
+        .iter()
+        .filter(|e| e.required)
+        .filter_map(|e| e.uri.as_deref())
+        .filter(|uri| IMPLEMENTED_EXTENSIONS.contains(uri))
+        .filter(|uri| !opts.extensions.iter().any(|e| e.trim() == *uri))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Where an API key goes.

@@ -2985,6 +2985,56 @@ fn a2acli_push_002() {
 }
 
 #[test]
+fn a2acli_ver_002() {
+    let agent = Served::start();
+    let signed = "https://github.com/a2a-rs/a2a-rs/blob/main/docs/push.md#signed-deliveries";
+    let mut card = card_json(&agent);
+    card["capabilities"]["extensions"] = json!([
+        {"uri": signed, "required": true},
+        {"uri": "urn:example:must", "required": true},
+        {"uri": "urn:example:may"}
+    ]);
+    let dir = TempDir::new();
+    let path = card_file(&dir, "extensions.json", &card);
+    let declared = |run: &support::Run| -> Vec<String> {
+        requests(&run.stderr)
+            .iter()
+            .filter(|r| r[0].starts_with("SendMessage") || r[0].starts_with("SendStreamingMessage"))
+            .flat_map(|r| r.iter().filter_map(|l| l.strip_prefix("a2a-extensions: ")))
+            .map(str::to_owned)
+            .collect()
+    };
+    // A required extension this build implements (the signed push deliveries it verifies) is
+    // declared by itself; one it does not know is named in a warning, and not declared.
+    let run = ok(&["send", "-a", &path, "hi", "--debug"]);
+    assert_eq!(declared(&run), [signed]);
+    assert!(run.stderr.contains(
+        "warning: the agent requires the extension urn:example:must, which this call does not \
+         declare; if you can honour it, declare it with --extension urn:example:must"
+    ));
+    assert!(!run.stderr.contains("urn:example:may"));
+    // The caller declares the others, by flag or variable; the warning goes.
+    let run = ok(&[
+        "send",
+        "-a",
+        &path,
+        "hi",
+        "--debug",
+        "--extension",
+        "urn:example:must",
+    ]);
+    assert_eq!(declared(&run), [format!("urn:example:must, {signed}")]);
+    assert!(!run.stderr.contains("warning:"), "{}", run.stderr);
+    let run = Cli::new()
+        .env("A2ACLI_EXTENSION", &format!("{signed},urn:example:must"))
+        .ok(&["send", "-a", &path, "hi", "--debug"]);
+    assert_eq!(declared(&run), [format!("{signed}, urn:example:must")]);
+    // Nothing is declared that the card does not require.
+    let plain = ok(&["send", "-a", agent.host(), "hi", "--debug"]);
+    assert!(declared(&plain).is_empty(), "{}", plain.stderr);
+}
+
+#[test]
 fn a2acli_chat_001() {
     let agent = Served::start();
     let host = agent.host();
