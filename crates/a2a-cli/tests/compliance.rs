@@ -3430,13 +3430,23 @@ fn yaml_of(report: &str) -> String {
          # A2A_CLI_BLESS=1 cargo test -p a2a-cli --test compliance rewrites it.\n\n",
     );
     out.push_str(&format!(
-        "report:\n  tool: a2a\n  tool_version: {}\n  language: Rust\n  repository: {}\n  maintainer: {}\n  report_date: {}\n  spec_version: \"0.2\"\n  spec_revision: {}\n  a2a_versions: [\"1.0\"]\n  agent_tested: {}\n  agent_tck_conformant: unknown\n  transports_covered: [JSON-RPC, HTTP+JSON]\n  tier_claimed: 1\n\n",
+        "report:\n  tool: a2a\n  tool_version: {}\n  language: Rust\n  repository: {}\n  maintainer: {}\n  report_date: {}\n  spec_version: \"0.2\"\n  spec_revision: {}\n  a2a_versions: [{}]\n  agent_tested: {}\n  agent_tck_conformant: unknown\n  transports_covered: [{}]\n  tier_claimed: 1\n\n",
         field("Tool version"),
         field("Repository"),
         field("Maintainer / contact"),
         field("Report date"),
         field("Specification revision (Last updated)"),
+        // `1.0, 0.3 (a remark)`: the versions before the remark.
+        field("A2A protocol version(s)")
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .split(", ")
+            .map(|v| format!("\"{v}\""))
+            .collect::<Vec<_>>()
+            .join(", "),
         quoted(&field("Agent exercised against")),
+        field("Transports covered"),
     ));
     out.push_str("summary:\n");
     for row in table(report, "Tier") {
