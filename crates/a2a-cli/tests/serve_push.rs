@@ -1,5 +1,6 @@
 //! `a2a serve --push`: the card declares push notifications, the JWKS is served, and a task's
-//! events reach a webhook on 127.0.0.1 (opened with `--push-allow`), signed.
+//! events reach a webhook on 127.0.0.1 (opened with `--push-allow`), signed; and
+//! `a2a task push-config receive` takes them.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
@@ -131,4 +132,80 @@ fn serve_without_push_declares_none() {
     });
     assert_eq!(card.capabilities.push_notifications, None);
     assert_eq!(jwks_url(&card), None);
+}
+
+#[test]
+fn the_receiver_takes_the_signed_deliveries_of_a2a_serve() {
+    // The command's task waits for a file the test creates once the receiver listens.
+    let dir = std::env::temp_dir().join(format!("a2a-serve-push-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let go = dir.join("go");
+    let _ = std::fs::remove_file(&go);
+    let command = format!(
+        "while [ ! -f '{}' ]; do sleep 0.05; done; echo done",
+        go.display()
+    );
+    let (_served, url) = serve(&[
+        "--push-allow",
+        "127.0.0.1",
+        "--push-sign",
+        "--exec",
+        &command,
+    ]);
+    let a2a = |args: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
+        command
+            .args(args)
+            .env_clear()
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    };
+    let sent = a2a(&["send", "-a", &url, "--async", "go", "-o", "json"])
+        .output()
+        .unwrap();
+    let sent: serde_json::Value = serde_json::from_slice(&sent.stdout).unwrap();
+    let id = sent["task"]["id"].as_str().unwrap().to_owned();
+    let mut receiver = a2a(&[
+        "task",
+        "push-config",
+        "receive",
+        "-a",
+        &url,
+        &id,
+        "--stream",
+        "-o",
+        "json",
+    ])
+    .spawn()
+    .unwrap();
+    let mut stderr = BufReader::new(receiver.stderr.take().unwrap());
+    let mut line = String::new();
+    while stderr.read_line(&mut line).unwrap() > 0 && !line.starts_with("note: receiving") {
+        line.clear();
+    }
+    assert!(line.contains("each delivery signed"), "{line}");
+    std::fs::write(&go, b"").unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let output = receiver.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(0), "{rest}");
+    let events: Vec<StreamResponse> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let Some(StreamResponse::StatusUpdate(last)) = events.last() else {
+        panic!("{events:?}");
+    };
+    assert_eq!(last.status.state, TaskState::Completed);
+    let text: String = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamResponse::ArtifactUpdate(update) => Some(update.artifact.text()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text, "done\n");
 }
