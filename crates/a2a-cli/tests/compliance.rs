@@ -1797,13 +1797,12 @@ fn a2acli_task_list_001() {
     assert_eq!(lines[0]["id"], created[1].as_str());
 }
 
-#[test]
-fn a2acli_task_subscribe_001() {
-    let agent = Served::start();
-    let host = agent.host();
-    // A task waiting for its answer is followed; the answer comes meanwhile.
+/// `task subscribe --stream -o json` (and `extra`) on a task waiting for its answer: the first
+/// event is the task waiting; then the answer is sent (with `extra` too) and the events that
+/// follow, to the end of the run, are returned.
+fn subscribed_to_an_answer(host: &str, extra: &[&str]) -> Vec<Value> {
     let (id, _) = sent(host, &["ask"]);
-    let mut child = Cli::new().spawn(&[
+    let mut args = vec![
         "task",
         "subscribe",
         "-a",
@@ -1812,7 +1811,9 @@ fn a2acli_task_subscribe_001() {
         "--stream",
         "-o",
         "json",
-    ]);
+    ];
+    args.extend(extra);
+    let mut child = Cli::new().spawn(&args);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
@@ -1822,14 +1823,23 @@ fn a2acli_task_subscribe_001() {
         first["task"]["status"]["state"],
         "TASK_STATE_INPUT_REQUIRED"
     );
-    ok(&["send", "-a", host, "--task-id", &id, "Paris"]);
+    let mut answer = vec!["send", "-a", host, "--task-id", &id, "Paris"];
+    answer.extend(extra);
+    ok(&answer);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     assert_eq!(child.wait().unwrap().code(), Some(0));
-    let events: Vec<Value> = rest
-        .lines()
+    rest.lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a2acli_task_subscribe_001() {
+    let agent = Served::start();
+    let host = agent.host();
+    // A task waiting for its answer is followed; the answer comes meanwhile.
+    let events = subscribed_to_an_answer(host, &[]);
     assert_eq!(
         events.last().unwrap()["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
@@ -2232,27 +2242,12 @@ fn a2acli_download_001() {
     let (id, _) = sent(host, &["files"]);
     let cli = Cli::new();
     let saved = cli.ok(&["task", "download", "-a", host, &id, "--dir", "out"]);
-    let out = cli.home.path().join("out");
+    let read = |path: &str| std::fs::read(cli.home.path().join(path)).unwrap();
+    assert_eq!(read("out/report.txt"), b"see the file");
+    assert_eq!(read("out/chart.png"), b"\x89PNG\r\n");
+    assert_eq!(read("out/report.json"), b"{\n  \"rows\": 2\n}\n");
     assert_eq!(
-        std::fs::read(out.join("report.txt")).unwrap(),
-        b"see the file"
-    );
-    assert_eq!(
-        std::fs::read(out.join("chart.png")).unwrap(),
-        b"\x89PNG\r\n"
-    );
-    assert_eq!(
-        std::fs::read(out.join("report.json")).unwrap(),
-        b"{\n  \"rows\": 2\n}\n"
-    );
-    let paths: Vec<String> = saved
-        .fields()
-        .into_iter()
-        .filter(|(l, _)| l == "Saved")
-        .map(|(_, v)| v)
-        .collect();
-    assert_eq!(
-        paths,
+        saved.values("Saved"),
         [
             "out/report.txt (12 bytes)",
             "out/chart.png (6 bytes)",
@@ -2307,24 +2302,11 @@ fn a2acli_download_001() {
         "-H",
         "x-extra: for-the-agent",
     ]);
-    let links = cli.home.path().join("links");
-    assert_eq!(std::fs::read(links.join("echo.txt")).unwrap(), b"links");
+    assert_eq!(read("links/echo.txt"), b"links");
+    assert_eq!(read("links/report.pdf"), b"%PDF-1.4 test");
+    assert_eq!(read("links/moved.pdf"), b"%PDF-1.4 test");
     assert_eq!(
-        std::fs::read(links.join("report.pdf")).unwrap(),
-        b"%PDF-1.4 test"
-    );
-    assert_eq!(
-        std::fs::read(links.join("moved.pdf")).unwrap(),
-        b"%PDF-1.4 test"
-    );
-    let paths: Vec<String> = saved
-        .fields()
-        .into_iter()
-        .filter(|(l, _)| l == "Saved")
-        .map(|(_, v)| v)
-        .collect();
-    assert_eq!(
-        paths,
+        saved.values("Saved"),
         [
             "links/echo.txt (5 bytes)".to_owned(),
             format!("links/report.pdf (13 bytes, from {report})"),
@@ -3081,13 +3063,7 @@ fn a2acli_tx_005() {
         ok(&args.iter().map(String::as_str).collect::<Vec<_>>())
     };
     // The card lists the gRPC interface (host:port), which --transport GRPC selects.
-    let card = ok_grpc(&["card", "get", "-a", host]);
-    let interfaces: Vec<String> = card
-        .fields()
-        .into_iter()
-        .filter(|(l, _)| l == "Interface")
-        .map(|(_, v)| v)
-        .collect();
+    let interfaces = ok_grpc(&["card", "get", "-a", host]).values("Interface");
     assert_eq!(interfaces[2], format!("GRPC 1.0 {host} (selected)"));
     assert!(!interfaces[0].ends_with("(selected)"));
     // send waits for the end over gRPC: the stream, then GetTask, each an rpc of
@@ -3151,38 +3127,14 @@ fn a2acli_tx_005() {
         assert_eq!(canceled.field("State"), "CANCELED");
     }
     // task subscribe follows a task waiting for its answer to the end.
-    let (asked, _) = sent(host, &["ask"]);
-    let args = with(&[
-        "task",
-        "subscribe",
-        "-a",
-        host,
-        &asked,
-        "--stream",
-        "-o",
-        "json",
-    ]);
-    let mut child = Cli::new().spawn(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let first: Value = serde_json::from_str(&first).unwrap();
-    assert_eq!(first["task"]["id"], asked.as_str());
+    let events = subscribed_to_an_answer(host, &grpc);
     assert_eq!(
-        first["task"]["status"]["state"],
-        "TASK_STATE_INPUT_REQUIRED"
-    );
-    ok_grpc(&["send", "-a", host, "--task-id", &asked, "Rome"]);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(0));
-    let last: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
-    assert_eq!(
-        last["statusUpdate"]["status"]["state"],
+        events.last().unwrap()["statusUpdate"]["status"]["state"],
         "TASK_STATE_COMPLETED"
     );
+    let (ended, _) = sent(host, &["hi"]);
     // gRPC streams carry no event ids: --after is refused rather than ignored.
-    let after = with(&["task", "subscribe", "-a", host, &asked, "--after", "1"]);
+    let after = with(&["task", "subscribe", "-a", host, &ended, "--after", "1"]);
     let refused = fails(
         &after.iter().map(String::as_str).collect::<Vec<_>>(),
         2,

@@ -415,6 +415,15 @@ impl Run {
             })
     }
 
+    /// The values of every field with this label, in order.
+    pub fn values(&self, label: &str) -> Vec<String> {
+        self.fields()
+            .into_iter()
+            .filter(|(l, _)| l == label)
+            .map(|(_, v)| v)
+            .collect()
+    }
+
     /// The error envelope of a `-o json` run.
     pub fn envelope(&self) -> Value {
         let value = self.json();
@@ -723,64 +732,80 @@ fn proxy_one(
 /// (HTTP Basic) gets `tok-cc`. Every request is kept.
 pub struct OAuthServer {
     pub url: String,
-    pub requests: Arc<std::sync::Mutex<Vec<String>>>,
+    pub requests: Requests,
 }
 
 impl OAuthServer {
     pub fn start(pending: usize) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let requests = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let seen = requests.clone();
-        std::thread::spawn(move || {
-            let mut pending = pending;
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { return };
-                let Ok(request) = read_request(&mut stream) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&request).into_owned();
-                seen.lock().unwrap().push(text.clone());
-                let basic = format!("basic {}", base64_cli_secret());
-                let (status, body) = if text.starts_with("POST /device") {
-                    ("200 OK", r#"{"device_code":"dev-code-1","user_code":"WDJB-MJHT","verification_uri":"https://login.example/activate","expires_in":60,"interval":0}"#.to_owned())
-                } else if text
-                    .contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code")
-                {
-                    if pending > 0 {
-                        pending -= 1;
-                        (
-                            "400 Bad Request",
-                            r#"{"error":"authorization_pending"}"#.to_owned(),
-                        )
-                    } else {
-                        ("200 OK", r#"{"access_token":"tok-device","token_type":"Bearer","expires_in":3600}"#.to_owned())
-                    }
-                } else if text.contains("grant_type=client_credentials") {
-                    if text.to_ascii_lowercase().contains(&basic) {
-                        (
-                            "200 OK",
-                            r#"{"access_token":"tok-cc","token_type":"Bearer","expires_in":3600}"#
-                                .to_owned(),
-                        )
-                    } else {
-                        (
-                            "401 Unauthorized",
-                            r#"{"error":"invalid_client"}"#.to_owned(),
-                        )
-                    }
+        let mut pending = pending;
+        let (url, requests) = scripted(move |text| {
+            let basic = format!("basic {}", base64_cli_secret());
+            let (status, body) = if text.starts_with("POST /device") {
+                ("200 OK", r#"{"device_code":"dev-code-1","user_code":"WDJB-MJHT","verification_uri":"https://login.example/activate","expires_in":60,"interval":0}"#.to_owned())
+            } else if text
+                .contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code")
+            {
+                if pending > 0 {
+                    pending -= 1;
+                    (
+                        "400 Bad Request",
+                        r#"{"error":"authorization_pending"}"#.to_owned(),
+                    )
                 } else {
-                    ("404 Not Found", "{}".to_owned())
-                };
-                let answer = format!(
-                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = stream.write_all(answer.as_bytes());
-            }
+                    (
+                        "200 OK",
+                        r#"{"access_token":"tok-device","token_type":"Bearer","expires_in":3600}"#
+                            .to_owned(),
+                    )
+                }
+            } else if text.contains("grant_type=client_credentials") {
+                if text.to_ascii_lowercase().contains(&basic) {
+                    (
+                        "200 OK",
+                        r#"{"access_token":"tok-cc","token_type":"Bearer","expires_in":3600}"#
+                            .to_owned(),
+                    )
+                } else {
+                    (
+                        "401 Unauthorized",
+                        r#"{"error":"invalid_client"}"#.to_owned(),
+                    )
+                }
+            } else {
+                ("404 Not Found", "{}".to_owned())
+            };
+            format!(
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .into_bytes()
         });
         OAuthServer { url, requests }
     }
+}
+
+/// The requests a scripted server kept, as text.
+pub type Requests = Arc<std::sync::Mutex<Vec<String>>>;
+
+/// A scripted HTTP/1.1 server on 127.0.0.1:0, one request per connection: `answer` turns each
+/// request (as text) into the whole response. Its URL, and every request it got.
+fn scripted(mut answer: impl FnMut(&str) -> Vec<u8> + Send + 'static) -> (String, Requests) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let requests = Requests::default();
+    let seen = requests.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let Ok(request) = read_request(&mut stream) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&request).into_owned();
+            seen.lock().unwrap().push(text.clone());
+            let _ = stream.write_all(&answer(&text));
+        }
+    });
+    (url, requests)
 }
 
 /// `base64("cli:s3cret")`.
@@ -849,7 +874,7 @@ impl ScriptedAgent {
 /// header lines, body), anything else 404. Every request line is kept.
 pub struct FileServer {
     pub url: String,
-    pub requests: Arc<std::sync::Mutex<Vec<String>>>,
+    pub requests: Requests,
 }
 
 /// One answer of a [`FileServer`]: the path, the status (`"200 OK"`), header lines, the body.
@@ -857,35 +882,24 @@ pub type Route = (&'static str, &'static str, Vec<String>, Vec<u8>);
 
 impl FileServer {
     pub fn start(routes: Vec<Route>) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let requests = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let seen = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { return };
-                let Ok(request) = read_request(&mut stream) else {
-                    continue;
-                };
-                let text = String::from_utf8_lossy(&request).into_owned();
-                seen.lock().unwrap().push(text.clone());
-                let path = text.split_whitespace().nth(1).unwrap_or("").to_owned();
-                let (status, headers, body) = routes
-                    .iter()
-                    .find(|(p, ..)| *p == path)
-                    .map(|(_, s, h, b)| (*s, h.clone(), b.clone()))
-                    .unwrap_or(("404 Not Found", Vec::new(), b"no such file".to_vec()));
-                let mut head = format!(
-                    "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n",
-                    body.len()
-                );
-                for header in headers {
-                    head.push_str(&format!("{header}\r\n"));
-                }
-                head.push_str("\r\n");
-                let _ = stream.write_all(head.as_bytes());
-                let _ = stream.write_all(&body);
+        let (url, requests) = scripted(move |text| {
+            let path = text.split_whitespace().nth(1).unwrap_or("");
+            let (status, headers, body) = routes
+                .iter()
+                .find(|(p, ..)| *p == path)
+                .map(|(_, s, h, b)| (*s, h.clone(), b.clone()))
+                .unwrap_or(("404 Not Found", Vec::new(), b"no such file".to_vec()));
+            let mut answer = format!(
+                "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n",
+                body.len()
+            );
+            for header in headers {
+                answer.push_str(&format!("{header}\r\n"));
             }
+            answer.push_str("\r\n");
+            let mut answer = answer.into_bytes();
+            answer.extend_from_slice(&body);
+            answer
         });
         FileServer { url, requests }
     }
