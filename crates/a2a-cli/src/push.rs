@@ -267,6 +267,8 @@ pub(crate) async fn receive(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliEr
             .await
     };
     out.close();
+    // Deliveries from now on are answered 503 at once.
+    drop(taken);
     delete(&agent, &id, &config_id, diag).await;
     shutdown(server).await;
 
@@ -278,9 +280,11 @@ pub(crate) async fn receive(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliEr
                 crate::output::state(task.status.state)
             ));
             if args.stream {
-                out.event(&StreamResponse::Task(task), None);
+                let event = StreamResponse::Task(task);
+                waiter.seen.borrow_mut().event(&event, None);
+                out.event(&event, None);
                 out.close();
-                crate::send::restate(&waiter, &mut out, None, diag);
+                crate::send::restate(&waiter, &mut out, Some(&event), diag);
             } else {
                 print_task(&mut out, diag, &agent, &task, true, false);
             }

@@ -2803,6 +2803,21 @@ fn a2acli_push_002() {
     assert!(ended.stderr.contains(&format!(
         "note: task {done} had ended (COMPLETED) when the push config was registered"
     )));
+    let lines = ok(&[
+        "task",
+        "push-config",
+        "receive",
+        "-a",
+        host,
+        &done,
+        "--stream",
+        "-o",
+        "json",
+    ])
+    .lines();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["task"]["id"], done.as_str());
+    assert_eq!(lines[0]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
 
     // The limits: the deliveries it takes, and the time it waits (the config goes either way).
     let (id, _) = sent(host, &["ask"]);

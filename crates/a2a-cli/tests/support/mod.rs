@@ -881,6 +881,7 @@ pub struct FileServer {
 pub type Route = (&'static str, &'static str, Vec<String>, Vec<u8>);
 
 impl FileServer {
+    /// Serves `routes` on 127.0.0.1:0, in a thread, until the tests end.
     pub fn start(routes: Vec<Route>) -> Self {
         let (url, requests) = scripted(move |text| {
             let path = text.split_whitespace().nth(1).unwrap_or("");
