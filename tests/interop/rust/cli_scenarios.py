@@ -1,6 +1,6 @@
 """Our client (a2a-client, through the `a2a` command) against an A2A 1.0 JSON-RPC agent.
 
-Usage: python cli_scenarios.py A2A_BINARY BASE_URL [SCENARIO ...]
+Usage: python cli_scenarios.py [--binding JSONRPC|HTTP+JSON|GRPC] A2A_BINARY BASE_URL [SCENARIO ...]
 
 Part 2 of the interop suite (docs/interop.md): the same scenarios, with the same names, as
 tests/interop/python/client_scenarios.py, run by our client against the SDK agents. Every call
@@ -9,6 +9,15 @@ it prints is what a2a-client decoded, written back as ProtoJSON, and that is wha
 read (`--stream`: one StreamResponse per line). Errors are the specification's envelope
 `{"error": {"code", "message", "hint", "a2aCode"}}` on stdout, whose `a2aCode` is the JSON-RPC
 error code (-32001 ...), with exit status 1.
+
+`--binding` (default JSONRPC) is passed on as `a2a --transport`: the interface of the card our
+client is told to prefer. With `A2A_INTEROP_A2A_VERSION=0.3` in the environment (the `rust-0.3`
+client of part 3), every call also says `--a2a-version 0.3`: our client speaks A2A 0.3 to the
+agent. What 0.3 cannot say is left out then: `ListTasks` (the list scenarios and
+`error_invalid_params`, which lists), and the media type of a data part (only files have one in
+0.3). Where 0.3 asks less of the agent, the check asks less: a 0.3 subscription need not begin
+with the task, and 0.3 names no error for a terminal task (the 0.3 SDKs answer -32602
+InvalidParams, 1.0 says -32004).
 
 Prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario the command cannot
 express) per scenario; exits 1 on any failure. Standard library only.
@@ -25,8 +34,14 @@ import time
 import uuid
 
 
-A2A = sys.argv[1] if len(sys.argv) > 1 else 'a2a'
-BASE = sys.argv[2].rstrip('/') if len(sys.argv) > 2 else 'http://127.0.0.1:7430'
+ARGS = sys.argv[1:]
+BINDING = 'JSONRPC'
+if ARGS[:1] == ['--binding']:
+    BINDING, ARGS = ARGS[1], ARGS[2:]
+A2A = ARGS[0] if len(ARGS) > 0 else 'a2a'
+BASE = ARGS[1].rstrip('/') if len(ARGS) > 1 else 'http://127.0.0.1:7430'
+VERSION = os.environ.get('A2A_INTEROP_A2A_VERSION')  # e.g. '0.3'; None: 1.0
+EXTRA = ['--transport', BINDING] + (['--a2a-version', VERSION] if VERSION else [])
 CALL_TIMEOUT = 20  # seconds, for one a2a invocation
 TERMINAL = {'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'}
 
@@ -51,7 +66,7 @@ def eq(actual, expected, what):
 
 def run(*args, ok=(0,)):
     """Runs `a2a ARGS`; returns (exit status, stdout, stderr)."""
-    proc = subprocess.run([A2A, *args], capture_output=True, text=True, timeout=CALL_TIMEOUT)
+    proc = subprocess.run([A2A, *args, *EXTRA], capture_output=True, text=True, timeout=CALL_TIMEOUT)
     if ok is not None and proc.returncode not in ok:
         raise Failed(f'`a2a {" ".join(args)}` exited {proc.returncode}: {proc.stderr.strip()}')
     return proc.returncode, proc.stdout, proc.stderr
@@ -68,14 +83,16 @@ def run_lines(*args, ok=(0,)):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-def expect_error(code, *args):
+def expect_error(code, *args, legacy_codes=()):
+    """`a2a ARGS` fails with error `code` (or, speaking 0.3, one of `legacy_codes`)."""
     status, out, err = run(*args, '-a', BASE, '-o', 'json', ok=None)
     check(status == 1, f'`a2a {" ".join(args)}` exited {status}, expected 1 (an error); stdout: {out[:200]}')
     try:
         envelope = json.loads(out)['error']
     except (ValueError, KeyError):
         raise Failed(f'expected an error envelope, got: {out[:200]} {err.strip()}')
-    check(envelope.get('a2aCode') == code, f'expected error {code}, got: {envelope}')
+    codes = [code, *legacy_codes] if VERSION else [code]
+    check(envelope.get('a2aCode') in codes, f'expected error {" or ".join(map(str, codes))}, got: {envelope}')
     return envelope
 
 
@@ -130,7 +147,7 @@ class Follow:
     """A streaming `a2a` command read line by line while the scenario acts."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([A2A, *args, '-a', BASE, '--stream', '-o', 'json'],
+        self.proc = subprocess.Popen([A2A, *args, '-a', BASE, '--stream', '-o', 'json', *EXTRA],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.events = []
         # A stream that never ends must not hang the scenario: kill it past the deadline.
@@ -163,13 +180,28 @@ class Follow:
 # --- scenarios -----------------------------------------------------------------------------
 
 
+def no_list_in_legacy():
+    if VERSION:
+        raise Skipped(f'ListTasks does not exist in A2A {VERSION}')
+
+
 def card_discovery():
     card = run_json('card', 'get')
     check(card.get('name'), 'card.name is empty')
     first = card['supportedInterfaces'][0]
-    eq(first['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
-    eq(first['protocolVersion'], '1.0', 'supportedInterfaces[0].protocolVersion')
-    eq(first['url'].rstrip('/'), BASE, 'supportedInterfaces[0].url')
+    offered = [(i['protocolBinding'], i.get('protocolVersion'), i['url'].rstrip('/'))
+               for i in card['supportedInterfaces']]
+    if VERSION:
+        # The interface our client speaks: that binding of that version, at the agent's URL.
+        check(any(b == BINDING and v == VERSION and u.startswith(BASE) for b, v, u in offered),
+              f'no {BINDING} {VERSION} interface at {BASE}: {offered}')
+    elif BINDING == 'JSONRPC':
+        eq(first['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
+        eq(first['protocolVersion'], '1.0', 'supportedInterfaces[0].protocolVersion')
+        eq(first['url'].rstrip('/'), BASE, 'supportedInterfaces[0].url')
+    else:
+        check(any(b == BINDING and v == '1.0' and u.startswith(BASE) for b, v, u in offered),
+              f'no {BINDING} 1.0 interface at {BASE}: {offered}')
     eq(card['capabilities'].get('streaming'), True, 'capabilities.streaming')
     check(card.get('defaultInputModes'), 'defaultInputModes is empty')
     check(card.get('skills') and card['skills'][0].get('id'), 'no skill with an id')
@@ -256,7 +288,8 @@ def parts_roundtrip():
     want = [
         {'text': 'parts and more'},
         {'raw': base64.b64encode(PNG).decode(), 'mediaType': 'image/png', 'filename': 'a.png'},
-        {'data': DATA, 'mediaType': 'application/json'},
+        # 0.3 data parts have no media type.
+        {'data': DATA} if VERSION else {'data': DATA, 'mediaType': 'application/json'},
     ]
 
     def normal(parts):
@@ -284,6 +317,7 @@ def get_task_history_length():
 
 
 def list_tasks_paging():
+    no_list_in_legacy()
     context = str(uuid.uuid4())
     created = [task_of(send(f'page {i}', '--context-id', context))['id'] for i in range(3)]
     page1 = run_json('task', 'list', '--context-id', context, '--page-size', '2')
@@ -303,6 +337,7 @@ def list_tasks_paging():
 
 
 def list_tasks_filter():
+    no_list_in_legacy()
     context = str(uuid.uuid4())
     done = task_of(send('filter', '--context-id', context))
     asking = task_of(send('ask', '--context-id', context))
@@ -348,8 +383,9 @@ def subscribe_to_task():
     task = task_of(send('slow 1500', '--async'))
     events = run_lines('task', 'subscribe', task['id'])
     check(len(events) >= 2, f'only {len(events)} events')
-    eq(kind(events[0]), 'task', 'first event kind')
-    eq(events[0]['task']['id'], task['id'], 'first event task id')
+    if not VERSION or kind(events[0]) == 'task':  # 0.3 subscriptions need not begin with the task
+        eq(kind(events[0]), 'task', 'first event kind')
+        eq(events[0]['task']['id'], task['id'], 'first event task id')
     check(event_state(events[0]) not in TERMINAL, 'first event already terminal')
     arts = [e['artifactUpdate'] for e in events if kind(e) == 'artifactUpdate']
     eq([texts(a['artifact']['parts']) for a in arts], [['done']], 'artifact events')
@@ -415,12 +451,13 @@ def error_task_not_cancelable():
 
 def error_subscribe_terminal():
     task = task_of(send('ping'))
-    expect_error(-32004, 'task', 'subscribe', task['id'])
+    expect_error(-32004, 'task', 'subscribe', task['id'], legacy_codes=(-32602,))
 
 
 def error_send_to_terminal_task():
     task = task_of(send('ping'))
-    expect_error(-32004, 'send', 'more', '--task-id', task['id'], '--context-id', task['contextId'])
+    expect_error(-32004, 'send', 'more', '--task-id', task['id'], '--context-id', task['contextId'],
+                 legacy_codes=(-32602,))
 
 
 def error_content_type():
@@ -450,6 +487,7 @@ def error_version_unsupported():
 
 
 def error_invalid_params():
+    no_list_in_legacy()
     expect_error(-32602, 'task', 'list', '--page-token', 'not-a-token-we-issued')
 
 
@@ -485,7 +523,7 @@ SCENARIOS = [
 
 
 def main() -> int:
-    wanted = set(sys.argv[3:])
+    wanted = set(ARGS[2:])
     failures = 0
     for scenario in SCENARIOS:
         name = scenario.__name__
