@@ -122,7 +122,7 @@ async fn start_task(client: &A2aClient) -> TaskId {
     }
 }
 
-/// The artifact texts and the last state of events.
+/// The artifact texts (each line without its newline) and the last state of events.
 fn summary(events: &[StreamResponse]) -> (Vec<String>, Option<TaskState>) {
     let mut texts = Vec::new();
     let mut state = None;
@@ -133,7 +133,7 @@ fn summary(events: &[StreamResponse]) -> (Vec<String>, Option<TaskState>) {
                     .artifact
                     .parts
                     .iter()
-                    .filter_map(|p| p.as_text().map(str::to_owned)),
+                    .filter_map(|p| p.as_text().map(|t| t.trim_end().to_owned())),
             ),
             StreamResponse::StatusUpdate(update) => state = Some(update.status.state),
             StreamResponse::Task(task) => state = Some(task.status.state),
@@ -240,7 +240,7 @@ fn survives_kill_9(store: &[String]) {
         let kept: Vec<String> = task.artifacts[0]
             .parts
             .iter()
-            .filter_map(|p| p.as_text().map(str::to_owned))
+            .filter_map(|p| p.as_text().map(|t| t.trim_end().to_owned()))
             .collect();
         assert!(
             kept.starts_with(&seen_texts),
