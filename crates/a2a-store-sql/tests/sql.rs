@@ -56,6 +56,43 @@ async fn sqlite_keeps_tasks_and_logs_across_a_reconnect() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// A delivery enqueued before the store went (a crash before the worker sent it) is claimed
+/// after the file is opened again.
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_keeps_pending_deliveries_across_a_reconnect() {
+    let path = common::sqlite_path();
+    let url = format!("sqlite://{}", path.display());
+    let first = common::connect(SqlConfig::new(&url)).await;
+    let hook = TaskPushNotificationConfig::new("https://hook.example/a")
+        .with_task_id("t")
+        .with_id("a");
+    first
+        .put_push_config(hook.clone(), Generation::V0_3)
+        .await
+        .unwrap();
+    first
+        .create(
+            task("t", TaskState::Submitted),
+            Owner::default(),
+            Generation::V1,
+        )
+        .await
+        .unwrap();
+    first.close().await;
+    drop(first);
+    let again = common::connect(SqlConfig::new(&url)).await;
+    let claimed = again
+        .claim_deliveries(std::time::SystemTime::now(), Duration::from_secs(30), 10)
+        .await
+        .unwrap();
+    assert_eq!(claimed.deliveries.len(), 1);
+    let delivery = &claimed.deliveries[0];
+    assert_eq!((delivery.seq, delivery.generation), (1, Generation::V0_3));
+    assert_eq!(delivery.config, hook);
+    let _ = std::fs::remove_file(&path);
+}
+
 async fn retention_deletes_ended_tasks_only(config: SqlConfig) {
     let config = config.with_retention(
         SqlRetention::default()
