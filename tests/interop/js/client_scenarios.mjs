@@ -218,6 +218,12 @@ export function errorInfoReason(err) {
 }
 
 /**
+ * The `A2A-Version` the scenarios that call the SDK's transport directly send (the Client would
+ * add its own); the 0.3 script sets `0.3`.
+ */
+export const protocol = { version: '1.0' };
+
+/**
  * How the agent reads `historyLength` 0: no history (1.0, and 0.3 JSON-RPC), or no limit (0.3
  * over HTTP+JSON, whose proto3 `int32 history_length` cannot tell 0 from "not set": "if 0, the
  * history will be unlimited"). The 0.3 script sets it.
@@ -612,7 +618,7 @@ export const scenarios = {
       PushNotificationNotSupportedError,
       c.transport.createTaskPushNotificationConfig(
         { tenant: '', id: '', taskId: task.id, url: 'http://127.0.0.1:9/webhook', token: '' },
-        { serviceParameters: { 'A2A-Version': '1.0' } },
+        { serviceParameters: { 'A2A-Version': protocol.version } },
       ),
       'CreateTaskPushNotificationConfig on an agent without push',
     );
@@ -624,7 +630,7 @@ export const scenarios = {
     const c = await client();
     const e = await expectError(
       UnsupportedOperationError,
-      c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': '1.0' } }),
+      c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': protocol.version } }),
       'GetExtendedAgentCard on an agent without one',
     );
     expectCode(e, -32004, 400);
