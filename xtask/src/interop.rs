@@ -5,7 +5,7 @@
 //!    `interop/venv`, and `tests/interop/js/package-lock.json` into `interop/node_modules`
 //!    (`npm ci`), both under cargo's target directory (`CARGO_TARGET_DIR`, or `target/`). A marker file holding the pins skips the install
 //!    while they are unchanged. Nothing is fetched beyond PyPI and npm.
-//! 2. Builds the `interop_agent` example of `a2a-server` and the `a2a` command (`a2a-cli`, our
+//! 2. Builds the `interop_agent` example of `a2a-grpc` and the `a2a` command (`a2a-cli`, our
 //!    client), which `tests/interop/rust/cli_scenarios.py` drives.
 //! 3. Starts each agent on `127.0.0.1:0` (ours, and one written with each SDK) and reads its URL
 //!    from its first line on stdout. Every agent serves every [`Binding`] at that URL.
@@ -23,7 +23,7 @@ use std::fs;
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use xtask::{Workspace, workspace};
@@ -41,8 +41,26 @@ const CELL_TIMEOUT: Duration = Duration::from_secs(240);
 /// [`Binding::protocol_binding`] names it. The cell is reported `XFAIL <divergence>` while it
 /// fails, and fails the run once it passes (remove the entry and update `docs/interop.md`). Each
 /// divergence is described in `docs/interop.md`: `Dn` of our server, `Cn` of our client, `Ln` of
-/// a 0.3 agent (what a 0.3 SDK does unlike the 1.0 scenario, whoever the client).
+/// a 0.3 agent (what a 0.3 SDK does unlike the 1.0 scenario, whoever the client), `Sn` of a 1.0
+/// SDK agent.
 const KNOWN: &[Known] = &[
+    ("GRPC", "python", "python", "error_version_missing", "S1"),
+    (
+        "GRPC",
+        "python",
+        "python",
+        "error_version_unsupported",
+        "S1",
+    ),
+    ("GRPC", "js", "python", "error_version_missing", "S1"),
+    ("GRPC", "js", "python", "error_version_unsupported", "S1"),
+    (
+        "HTTP+JSON",
+        "js-0.3",
+        "rust",
+        "stream_artifact_chunks",
+        "S2",
+    ),
     (
         "JSONRPC",
         "rust-0.3",
@@ -71,11 +89,27 @@ const KNOWN: &[Known] = &[
         "subscribe_through_input_required",
         "L3",
     ),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-0.3",
+        "error_push_not_supported",
+        "L4",
+    ),
+    (
+        "JSONRPC",
+        "rust-0.3",
+        "python-0.3",
+        "error_extended_card_unsupported",
+        "L4",
+    ),
 ];
 
 /// What the matrix does not cover yet, printed under it.
-const PENDING_NOTES: &[&str] =
-    &["0.3 (part 3): the SDKs' 0.3 clients against our 0.3 endpoint, once our 0.3 adapters land"];
+const PENDING_NOTES: &[&str] = &[
+    "0.3 over gRPC: our gRPC endpoint (a2a-grpc) serves lf.a2a.v1 only, so the SDKs' 0.3 gRPC \
+     clients are not run",
+];
 
 /// The file whose matrix block must equal the matrix the run produced.
 const DOC: &str = "docs/interop.md";
@@ -85,7 +119,7 @@ const DOC_END: &str = "<!-- interop-matrix:end -->";
 /// An agent the clients run against.
 #[derive(Clone, Copy)]
 enum Agent {
-    /// `crates/a2a-server/examples/interop_agent.rs`.
+    /// `crates/a2a-grpc/examples/interop_agent.rs` (every binding, gRPC too, on one port).
     Rust,
     /// `tests/interop/python/agent.py` (a2a-sdk).
     Python,
@@ -134,6 +168,9 @@ enum Binding {
     JsonRpc,
     /// HTTP+JSON (REST), protocol 1.0.
     Rest,
+    /// gRPC, protocol 1.0: each agent's card lists it at `host:port` (ours on its one port, the
+    /// SDK agents on a port of their own).
+    Grpc,
 }
 
 impl Binding {
@@ -142,6 +179,7 @@ impl Binding {
         match self {
             Binding::JsonRpc => "JSONRPC",
             Binding::Rest => "HTTP+JSON",
+            Binding::Grpc => "GRPC",
         }
     }
 
@@ -150,6 +188,7 @@ impl Binding {
         match self {
             Binding::JsonRpc => "JSON-RPC, A2A 1.0",
             Binding::Rest => "HTTP+JSON (REST), A2A 1.0",
+            Binding::Grpc => "gRPC, A2A 1.0",
         }
     }
 
@@ -171,6 +210,12 @@ enum Client {
     /// The same, speaking A2A 0.3 (`a2a ... --a2a-version 0.3`, the script's
     /// `A2A_INTEROP_A2A_VERSION=0.3`).
     RustV03,
+    /// `tests/interop/python/client_scenarios_v0_3.py`: the a2a-sdk client through its 0.3
+    /// compat transports (the same scenarios, on the card's 0.3 interface of the binding).
+    PythonV03,
+    /// `tests/interop/js/client_scenarios_v0_3.mjs`: the @a2a-js/sdk client through its 0.3
+    /// compat transports (`legacyCompat`).
+    JsV03,
 }
 
 impl Client {
@@ -180,14 +225,17 @@ impl Client {
             Client::Js => "js",
             Client::Rust => "rust",
             Client::RustV03 => "rust-0.3",
+            Client::PythonV03 => "python-0.3",
+            Client::JsV03 => "js-0.3",
         }
     }
 }
 
 /// The cells run, in matrix order: per binding, part 1 (their clients, our agent), part 2 (our
 /// client, their agents), then the SDKs against each other (the control group: a scenario that
-/// fails there is a scenario bug or an SDK quirk, not ours); then part 3 (our client in 0.3
-/// against the SDKs' 0.3 compat agents and a 0.3-only agent).
+/// fails there is a scenario bug or an SDK quirk, not ours), then part 3 on the server side
+/// (the SDKs' 0.3 clients against our 0.3 endpoints); last, part 3 on the client side (our
+/// client in 0.3 against the SDKs' 0.3 compat agents and a 0.3-only agent).
 const CELLS: &[(Binding, Client, Agent)] = &[
     (Binding::JsonRpc, Client::Python, Agent::Rust),
     (Binding::JsonRpc, Client::Js, Agent::Rust),
@@ -197,6 +245,8 @@ const CELLS: &[(Binding, Client, Agent)] = &[
     (Binding::JsonRpc, Client::Js, Agent::Js),
     (Binding::JsonRpc, Client::Python, Agent::Js),
     (Binding::JsonRpc, Client::Js, Agent::Python),
+    (Binding::JsonRpc, Client::PythonV03, Agent::Rust),
+    (Binding::JsonRpc, Client::JsV03, Agent::Rust),
     (Binding::Rest, Client::Python, Agent::Rust),
     (Binding::Rest, Client::Js, Agent::Rust),
     (Binding::Rest, Client::Rust, Agent::Python),
@@ -205,6 +255,16 @@ const CELLS: &[(Binding, Client, Agent)] = &[
     (Binding::Rest, Client::Js, Agent::Js),
     (Binding::Rest, Client::Python, Agent::Js),
     (Binding::Rest, Client::Js, Agent::Python),
+    (Binding::Rest, Client::PythonV03, Agent::Rust),
+    (Binding::Rest, Client::JsV03, Agent::Rust),
+    (Binding::Grpc, Client::Python, Agent::Rust),
+    (Binding::Grpc, Client::Js, Agent::Rust),
+    (Binding::Grpc, Client::Rust, Agent::Python),
+    (Binding::Grpc, Client::Rust, Agent::Js),
+    (Binding::Grpc, Client::Python, Agent::Python),
+    (Binding::Grpc, Client::Js, Agent::Js),
+    (Binding::Grpc, Client::Python, Agent::Js),
+    (Binding::Grpc, Client::Js, Agent::Python),
     (Binding::JsonRpc, Client::RustV03, Agent::PythonCompat),
     (Binding::JsonRpc, Client::RustV03, Agent::JsCompat),
     (Binding::JsonRpc, Client::RustV03, Agent::PythonV03),
@@ -245,51 +305,31 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     install_node(&paths)?;
     let built = build_rust(&paths)?;
 
-    let mut results: Vec<CellResult> = Vec::new();
-    for agent in Agent::ALL {
-        let cells: Vec<(Binding, Client)> = CELLS
-            .iter()
-            .filter(|(_, _, a)| a.name() == agent.name())
-            .map(|(b, c, _)| (*b, *c))
-            .collect();
-        if cells.is_empty() {
-            continue;
-        }
-        eprintln!("\n==> interop: starting the {} agent", agent.name());
-        let server = match start_agent(&paths, agent, &built.agent) {
-            Ok(server) => server,
-            Err(err) => {
-                for (binding, client) in cells {
-                    results.push(CellResult::broken(binding, client, agent, err.clone()));
+    // Each agent with its cells, one after another; `jobs()` agents at a time.
+    let queue = Mutex::new(Agent::ALL.iter().rev().copied().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs() {
+            scope.spawn(|| {
+                loop {
+                    let Some(agent) = queue.lock().unwrap_or_else(PoisonError::into_inner).pop()
+                    else {
+                        break;
+                    };
+                    let done = run_agent(&paths, &built, agent);
+                    results
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .extend(done);
                 }
-                continue;
-            }
-        };
-        for (binding, client) in cells {
-            eprintln!(
-                "==> interop: {} client against the {} agent at {} over {}",
-                client.name(),
-                agent.name(),
-                server.url,
-                binding.protocol_binding()
-            );
-            let cell_started = Instant::now();
-            results.push(run_cell(
-                &paths,
-                &built,
-                binding,
-                client,
-                agent,
-                &server.url,
-            ));
-            eprintln!("    ({:.0} s)", cell_started.elapsed().as_secs_f64());
+            });
         }
-        drop(server);
-    }
+    });
+    let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
 
     let push_failures = run_push(&paths, &built);
 
-    // Matrix columns in CELLS order (the cells ran grouped by agent).
+    // Matrix columns in CELLS order (the cells ran grouped by agent, agents side by side).
     results.sort_by_key(|r| {
         CELLS
             .iter()
@@ -320,6 +360,56 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
             report.failures.join("\n  ")
         ))
     }
+}
+
+/// How many agents run their cells at once: `A2A_INTEROP_JOBS`, default 2. Most of a cell's time
+/// is spent waiting (on the agent's `slow` and `wait` tasks, on streams), so two agents side by
+/// side take about half the time of one after another, also on two cores.
+fn jobs() -> usize {
+    std::env::var("A2A_INTEROP_JOBS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2)
+}
+
+/// Starts one agent and runs its cells in [`CELLS`] order; each cell's output goes to stderr in
+/// one piece, after it ran, so that agents running side by side do not mix their lines.
+fn run_agent(paths: &Paths<'_>, built: &Built, agent: Agent) -> Vec<CellResult> {
+    let cells: Vec<(Binding, Client)> = CELLS
+        .iter()
+        .filter(|(_, _, a)| a.name() == agent.name())
+        .map(|(b, c, _)| (*b, *c))
+        .collect();
+    if cells.is_empty() {
+        return Vec::new();
+    }
+    eprintln!("\n==> interop: starting the {} agent", agent.name());
+    let server = match start_agent(paths, agent, &built.agent) {
+        Ok(server) => server,
+        Err(err) => {
+            eprintln!("==> interop: {err}");
+            return cells
+                .into_iter()
+                .map(|(binding, client)| CellResult::broken(binding, client, agent, err.clone()))
+                .collect();
+        }
+    };
+    let mut results = Vec::new();
+    for (binding, client) in cells {
+        let cell_started = Instant::now();
+        let (result, lines) = run_cell(paths, built, binding, client, agent, &server.url);
+        eprint!(
+            "==> interop: {} client against the {} agent at {} over {} ({:.0} s)\n{lines}",
+            client.name(),
+            agent.name(),
+            server.url,
+            binding.protocol_binding(),
+            cell_started.elapsed().as_secs_f64()
+        );
+        results.push(result);
+    }
+    results
 }
 
 /// Holds the matrix block of `docs/interop.md` to the matrix this run produced; with
@@ -782,6 +872,8 @@ impl CellResult {
     }
 }
 
+/// Runs one client script against one agent: the cell's result, and the scenario lines it
+/// printed (for stderr).
 fn run_cell(
     paths: &Paths<'_>,
     built: &Built,
@@ -789,7 +881,7 @@ fn run_cell(
     client: Client,
     agent: Agent,
     url: &str,
-) -> CellResult {
+) -> (CellResult, String) {
     let mut command = match client {
         Client::Python => {
             let mut c = Command::new(&paths.venv_python);
@@ -800,6 +892,20 @@ fn run_cell(
         Client::Js => {
             let mut c = Command::new(node());
             c.arg(paths.work.join("client_scenarios.mjs"));
+            c
+        }
+        Client::PythonV03 => {
+            let mut c = Command::new(&paths.venv_python);
+            c.arg("-u").arg(
+                paths
+                    .root
+                    .join("tests/interop/python/client_scenarios_v0_3.py"),
+            );
+            c
+        }
+        Client::JsV03 => {
+            let mut c = Command::new(node());
+            c.arg(paths.work.join("client_scenarios_v0_3.mjs"));
             c
         }
         Client::Rust | Client::RustV03 => {
@@ -839,22 +945,26 @@ fn run_cell(
     );
     let captured = match run_capture(&mut command, CELL_TIMEOUT, &what) {
         Ok(captured) => captured,
-        Err(err) => return CellResult::broken(binding, client, agent, err),
+        Err(err) => {
+            let lines = format!("    {err}\n");
+            return (CellResult::broken(binding, client, agent, err), lines);
+        }
     };
     let mut scenarios = Vec::new();
+    let mut lines = String::new();
     for line in captured.stdout.lines() {
         if let Some(name) = line.strip_prefix("PASS ") {
-            eprintln!("    {line}");
             scenarios.push((name.trim().to_owned(), Outcome::Pass));
         } else if let Some(rest) = line.strip_prefix("FAIL ") {
-            eprintln!("    {line}");
             let (name, reason) = rest.split_once(": ").unwrap_or((rest, "failed"));
             scenarios.push((name.trim().to_owned(), Outcome::Fail(reason.to_owned())));
         } else if let Some(rest) = line.strip_prefix("SKIP ") {
-            eprintln!("    {line}");
             let name = rest.split_once(": ").map_or(rest, |(name, _)| name);
             scenarios.push((name.trim().to_owned(), Outcome::Skip));
+        } else {
+            continue;
         }
+        let _ = writeln!(lines, "    {line}");
     }
     let any_failed = scenarios.iter().any(|(_, o)| matches!(o, Outcome::Fail(_)));
     let broken = if scenarios.is_empty() {
@@ -872,13 +982,17 @@ fn run_cell(
     } else {
         None
     };
-    CellResult {
+    if let Some(why) = &broken {
+        let _ = writeln!(lines, "    {why}");
+    }
+    let result = CellResult {
         binding,
         client: client.name(),
         agent: agent.name(),
         scenarios,
         broken,
-    }
+    };
+    (result, lines)
 }
 
 /// The matrix: one table per binding, one row per scenario, one column per cell; and the

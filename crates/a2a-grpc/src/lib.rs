@@ -46,6 +46,12 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Examples
+//!
+//! `cargo run -p a2a-grpc --example interop_agent -- 127.0.0.1:0`: the agent the interop suite
+//! (`cargo xtask interop`, `docs/interop.md`) drives with the official SDKs, serving JSON-RPC,
+//! HTTP+JSON and gRPC on one port.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]

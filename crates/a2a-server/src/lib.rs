@@ -167,7 +167,6 @@
 //! | `pick_agent` | [`BoxAgent`]: the agent named on the command line |
 //! | `scoped_tasks` | an [`Authenticator`] naming callers by API key: each caller sees only its own tasks |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
-//! | `interop_agent` | the agent the Python and JS SDK interop suite drives (replies, chunks, cancel, failure) |
 //! | `push` | an agent with signed push delivery and a webhook receiver in one program: the receiver verifies each delivery with `a2a_client::push` |
 //!
 //! # Features

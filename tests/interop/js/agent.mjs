@@ -1,11 +1,12 @@
-// An A2A 1.0 agent written with @a2a-js/sdk (express): the interop vocabulary over JSON-RPC and
-// HTTP+JSON (REST).
+// An A2A 1.0 agent written with @a2a-js/sdk (express, and @grpc/grpc-js): the interop vocabulary
+// over JSON-RPC, HTTP+JSON (REST) and gRPC.
 //
 // Usage: node agent.mjs [HOST:PORT]     (default 127.0.0.1:0)
 //
 // Serves the card at /.well-known/agent-card.json, JSON-RPC at POST / and the REST routes
 // (`/message:send`, `/tasks/:taskId`, ..., each also under `/:tenant`) beside it, both declared on
-// the card at the same URL, and prints `A2A js agent at http://HOST:PORT/` as its first line on
+// the card at the same URL, the gRPC service `lf.a2a.v1.A2AService` (the SDK's `grpcService`) on a
+// port of its own, declared on the card as `GRPC` at `HOST:PORT`, and prints `A2A js agent at http://HOST:PORT/` as its first line on
 // stdout.
 //
 // The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
@@ -24,12 +25,14 @@
 
 import { randomUUID } from 'node:crypto';
 
+import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 
 import { Role, TaskState } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 
 const textPart = (value) => ({ content: { $case: 'text', value }, filename: '', mediaType: '' });
 
@@ -181,6 +184,13 @@ class InteropExecutor {
 const LEGACY = process.env.A2A_INTEROP_LEGACY === '1';
 const legacyCompat = LEGACY ? { enabled: true } : undefined;
 const [host, port] = (process.argv[2] ?? '127.0.0.1:0').split(/:(?=[^:]*$)/);
+// gRPC needs HTTP/2 end to end: a grpc-js server on a port of its own.
+const grpcServer = new grpc.Server();
+const grpcPort = await new Promise((resolve, reject) =>
+  grpcServer.bindAsync(`${host}:0`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+    err ? reject(err) : resolve(bound),
+  ),
+);
 const app = express();
 const server = app.listen(Number(port), host, () => {
   const url = `http://${host}:${server.address().port}`;
@@ -191,6 +201,7 @@ const server = app.listen(Number(port), host, () => {
     supportedInterfaces: (LEGACY ? (i) => duplicateInterfacesForLegacy(i, ['JSONRPC']) : (i) => i)([
       { url: `${url}/`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
       { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' },
+      { url: `${host}:${grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' },
     ]),
     capabilities: { streaming: true, pushNotifications: false, extensions: [] },
     securitySchemes: {},
@@ -229,6 +240,7 @@ const server = app.listen(Number(port), host, () => {
   // REST bodies may be application/a2a+json. Every other path goes to the REST router.
   app.post('/', jsonRpcHandler({ ...options, legacyCompat }));
   app.use(restHandler(options));
+  grpcServer.addService(A2AService, grpcService(options));
   console.log(`A2A js${LEGACY ? '-compat' : ''} agent at ${url}/`);
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

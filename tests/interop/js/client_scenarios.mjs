@@ -1,9 +1,9 @@
-// The @a2a-js/sdk client against an A2A 1.0 agent, over JSON-RPC or HTTP+JSON (REST).
+// The @a2a-js/sdk client against an A2A 1.0 agent, over JSON-RPC, HTTP+JSON (REST) or gRPC.
 //
-// Usage: node client_scenarios.mjs [--binding JSONRPC|HTTP+JSON] BASE_URL [SCENARIO ...]
+// Usage: node client_scenarios.mjs [--binding JSONRPC|HTTP+JSON|GRPC] BASE_URL [SCENARIO ...]
 //
 // `--binding` (default JSONRPC) is the transport the SDK's client factory is given and prefers;
-// the agent's card must declare it at BASE_URL.
+// the agent's card must declare it at BASE_URL (gRPC: at `HOST:PORT`, BASE_URL's host, any port).
 //
 // The agent must speak the interop vocabulary (docs/interop.md): `hello` -> direct message `hi!`;
 // `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`; `wait` -> works
@@ -13,12 +13,13 @@
 //
 // Prints `PASS name` or `FAIL name: reason` per scenario; exits 1 on any failure. Every assertion
 // is on decoded objects: states, ids, texts, error classes, codes (the JSON-RPC error code, or the
-// HTTP status over HTTP+JSON) and ErrorInfo reasons.
+// HTTP status over HTTP+JSON, the gRPC status over gRPC) and ErrorInfo reasons.
 //
 // The script is copied next to target/interop/node_modules by the runner (cargo xtask interop),
 // so that Node resolves '@a2a-js/sdk' from there.
 
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 
 import { Role, TaskState } from '@a2a-js/sdk';
 import {
@@ -28,6 +29,7 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
+import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import {
   ContentTypeNotSupportedError,
   PushNotificationNotSupportedError,
@@ -41,10 +43,15 @@ import {
 const SCENARIO_TIMEOUT_MS = 20_000;
 const HTTP_TIMEOUT_MS = 10_000;
 const ARGS = process.argv.slice(2);
-const BINDING = ARGS[0] === '--binding' ? ARGS.splice(0, 2)[1] : 'JSONRPC';
-const REST = BINDING === 'HTTP+JSON';
-const BASE = (ARGS[0] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
-const TRANSPORT_FACTORIES = { JSONRPC: JsonRpcTransportFactory, 'HTTP+JSON': RestTransportFactory };
+export const BINDING = ARGS[0] === '--binding' ? ARGS.splice(0, 2)[1] : 'JSONRPC';
+export const REST = BINDING === 'HTTP+JSON';
+export const GRPC = BINDING === 'GRPC';
+export const BASE = (ARGS[0] ?? 'http://127.0.0.1:7430').replace(/\/+$/, '');
+const TRANSPORT_FACTORIES = {
+  JSONRPC: JsonRpcTransportFactory,
+  'HTTP+JSON': RestTransportFactory,
+  GRPC: GrpcTransportFactory,
+};
 
 const TERMINAL = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -54,9 +61,12 @@ const TERMINAL = new Set([
 ]);
 const stateName = (s) => TaskState[s] ?? `state ${s}`;
 
-class Failed extends Error {}
+export class Failed extends Error {}
 
-function check(cond, what) {
+/** A scenario the client cannot express (reported `SKIP`). */
+export class Skipped extends Error {}
+
+export function check(cond, what) {
   if (!cond) throw new Failed(what);
 }
 
@@ -69,20 +79,20 @@ function canonical(value) {
   );
 }
 
-function eq(actual, expected, what) {
+export function eq(actual, expected, what) {
   const a = canonical(actual);
   const e = canonical(expected);
   if (a !== e) throw new Failed(`${what}: expected ${e}, got ${a}`);
 }
 
 /** fetch with a timeout on every request. */
-const timedFetch = (input, init = {}) =>
+export const timedFetch = (input, init = {}) =>
   fetch(input, { ...init, signal: init.signal ?? AbortSignal.timeout(HTTP_TIMEOUT_MS) });
 
 /** fetch for streams: only the response head has a deadline. */
-const streamFetch = (input, init = {}) => fetch(input, init);
+export const streamFetch = (input, init = {}) => fetch(input, init);
 
-function userMessage(text, taskId = '', contextId = '') {
+export function userMessage(text, taskId = '', contextId = '') {
   return {
     messageId: randomUUID(),
     contextId,
@@ -94,16 +104,28 @@ function userMessage(text, taskId = '', contextId = '') {
   };
 }
 
-function sendRequest(message, configuration = {}) {
+export function sendRequest(message, configuration = {}) {
   return { tenant: '', message, configuration: { acceptedOutputModes: [], ...configuration } };
 }
 
-const texts = (parts) =>
+export const texts = (parts) =>
   parts.filter((p) => p.content?.$case === 'text').map((p) => p.content.value);
 
-const isMessage = (result) => result && 'messageId' in result && !('status' in result);
+export const isMessage = (result) => result && 'messageId' in result && !('status' in result);
 
-async function client({ polling = false, streaming = false } = {}) {
+/** How the scenarios get their client; `client_scenarios_v0_3.mjs` sets its own. */
+let makeClient = v1Client;
+
+/** Makes the scenarios use another client (the 0.3 script's). */
+export function useClient(make) {
+  makeClient = make;
+}
+
+async function client(options = {}) {
+  return makeClient(options);
+}
+
+async function v1Client({ polling = false, streaming = false } = {}) {
   const transports = [new TRANSPORT_FACTORIES[BINDING]({ fetchImpl: streaming ? streamFetch : timedFetch })];
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -116,7 +138,7 @@ async function client({ polling = false, streaming = false } = {}) {
   return factory.createFromUrl(BASE);
 }
 
-async function collect(stream, limit = 100) {
+export async function collect(stream, limit = 100) {
   const events = [];
   for await (const e of stream) {
     events.push(e);
@@ -135,14 +157,14 @@ async function waitForState(c, id, states, timeoutMs = 10_000) {
   }
 }
 
-async function completedEchoTask(c, text = 'ping', contextId = '') {
+export async function completedEchoTask(c, text = 'ping', contextId = '') {
   const result = await c.sendMessage(sendRequest(userMessage(text, '', contextId)));
   check(!isMessage(result), 'expected a task, got a message');
   eq(stateName(result.status.state), 'TASK_STATE_COMPLETED', 'state');
   return result;
 }
 
-async function expectError(cls, promise, what) {
+export async function expectError(cls, promise, what) {
   let result;
   try {
     result = await promise;
@@ -155,9 +177,24 @@ async function expectError(cls, promise, what) {
   throw new Failed(`${what}: expected ${cls.name}, got a result: ${JSON.stringify(result)?.slice(0, 300)}`);
 }
 
-/** The error's code: its JSON-RPC error code, or over HTTP+JSON its HTTP status. */
-function expectCode(err, jsonRpcCode, httpStatus) {
-  if (REST) eq(err.statusCode, httpStatus, 'HTTP status');
+/**
+ * What the client under test keeps of an error beside its class. The 0.3 script clears both for
+ * the JS SDK's 0.3 REST client, whose errors are the bare classes, picked by the body's `code`.
+ */
+export const errorDetails = { httpStatus: true, reason: true };
+
+/** The gRPC status code of each A2A error code (spec 1.0 §10.6; SUMMARY §2). */
+const GRPC_STATUS = { [-32001]: 5, [-32005]: 3, [-32602]: 3 }; // NOT_FOUND, INVALID_ARGUMENT
+const FAILED_PRECONDITION = 9;
+
+/**
+ * The error's code: its JSON-RPC error code, over HTTP+JSON its HTTP status, over gRPC the
+ * gRPC status code of that A2A error.
+ */
+export function expectCode(err, jsonRpcCode, httpStatus) {
+  if (REST) {
+    if (errorDetails.httpStatus) eq(err.statusCode, httpStatus, 'HTTP status');
+  } else if (GRPC) eq(err.status, GRPC_STATUS[jsonRpcCode] ?? FAILED_PRECONDITION, 'gRPC status');
   else eq(err.envelopeCode, jsonRpcCode, 'JSON-RPC error code');
 }
 
@@ -166,17 +203,41 @@ function expectCode(err, jsonRpcCode, httpStatus) {
  * picks the error's class by that reason (an error without a known one is a plain A2AError), and
  * the class carries it.
  */
-function errorInfoReason(err) {
+export function errorInfoReason(err) {
   if (REST) return err.transport === 'rest' ? err.reason : undefined;
+  // Over gRPC the SDK picks the class by the reason of the ErrorInfo in `grpc-status-details-bin`
+  // (kept on the error) and keeps no reason: the class's name stands for it.
+  if (GRPC) {
+    if (err.transport !== 'grpc' || !err.statusDetailsBin) return undefined;
+    return err.name.replace(/Error$/, '').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+  }
   const info = Array.isArray(err.data)
     ? err.data.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')
     : undefined;
   return info?.reason;
 }
 
+/**
+ * The `A2A-Version` the scenarios that call the SDK's transport directly send (the Client would
+ * add its own); the 0.3 script sets `0.3`.
+ */
+export const protocol = { version: '1.0' };
+
+/**
+ * How the agent reads `historyLength` 0: no history (1.0, and 0.3 JSON-RPC), or no limit (0.3
+ * over HTTP+JSON, whose proto3 `int32 history_length` cannot tell 0 from "not set": "if 0, the
+ * history will be unlimited"). The 0.3 script sets it.
+ */
+export const historyZero = { meansNone: true };
+
+/** The error's ErrorInfo reason is `reason`, where the client keeps it. */
+export function expectReason(err, reason) {
+  if (errorDetails.reason) eq(errorInfoReason(err), reason, 'ErrorInfo reason');
+}
+
 const RAW = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x01, 0xff]);
 
-function sampleParts() {
+export function sampleParts() {
   const part = (content, extra = {}) => ({ content, filename: '', mediaType: '', ...extra });
   return [
     part({ $case: 'text', value: 'parts and more' }),
@@ -188,26 +249,33 @@ function sampleParts() {
 }
 
 /** A part as comparable JSON: raw bytes as base64, absent metadata omitted. */
-function partJson(p) {
+export function partJson(p) {
   const value = p.content?.$case === 'raw' ? Buffer.from(p.content.value).toString('base64') : p.content?.value;
   return { kind: p.content?.$case, value, filename: p.filename, mediaType: p.mediaType, metadata: p.metadata ?? null };
 }
 
 // --- scenarios ---------------------------------------------------------------------------------
 
-const scenarios = {
+export const scenarios = {
   async card_discovery() {
     const card = await new DefaultAgentCardResolver({ fetchImpl: timedFetch }).resolve(BASE);
     check(card.name !== '', 'card.name is empty');
     check(card.supportedInterfaces.length >= 1, 'no supportedInterfaces');
     // Over JSON-RPC the first interface (the agent's preference); else the one of the binding.
-    const first = REST
-      ? card.supportedInterfaces.find((i) => i.protocolBinding === BINDING)
-      : card.supportedInterfaces[0];
+    const first =
+      BINDING === 'JSONRPC'
+        ? card.supportedInterfaces[0]
+        : card.supportedInterfaces.find((i) => i.protocolBinding === BINDING);
     check(first, `no ${BINDING} interface in supportedInterfaces`);
     eq(first.protocolBinding, BINDING, `the ${BINDING} interface's protocolBinding`);
     eq(first.protocolVersion, '1.0', `the ${BINDING} interface's protocolVersion`);
-    eq(first.url.replace(/\/+$/, ''), BASE, `the ${BINDING} interface's url`);
+    if (GRPC) {
+      // gRPC interfaces are `HOST:PORT`: the agent's host, a port of the agent's choosing.
+      const host = new URL(BASE).hostname;
+      check(new RegExp(`^${host.replace(/\./g, '\\.')}:\\d+$`).test(first.url), `the GRPC interface's url ${first.url} is not ${host}:PORT`);
+    } else {
+      eq(first.url.replace(/\/+$/, ''), BASE, `the ${BINDING} interface's url`);
+    }
     eq(card.capabilities?.streaming, true, 'capabilities.streaming');
     check(card.defaultInputModes.length > 0, 'defaultInputModes is empty');
     check(card.skills.length >= 1 && card.skills[0].id !== '', 'no skill with an id');
@@ -329,9 +397,15 @@ const scenarios = {
     eq(one.history.length, 1, 'history with historyLength=1');
     eq(one.history[0].messageId, full.history[full.history.length - 1].messageId, 'newest message kept');
     const sent = await c.sendMessage(sendRequest(userMessage('ping'), { historyLength: 0 }));
-    eq(sent.history.length, 0, 'history of a SendMessage with historyLength=0');
     const none = await c.getTask({ tenant: '', id: task.id, historyLength: 0 });
-    eq(none.history.length, 0, 'history with historyLength=0');
+    if (historyZero.meansNone) {
+      eq(sent.history.length, 0, 'history of a SendMessage with historyLength=0');
+      eq(none.history.length, 0, 'history with historyLength=0');
+    } else {
+      // 0.3 over HTTP+JSON: a proto3 int32 cannot say 0 apart from "not set", no limit.
+      check(sent.history.length >= 1, 'history of a SendMessage with historyLength=0 (no limit)');
+      eq(none.history.length, full.history.length, 'history with historyLength=0 (no limit)');
+    }
     eq(texts(none.artifacts[0].parts), ['Sunny in Oslo.'], 'artifact text');
   },
 
@@ -488,7 +562,7 @@ const scenarios = {
     const missing = `missing-${randomUUID()}`;
     const e = await expectError(TaskNotFoundError, c.getTask({ tenant: '', id: missing }), 'GetTask');
     expectCode(e, -32001, 404);
-    eq(errorInfoReason(e), 'TASK_NOT_FOUND', 'ErrorInfo reason');
+    expectReason(e, 'TASK_NOT_FOUND');
     await expectError(TaskNotFoundError, c.cancelTask({ tenant: '', id: missing }), 'CancelTask');
     await expectError(TaskNotFoundError, collect(c.resubscribeTask({ tenant: '', id: missing })), 'SubscribeToTask');
   },
@@ -498,7 +572,7 @@ const scenarios = {
     const task = await completedEchoTask(c);
     const e = await expectError(TaskNotCancelableError, c.cancelTask({ tenant: '', id: task.id }), 'CancelTask');
     expectCode(e, -32002, 400);
-    eq(errorInfoReason(e), 'TASK_NOT_CANCELABLE', 'ErrorInfo reason');
+    expectReason(e, 'TASK_NOT_CANCELABLE');
   },
 
   async error_subscribe_terminal() {
@@ -533,7 +607,7 @@ const scenarios = {
       'SendMessage with a video/mp4 part to an agent without that input mode',
     );
     expectCode(e, -32005, 400);
-    eq(errorInfoReason(e), 'CONTENT_TYPE_NOT_SUPPORTED', 'ErrorInfo reason');
+    expectReason(e, 'CONTENT_TYPE_NOT_SUPPORTED');
   },
 
   async error_push_not_supported() {
@@ -544,23 +618,23 @@ const scenarios = {
       PushNotificationNotSupportedError,
       c.transport.createTaskPushNotificationConfig(
         { tenant: '', id: '', taskId: task.id, url: 'http://127.0.0.1:9/webhook', token: '' },
-        { serviceParameters: { 'A2A-Version': '1.0' } },
+        { serviceParameters: { 'A2A-Version': protocol.version } },
       ),
       'CreateTaskPushNotificationConfig on an agent without push',
     );
     expectCode(e, -32003, 400);
-    eq(errorInfoReason(e), 'PUSH_NOTIFICATION_NOT_SUPPORTED', 'ErrorInfo reason');
+    expectReason(e, 'PUSH_NOTIFICATION_NOT_SUPPORTED');
   },
 
   async error_extended_card_unsupported() {
     const c = await client();
     const e = await expectError(
       UnsupportedOperationError,
-      c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': '1.0' } }),
+      c.transport.getExtendedAgentCard({ tenant: '' }, { serviceParameters: { 'A2A-Version': protocol.version } }),
       'GetExtendedAgentCard on an agent without one',
     );
     expectCode(e, -32004, 400);
-    eq(errorInfoReason(e), 'UNSUPPORTED_OPERATION', 'ErrorInfo reason');
+    expectReason(e, 'UNSUPPORTED_OPERATION');
   },
 
   async error_version_missing() {
@@ -572,7 +646,7 @@ const scenarios = {
       'SendMessage without A2A-Version',
     );
     expectCode(e, -32009, 400);
-    eq(errorInfoReason(e), 'VERSION_NOT_SUPPORTED', 'ErrorInfo reason');
+    expectReason(e, 'VERSION_NOT_SUPPORTED');
   },
 
   async error_version_unsupported() {
@@ -613,18 +687,30 @@ function withTimeout(promise, ms) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const wanted = new Set(ARGS.slice(1));
-let failures = 0;
-for (const [name, run] of Object.entries(scenarios)) {
-  if (wanted.size && !wanted.has(name)) continue;
-  try {
-    await withTimeout(run(), SCENARIO_TIMEOUT_MS);
-    console.log(`PASS ${name}`);
-  } catch (e) {
-    failures++;
-    const reason = e instanceof Failed ? e.message : `${e?.name}: ${e?.message}`;
-    console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
+/** Runs the scenarios (or those named on the command line): a line each; exits 1 on a failure. */
+export async function runAll(all = scenarios) {
+  const wanted = new Set(ARGS.slice(1));
+  let failures = 0;
+  for (const [name, run] of Object.entries(all)) {
+    if (wanted.size && !wanted.has(name)) continue;
+    try {
+      await withTimeout(run(), SCENARIO_TIMEOUT_MS);
+      console.log(`PASS ${name}`);
+    } catch (e) {
+      if (e instanceof Skipped) {
+        console.log(`SKIP ${name}: ${e.message}`);
+        continue;
+      }
+      failures++;
+      const reason = e instanceof Failed ? e.message : `${e?.name}: ${e?.message}`;
+      console.log(`FAIL ${name}: ${String(reason).replace(/\n/g, ' | ')}`);
+    }
   }
+  // Exit once stdout is flushed (writes to a pipe may be asynchronous), whatever sockets linger.
+  process.stdout.write('', () => process.exit(failures ? 1 : 0));
 }
-// Exit once stdout is flushed (writes to a pipe may be asynchronous), whatever sockets linger.
-process.stdout.write('', () => process.exit(failures ? 1 : 0));
+
+// Run when executed, not when imported by another scenario script.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await runAll();
+}

@@ -1,11 +1,12 @@
-"""An A2A 1.0 agent written with a2a-sdk (Python): the interop vocabulary over JSON-RPC and
-HTTP+JSON (REST).
+"""An A2A 1.0 agent written with a2a-sdk (Python): the interop vocabulary over JSON-RPC,
+HTTP+JSON (REST) and gRPC.
 
 Usage: python agent.py [HOST:PORT]     (default 127.0.0.1:0)
 
 Serves the card at /.well-known/agent-card.json, JSON-RPC at / and the REST routes
 (`/message:send`, `/tasks/{id}`, ..., each also under `/{tenant}`) beside it, both declared on
-the card at the same URL, and prints `A2A python agent at http://HOST:PORT/` as its first line
+the card at the same URL, the gRPC service `lf.a2a.v1.A2AService` on a port of its own (the
+SDK's `GrpcHandler` on `grpc.aio`), declared on the card as `GRPC` at `HOST:PORT`, and prints `A2A python agent at http://HOST:PORT/` as its first line
 on stdout.
 
 The vocabulary (the same as crates/a2a-server/examples/interop_agent.rs; docs/interop.md):
@@ -31,15 +32,17 @@ import socket
 import sys
 import uuid
 
+import grpc
 import uvicorn
 
 from starlette.applications import Starlette
 
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.request_handlers import DefaultRequestHandler, GrpcHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types import a2a_pb2_grpc
 from a2a.types import (
     AgentCapabilities,
     AgentCard,
@@ -124,6 +127,9 @@ async def main() -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, int(port)))
     url = f'http://{host}:{sock.getsockname()[1]}'
+    # gRPC needs HTTP/2 end to end: a grpc.aio server on a port of its own.
+    grpc_server = grpc.aio.server()
+    grpc_port = grpc_server.add_insecure_port(f'{host}:0')
     card = AgentCard(
         name='Interop (a2a-sdk Python)',
         description='The interop vocabulary: hello, ask, wait, slow, chunks, echo.',
@@ -131,6 +137,7 @@ async def main() -> None:
         supported_interfaces=[
             AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='1.0'),
             AgentInterface(url=url, protocol_binding='HTTP+JSON', protocol_version='1.0'),
+            AgentInterface(url=f'{host}:{grpc_port}', protocol_binding='GRPC', protocol_version='1.0'),
         ] + ([AgentInterface(url=f'{url}/', protocol_binding='JSONRPC', protocol_version='0.3')]
              if LEGACY else []),
         capabilities=AgentCapabilities(streaming=True, push_notifications=False),
@@ -147,6 +154,8 @@ async def main() -> None:
     app = Starlette(routes=create_agent_card_routes(card)
                     + create_jsonrpc_routes(handler, rpc_url='/', enable_v0_3_compat=LEGACY)
                     + create_rest_routes(handler))
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(GrpcHandler(handler), grpc_server)
+    await grpc_server.start()
     server = uvicorn.Server(uvicorn.Config(app, log_level='warning', lifespan='off'))
     print(f'A2A python{"-compat" if LEGACY else ""} agent at {url}/', flush=True)
     await server.serve(sockets=[sock])

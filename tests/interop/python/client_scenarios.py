@@ -1,9 +1,9 @@
-"""The a2a-sdk (Python) client against an A2A 1.0 agent, over JSON-RPC or HTTP+JSON (REST).
+"""The a2a-sdk (Python) client against an A2A 1.0 agent, over JSON-RPC, HTTP+JSON (REST) or gRPC.
 
-Usage: python client_scenarios.py [--binding JSONRPC|HTTP+JSON] BASE_URL [SCENARIO ...]
+Usage: python client_scenarios.py [--binding JSONRPC|HTTP+JSON|GRPC] BASE_URL [SCENARIO ...]
 
 `--binding` (default JSONRPC) is the card's interface the SDK's client factory is told to use;
-the agent must declare it at BASE_URL.
+the agent must declare it at BASE_URL (gRPC: at `HOST:PORT`, BASE_URL's host, any port).
 
 The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> direct message
 `hi!`; `ask` -> input-required `Which city?`, follow-up -> artifact `Sunny in <text>.`;
@@ -11,9 +11,10 @@ The agent must speak the interop vocabulary (see docs/interop.md): `hello` -> di
 `parts ...` -> artifact `parts` with every part of the message; `chunks <n>` ->
 artifact `chunks` in n chunks `c0`..; anything else -> artifact `echo` with the text.
 
-Prints one line per scenario, `PASS name` or `FAIL name: reason`, and exits 1 on any failure.
+Prints one line per scenario, `PASS name`, `FAIL name: reason` or `SKIP name: reason`, and exits
+1 on any failure.
 Every assertion is on decoded objects: states, ids, texts, error classes and, over HTTP+JSON, the
-HTTP status of the error.
+HTTP status of the error, over gRPC its gRPC status code.
 """
 
 import asyncio
@@ -21,12 +22,14 @@ import sys
 import traceback
 import uuid
 
+import grpc
 import httpx
 
 from google.protobuf import json_format, struct_pb2
 
 from a2a.client import ClientConfig, create_client
 from a2a.client.card_resolver import A2ACardResolver
+from a2a.client.transports.grpc import GrpcTransport
 from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.client.transports.rest import RestTransport
 from a2a.types import (
@@ -64,8 +67,14 @@ if ARGS[:1] == ['--binding']:
 BASE = ARGS[0].rstrip('/') if ARGS else 'http://127.0.0.1:7430'
 WANTED = set(ARGS[1:])
 # The SDK's transport class for each binding, used where a scenario needs the bare transport.
-TRANSPORTS = {'JSONRPC': JsonRpcTransport, 'HTTP+JSON': RestTransport}
+TRANSPORTS = {'JSONRPC': JsonRpcTransport, 'HTTP+JSON': RestTransport, 'GRPC': GrpcTransport}
 REST = BINDING == 'HTTP+JSON'
+GRPC = BINDING == 'GRPC'
+
+# How the agent reads `historyLength` 0: no history (1.0, and 0.3 JSON-RPC), or no limit (0.3 over
+# HTTP+JSON, whose proto3 `int32 history_length` cannot tell 0 from "not set": "if 0, the history
+# will be unlimited"). client_scenarios_v0_3.py sets it.
+HISTORY_ZERO_MEANS_NONE = True
 
 S = TaskState
 TERMINAL = {S.TASK_STATE_COMPLETED, S.TASK_STATE_FAILED, S.TASK_STATE_CANCELED, S.TASK_STATE_REJECTED}
@@ -78,6 +87,10 @@ def state_name(state: int) -> str:
 
 class Failed(Exception):
     pass
+
+
+class Skipped(Exception):
+    """A scenario the client cannot express (reported `SKIP`)."""
 
 
 def check(cond: bool, what: str) -> None:
@@ -104,12 +117,37 @@ def texts(parts) -> list[str]:
     return [p.text for p in parts if p.WhichOneof('content') == 'text']
 
 
+class VersionMetadata(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInterceptor):
+    """Sends this `a2a-version` metadata (or none) on every gRPC call, whatever the transport set."""
+
+    def __init__(self, version: str | None):
+        self.version = version
+
+    def details(self, details):
+        metadata = grpc.aio.Metadata(*[(k, v) for k, v in (details.metadata or ()) if k != 'a2a-version'])
+        if self.version is not None:
+            metadata.add('a2a-version', self.version)
+        return details._replace(metadata=metadata)
+
+    async def intercept_unary_unary(self, continuation, details, request):
+        return await continuation(self.details(details), request)
+
+    async def intercept_unary_stream(self, continuation, details, request):
+        return await continuation(self.details(details), request)
+
+
+def grpc_channel(target: str, interceptors=None):
+    """A plaintext channel to the agent's `HOST:PORT`."""
+    return grpc.aio.insecure_channel(target, interceptors=interceptors)
+
+
 async def client(streaming: bool = False, polling: bool = False):
     config = ClientConfig(
         streaming=streaming,
         polling=polling,
         httpx_client=httpx.AsyncClient(timeout=HTTP_TIMEOUT),
         supported_protocol_bindings=[BINDING],
+        grpc_channel_factory=grpc_channel,
     )
     return await create_client(BASE, client_config=config)
 
@@ -155,7 +193,7 @@ async def completed_echo_task(c, text: str = 'ping', context_id: str | None = No
 
 def interface_of(card):
     """The card's interface of BINDING; over JSON-RPC, the first one (the agent's preference)."""
-    if not REST:
+    if BINDING == 'JSONRPC':
         check(len(card.supported_interfaces) >= 1, 'no supportedInterfaces')
         first = card.supported_interfaces[0]
         eq(first.protocol_binding, 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
@@ -171,7 +209,13 @@ async def card_discovery():
     check(card.name != '', 'card.name is empty')
     chosen = interface_of(card)
     eq(chosen.protocol_version, '1.0', f'the {BINDING} interface\'s protocolVersion')
-    check(chosen.url.rstrip('/') == BASE, f'the {BINDING} interface\'s url {chosen.url!r} is not {BASE}')
+    if GRPC:
+        # gRPC interfaces are `HOST:PORT`: the agent's host, a port of the agent's choosing.
+        host = BASE.split('://', 1)[1].rsplit(':', 1)[0]
+        name, _, port = chosen.url.rpartition(':')
+        check(name == host and port.isdigit(), f'the GRPC interface\'s url {chosen.url!r} is not {host}:PORT')
+    else:
+        check(chosen.url.rstrip('/') == BASE, f'the {BINDING} interface\'s url {chosen.url!r} is not {BASE}')
     eq(card.capabilities.streaming, True, 'capabilities.streaming')
     check(list(card.default_input_modes) != [], 'defaultInputModes is empty')
     check(len(card.skills) >= 1 and card.skills[0].id != '', 'no skill with an id')
@@ -179,7 +223,8 @@ async def card_discovery():
     c = await client()
     try:
         eq(type(c._transport).__name__, TRANSPORTS[BINDING].__name__, 'transport chosen from the card')
-        eq(c._transport.url.rstrip('/'), BASE, 'transport URL chosen from the card')
+        if not GRPC:  # a gRPC channel does not tell its target
+            eq(c._transport.url.rstrip('/'), BASE, 'transport URL chosen from the card')
     finally:
         await c.close()
 
@@ -344,9 +389,13 @@ async def get_task_history_length():
         eq(len(one.history), 1, 'history with historyLength=1')
         eq(one.history[0].message_id, full.history[-1].message_id, 'the one message kept is the newest')
         sent = await send_one(c, user_message('ping'), history_length=0)
-        eq(len(sent.task.history), 0, 'history of a SendMessage with historyLength=0')
         none = await c.get_task(GetTaskRequest(id=task.id, history_length=0))
-        eq(len(none.history), 0, 'history with historyLength=0')
+        if HISTORY_ZERO_MEANS_NONE:
+            eq(len(sent.task.history), 0, 'history of a SendMessage with historyLength=0')
+            eq(len(none.history), 0, 'history with historyLength=0')
+        else:
+            check(len(sent.task.history) >= 1, 'history of a SendMessage with historyLength=0 (no limit)')
+            eq(len(none.history), len(full.history), 'history with historyLength=0 (no limit)')
         eq(none.id, task.id, 'task id')
         eq(texts(none.artifacts[0].parts), ['Sunny in Oslo.'], 'artifact text')
     finally:
@@ -543,13 +592,30 @@ def http_status(error: Exception):
     return getattr(response, 'status_code', None)
 
 
+# The gRPC status of each A2A error the scenarios expect (spec 1.0 §10.6; SUMMARY §2).
+GRPC_STATUS = {
+    TaskNotFoundError: 'NOT_FOUND',
+    ContentTypeNotSupportedError: 'INVALID_ARGUMENT',
+    InvalidParamsError: 'INVALID_ARGUMENT',
+}
+
+
+def grpc_status(error: Exception):
+    """The gRPC status code of the call an SDK error was raised for, if it was a gRPC error."""
+    cause = error.__cause__
+    return cause.code().name if isinstance(cause, grpc.aio.AioRpcError) else None
+
+
 async def expect_error(cls, coro, what: str, status: int = 400):
-    """Awaits `coro`, which must raise `cls`; over HTTP+JSON, from an answer with `status`."""
+    """Awaits `coro`, which must raise `cls`; over HTTP+JSON, from an answer with `status`; over
+    gRPC, from a call that ended with the gRPC status of `cls`."""
     try:
         result = await coro
     except cls as e:
         if REST:
             eq(http_status(e), status, f'{what}: HTTP status')
+        if GRPC:
+            eq(grpc_status(e), GRPC_STATUS.get(cls, 'FAILED_PRECONDITION'), f'{what}: gRPC status')
         return e
     except Exception as e:  # noqa: BLE001
         raise Failed(f'{what}: expected {cls.__name__}, got {type(e).__name__}: {e}') from e
@@ -633,17 +699,28 @@ async def error_extended_card_unsupported():
         claimed = type(card)()
         claimed.CopyFrom(card)
         claimed.capabilities.extended_agent_card = True
-        t = TRANSPORTS[BINDING](http, claimed, interface_of(card).url, is_shared_httpx=True)
-        http.headers['A2A-Version'] = '1.0'
-        await expect_error(UnsupportedOperationError,
-                           t.get_extended_agent_card(GetExtendedAgentCardRequest()),
-                           'GetExtendedAgentCard on an agent without one')
+        if GRPC:
+            t = GrpcTransport(grpc_channel(interface_of(card).url), claimed)
+        else:
+            t = TRANSPORTS[BINDING](http, claimed, interface_of(card).url, is_shared_httpx=True)
+            http.headers['A2A-Version'] = '1.0'
+        try:
+            await expect_error(UnsupportedOperationError,
+                               t.get_extended_agent_card(GetExtendedAgentCardRequest()),
+                               'GetExtendedAgentCard on an agent without one')
+        finally:
+            if GRPC:
+                await t.close()
 
 
 async def raw_transport(headers: dict):
-    """The SDK's own transport of BINDING, on an httpx client with exactly these headers."""
+    """The SDK's own transport of BINDING, on an httpx client with exactly these headers (over
+    gRPC: on a channel that sends exactly this `a2a-version` metadata)."""
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, BASE).get_agent_card()
+    if GRPC:
+        version = VersionMetadata(headers.get('A2A-Version'))
+        return GrpcTransport(grpc_channel(interface_of(card).url, [version]), card)
     http = httpx.AsyncClient(timeout=HTTP_TIMEOUT, headers=headers)
     return TRANSPORTS[BINDING](http, card, interface_of(card).url)
 
@@ -723,6 +800,8 @@ async def main(scenarios=None) -> int:
         try:
             await asyncio.wait_for(scenario(), SCENARIO_TIMEOUT)
             print(f'PASS {name}', flush=True)
+        except Skipped as e:
+            print(f'SKIP {name}: {e}', flush=True)
         except Failed as e:
             failures += 1
             print(f'FAIL {name}: {e}', flush=True)

@@ -1,22 +1,26 @@
-"""The a2a-sdk (Python) client through its A2A 0.3 compat transport, against an agent's 0.3
-JSON-RPC interface.
+"""The a2a-sdk (Python) client through its A2A 0.3 compat transports, against an agent's 0.3
+JSON-RPC or HTTP+JSON interface.
 
-Usage: python client_scenarios_v0_3.py BASE_URL [SCENARIO ...]
+Usage: python client_scenarios_v0_3.py [--binding JSONRPC|HTTP+JSON] BASE_URL [SCENARIO ...]
 
 The scenarios are those of client_scenarios.py (the 1.0 column), run through the client the
-SDK's factory makes from the agent's card reduced to its JSON-RPC 0.3 interface: the SDK's
-`CompatJsonRpcTransport`, which speaks `message/send`, `tasks/get`, ... with
-`A2A-Version: 0.3` and converts to and from the SDK's 1.0 types. Where 0.3 differs, the
-scenario says what 0.3 means instead:
+SDK's factory makes from the agent's card reduced to its 0.3 interface of the binding: the SDK's
+`CompatJsonRpcTransport` (`message/send`, `tasks/get`, ...) or `CompatRestTransport`
+(`/v1/message:send`, `/v1/tasks/{id}`, ...), which speak 0.3 with `A2A-Version: 0.3` and
+convert to and from the SDK's 1.0 types. Where 0.3 differs, the scenario says what 0.3 means
+instead:
 
-* `card_discovery`: the card lists a JSON-RPC 0.3 interface at the agent's URL, the 0.3 fields
-  (`url`, `protocolVersion` 0.3.x, `preferredTransport`) name it, and the factory picks the
-  compat transport for it.
-* `list_tasks_paging`, `list_tasks_filter`: SKIP (0.3 JSON-RPC has no tasks/list).
+* `card_discovery`: the card lists a 0.3 interface of the binding at the agent's URL, the 0.3
+  fields (`url`, `protocolVersion` 0.3.x, `preferredTransport`) name the agent's URL, and the
+  factory picks the compat transport for it.
+* `list_tasks_paging`, `list_tasks_filter`: SKIP (0.3 has no tasks/list).
 * `error_version_missing`: a 0.3 call without A2A-Version is taken as 0.3 and answered.
 * `error_version_unsupported`: the compat transport with `A2A-Version: 2.0`: VersionNotSupported.
-* `error_extended_card_unsupported`: `agent/getAuthenticatedExtendedCard`: UnsupportedOperation.
+* `error_extended_card_unsupported`: `agent/getAuthenticatedExtendedCard` (over HTTP+JSON
+  `GET /v1/card`): UnsupportedOperation.
 * `parts_roundtrip`: the parts 0.3 can carry (a 0.3 data part has no `mediaType`).
+* `get_task_history_length`: over HTTP+JSON, `historyLength` 0 is the 0.3 proto's "not set", no
+  limit.
 * `error_invalid_params`: `tasks/get` with a negative `historyLength` (0.3 has no ListTasks).
 
 Prints one line per scenario, `PASS name`, `FAIL name: reason` or `SKIP name: reason`.
@@ -32,6 +36,7 @@ from a2a.client import ClientConfig
 from a2a.client.card_resolver import A2ACardResolver
 from a2a.client.client_factory import ClientFactory
 from a2a.compat.v0_3.jsonrpc_transport import CompatJsonRpcTransport
+from a2a.compat.v0_3.rest_transport import CompatRestTransport
 from a2a.types import GetExtendedAgentCardRequest, GetTaskRequest, SendMessageRequest
 from a2a.utils.errors import (
     InvalidParamsError,
@@ -46,15 +51,18 @@ eq = base.eq
 
 
 Skipped = base.Skipped
+BINDING = base.BINDING
+# The SDK's 0.3 transport class for each binding.
+TRANSPORTS = {'JSONRPC': CompatJsonRpcTransport, 'HTTP+JSON': CompatRestTransport}
 
 
 async def legacy_card():
-    """The agent's card with only its JSON-RPC 0.3 interfaces."""
+    """The agent's card with only its 0.3 interfaces of BINDING."""
     async with httpx.AsyncClient(timeout=base.HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, BASE).get_agent_card()
     legacy = [i for i in card.supported_interfaces
-              if i.protocol_binding == 'JSONRPC' and i.protocol_version.startswith('0.3')]
-    check(legacy != [], 'the card lists no JSON-RPC 0.3 interface')
+              if i.protocol_binding == BINDING and i.protocol_version.startswith('0.3')]
+    check(legacy != [], f'the card lists no {BINDING} 0.3 interface')
     del card.supported_interfaces[:]
     card.supported_interfaces.extend(legacy)
     return card
@@ -67,15 +75,18 @@ async def client(streaming: bool = False, polling: bool = False, event_hooks=Non
         streaming=streaming,
         polling=polling,
         httpx_client=httpx.AsyncClient(timeout=base.HTTP_TIMEOUT, event_hooks=event_hooks or {}),
+        supported_protocol_bindings=[BINDING],
     )
     c = ClientFactory(config).create(card)
-    check(isinstance(c._transport, CompatJsonRpcTransport),
+    check(isinstance(c._transport, TRANSPORTS[BINDING]),
           f'the factory chose {type(c._transport).__name__}, not the 0.3 compat transport')
     return c
 
 
 # The 1.0 scenarios call `client()`; through this module they get the 0.3 one.
 base.client = client
+# The 0.3 proto's `int32 history_length`: "if 0, the history will be unlimited".
+base.HISTORY_ZERO_MEANS_NONE = BINDING != 'HTTP+JSON'
 
 sample_parts_v1 = base.sample_parts
 
@@ -111,7 +122,7 @@ async def card_discovery():
 
 
 async def no_list():
-    raise Skipped('0.3 JSON-RPC has no tasks/list (the SDK transport raises NotImplementedError)')
+    raise Skipped('0.3 has no tasks/list (the SDK transports raise NotImplementedError)')
 
 
 async def list_tasks_paging():
@@ -159,7 +170,7 @@ async def error_extended_card_unsupported():
     card = await legacy_card()
     card.capabilities.extended_agent_card = True
     async with httpx.AsyncClient(timeout=base.HTTP_TIMEOUT) as http:
-        t = CompatJsonRpcTransport(http, card, card.supported_interfaces[0].url, is_shared_httpx=True)
+        t = TRANSPORTS[BINDING](http, card, card.supported_interfaces[0].url, is_shared_httpx=True)
         await base.expect_error(UnsupportedOperationError,
                                 t.get_extended_agent_card(GetExtendedAgentCardRequest()),
                                 'agent/getAuthenticatedExtendedCard on an agent without one')

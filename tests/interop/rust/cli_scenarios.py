@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 import uuid
 
 
@@ -83,9 +84,10 @@ def run_lines(*args, ok=(0,)):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-def expect_error(code, *args, legacy_codes=()):
-    """`a2a ARGS` fails with error `code` (or, speaking 0.3, one of `legacy_codes`)."""
-    status, out, err = run(*args, '-a', BASE, '-o', 'json', ok=None)
+def expect_error(code, *args, legacy_codes=(), agent=None):
+    """`a2a ARGS -a AGENT` (default: the agent's URL) fails with error `code` (or, speaking 0.3,
+    one of `legacy_codes`)."""
+    status, out, err = run(*args, '-a', agent or BASE, '-o', 'json', ok=None)
     check(status == 1, f'`a2a {" ".join(args)}` exited {status}, expected 1 (an error); stdout: {out[:200]}')
     try:
         envelope = json.loads(out)['error']
@@ -195,6 +197,12 @@ def card_discovery():
         # The interface our client speaks: that binding of that version, at the agent's URL.
         check(any(b == BINDING and v == VERSION and u.startswith(BASE) for b, v, u in offered),
               f'no {BINDING} {VERSION} interface at {BASE}: {offered}')
+    elif BINDING == 'GRPC':
+        # gRPC interfaces are `HOST:PORT`: the agent's host, a port of the agent's choosing.
+        host = BASE.split('://', 1)[1].rsplit(':', 1)[0]
+        check(any(b == 'GRPC' and v == '1.0' and u.rpartition(':')[0] == host and u.rpartition(':')[2].isdigit()
+                  for b, v, u in offered),
+              f'no GRPC 1.0 interface at {host}:PORT: {offered}')
     elif BINDING == 'JSONRPC':
         eq(first['protocolBinding'], 'JSONRPC', 'supportedInterfaces[0].protocolBinding')
         eq(first['protocolVersion'], '1.0', 'supportedInterfaces[0].protocolVersion')
@@ -468,14 +476,36 @@ def error_content_type():
         expect_error(-32005, 'send', 'ping', '--file', path)
 
 
+def claiming_card(tmp):
+    """The agent's card as a file that claims push notifications and an extended card (behind a
+    bearer scheme), which the agent does not have: `a2a` checks a capability on the card before
+    it calls the agent, so the command is given this card (`-a FILE`) to make the call, and the
+    answer is the agent's. The card's interfaces still name the agent."""
+    url = f'{BASE}/.well-known/agent-card.json'
+    with urllib.request.urlopen(url, timeout=CALL_TIMEOUT) as response:
+        card = json.load(response)
+    card.setdefault('capabilities', {})['pushNotifications'] = True
+    card['capabilities']['extendedAgentCard'] = True
+    card['supportsAuthenticatedExtendedCard'] = True  # the 0.3 field
+    # The 0.3 shape, which cards of every generation may use.
+    card['securitySchemes'] = {'bearer': {'type': 'http', 'scheme': 'bearer'}}
+    path = os.path.join(tmp, 'card.json')
+    with open(path, 'w') as f:
+        json.dump(card, f)
+    return path
+
+
 def error_push_not_supported():
-    # `a2a task push-config create` checks the card's capability first and calls nothing.
-    raise Skipped('the a2a command refuses push configs from the card, before calling the agent')
+    task = task_of(send('ping'))
+    with tempfile.TemporaryDirectory() as tmp:
+        expect_error(-32003, 'task', 'push-config', 'create', task['id'],
+                     '--url', 'http://127.0.0.1:9/webhook', agent=claiming_card(tmp))
 
 
 def error_extended_card_unsupported():
-    # `a2a card get --extended` checks the card's capability first and calls nothing.
-    raise Skipped('the a2a command refuses the extended card from the card, before calling the agent')
+    with tempfile.TemporaryDirectory() as tmp:
+        expect_error(-32004, 'card', 'get', '--extended', '--bearer', 'interop',
+                     agent=claiming_card(tmp))
 
 
 def error_version_missing():

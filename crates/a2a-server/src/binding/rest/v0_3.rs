@@ -448,17 +448,26 @@ fn artifact(mut value: Value) -> Value {
     value
 }
 
-/// A part as the 0.3 proto has it: `text`, `file` (`fileWithUri` or `fileWithBytes`, and
-/// `mimeType`) or `data` (`{"data": <object>}`; data that is not an object is
-/// `{"value": <data>}`). The 0.3 proto `Part` has no `metadata` or file name: they are not
-/// carried (docs/versions.md).
+/// A part as the 0.3 proto has it: `text`, `file` (`fileWithUri` or `fileWithBytes`, `mimeType`
+/// and the file's `name`) or `data` (`{"data": <object>}`; data that is not an object is
+/// `{"value": <data>}`), with the part's `metadata` beside. The part's `metadata` and the file's
+/// `name` are fields 4 of `Part` and `FilePart` in the 0.3 proto the SDKs ship (and in the 0.3
+/// JSON schema), though not in the spec folder's earlier `a2a.proto` (docs/versions.md).
 fn part(value: Value) -> Value {
     let Value::Object(mut fields) = value else {
         return value;
     };
     let mime = fields.remove("mediaType");
+    let name = fields.remove("filename");
+    let metadata = fields.remove("metadata");
+    let with_metadata = |mut part: Value| {
+        if let (Some(metadata), Some(fields)) = (&metadata, part.as_object_mut()) {
+            fields.insert("metadata".into(), metadata.clone());
+        }
+        part
+    };
     if let Some(text) = fields.remove("text") {
-        return json!({"text": text});
+        return with_metadata(json!({"text": text}));
     }
     let file = |key: &str, content: Value| {
         let mut file = Map::new();
@@ -466,7 +475,10 @@ fn part(value: Value) -> Value {
         if let Some(mime) = &mime {
             file.insert("mimeType".into(), mime.clone());
         }
-        json!({"file": file})
+        if let Some(name) = &name {
+            file.insert("name".into(), name.clone());
+        }
+        with_metadata(json!({"file": file}))
     };
     if let Some(url) = fields.remove("url") {
         return file("fileWithUri", url);
@@ -475,8 +487,8 @@ fn part(value: Value) -> Value {
         return file("fileWithBytes", raw);
     }
     match fields.remove("data") {
-        Some(object @ Value::Object(_)) => json!({"data": {"data": object}}),
-        Some(other) => json!({"data": {"data": {"value": other}}}),
+        Some(object @ Value::Object(_)) => with_metadata(json!({"data": {"data": object}})),
+        Some(other) => with_metadata(json!({"data": {"data": {"value": other}}})),
         None => Value::Object(fields),
     }
 }
@@ -597,8 +609,8 @@ mod tests {
     #[test]
     fn parts_both_ways() {
         let v03 = json!({"messageId": "m", "role": "ROLE_USER", "content": [
-            {"text": "hi"},
-            {"file": {"fileWithUri": "https://x/a.pdf", "mimeType": "application/pdf"}},
+            {"text": "hi", "metadata": {"note": "kept"}},
+            {"file": {"fileWithUri": "https://x/a.pdf", "mimeType": "application/pdf", "name": "a.pdf"}},
             {"file": {"fileWithBytes": "iVBO", "mimeType": "image/png"}},
             {"data": {"data": {"k": 1}}}
         ]});
@@ -606,16 +618,17 @@ mod tests {
         assert_eq!(
             v1,
             json!({"messageId": "m", "role": "ROLE_USER", "parts": [
-                {"text": "hi"},
-                {"url": "https://x/a.pdf", "mediaType": "application/pdf"},
+                {"text": "hi", "metadata": {"note": "kept"}},
+                {"url": "https://x/a.pdf", "mediaType": "application/pdf", "filename": "a.pdf"},
                 {"raw": "iVBO", "mediaType": "image/png"},
                 {"data": {"k": 1}}
             ]})
         );
         assert_eq!(message(v1), v03);
+        // A data part has no file name in 0.3; its metadata stays.
         assert_eq!(
             part(json!({"data": [1, 2], "filename": "x", "metadata": {"a": 1}})),
-            json!({"data": {"data": {"value": [1, 2]}}})
+            json!({"data": {"data": {"value": [1, 2]}}, "metadata": {"a": 1}})
         );
     }
 

@@ -1,5 +1,7 @@
 //! The agent the interop suite (`tests/interop`, `docs/interop.md`) drives with the official
-//! Python and JS SDK clients. Its first word picks the behaviour:
+//! Python and JS SDK clients, over every binding: JSON-RPC and HTTP+JSON (with their 0.3
+//! generations) and gRPC, all on one port ([`SharedPort`]; the card lists the gRPC interface
+//! at `host:port`). Its first word picks the behaviour:
 //!
 //! | message text | what the agent does |
 //! |---|---|
@@ -13,7 +15,7 @@
 //! | anything else | completes with an artifact `echo` holding the text |
 //!
 //! ```sh
-//! cargo run -p a2a-server --example interop_agent -- 127.0.0.1:0
+//! cargo run -p a2a-grpc --example interop_agent -- 127.0.0.1:0
 //! ```
 //! The first line on stdout names the URL it serves at.
 
@@ -22,8 +24,9 @@
 use std::io::Write as _;
 use std::time::Duration;
 
+use a2a_grpc::server::{GrpcInterface as _, SharedPort};
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, HandlerConfig};
+use a2a_server::{A2aService, HandlerConfig, InterfaceUrl};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
 /// The interop agent: one behaviour per command word.
@@ -131,6 +134,7 @@ async fn main() -> std::io::Result<()> {
     )]);
     let service = A2aService::builder(Interop, card)
         .public_url(&url)
+        .grpc_interface(InterfaceUrl::Authority)
         .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(500)))
         .build();
     println!("A2A interop agent at {url}/ (card: {url}/.well-known/agent-card.json)");
@@ -140,5 +144,5 @@ async fn main() -> std::io::Result<()> {
     };
     // On Ctrl-C, running agents are told to stop before open streams are drained.
     let config = service.serve_config();
-    a2a_server::serve_with_shutdown(listener, service, shutdown, config).await
+    a2a_server::serve_with_shutdown(listener, SharedPort::new(service), shutdown, config).await
 }
