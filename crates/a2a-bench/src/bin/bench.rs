@@ -806,6 +806,8 @@ struct Row {
     goal: Option<(&'static str, Goal)>,
     /// No ratio to the floor: the floor retains no task.
     absolute: bool,
+    /// Measured on our server only (the counting allocator): "n/a" for the others.
+    ours_only: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -828,6 +830,7 @@ fn rate_row(
         format,
         goal,
         absolute: false,
+        ours_only: false,
     }
 }
 
@@ -864,6 +867,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: Some(("≥ 0.40x floor", Goal::RatioAtLeast(0.40))),
         absolute: false,
+        ours_only: false,
     });
     rows.push(Row {
         metric: "idle RSS, MiB".into(),
@@ -871,6 +875,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 8 MiB", Goal::AtMost(8.0))),
         absolute: false,
+        ours_only: false,
     });
     rows.push(Row {
         metric: format!(
@@ -881,6 +886,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
         absolute: true,
+        ours_only: false,
     });
     rows.push(Row {
         metric: format!(
@@ -891,6 +897,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 16 KiB", Goal::AtMost(16.0))),
         absolute: false,
+        ours_only: false,
     });
 
     rows.push(Row {
@@ -899,6 +906,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: |v| format!("{v:.1}"),
         goal: None,
         absolute: true,
+        ours_only: true,
     });
     rows.push(Row {
         metric: "allocated bytes per SendMessage, store full (counting allocator)".into(),
@@ -906,6 +914,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: None,
         absolute: true,
+        ours_only: true,
     });
     rows.push(Row {
         metric: format!(
@@ -916,6 +925,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
         absolute: true,
+        ours_only: true,
     });
 
     let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
@@ -955,6 +965,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         match r {
             None => "not run".into(),
             Some(r) if r.missing.is_some() => "not installed".into(),
+            Some(r) if row.ours_only && !std::ptr::eq(r, ours.unwrap_or(r)) => "n/a".into(),
             Some(r) => (row.value)(r).map_or_else(|| "failed".into(), row.format),
         }
     };
