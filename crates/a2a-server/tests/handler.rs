@@ -101,8 +101,8 @@ async fn blocking_send_returns_the_completed_task() {
     assert_eq!(task.history[0].context_id, task.context_id);
 }
 
-/// A blocking call drives its agent itself while it waits; when the call is dropped first (a
-/// timeout, a client gone), the agent still runs to its end on its own task.
+/// When a blocking call is dropped before its agent's first event (a timeout, a client gone),
+/// the agent still runs to its end and its task is kept.
 #[tokio::test]
 async fn an_agent_outlives_its_blocking_call() {
     let h = handler();

@@ -53,11 +53,9 @@ impl RequestHandler {
             .is_some_and(|c| c.return_immediately);
         let answer =
             |task: Task| SendMessageResponse::Task(lifecycle::present(task, history_length, true));
-        // Blocking: the agent runs in this call's own future while it waits (see `Inline`).
-        let mut inline = Inline::default();
         // Boxed: `start`'s state is most of this call's, and the call's future is moved by value
         // a few times on its way into hyper's task (each move a copy of all of it).
-        let started = Box::pin(self.start(req, call, !return_immediately, &mut inline)).await?;
+        let started = Box::pin(self.start(req, call, !return_immediately)).await?;
         let (task_id, after, final_task) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
             Started::Task {
@@ -74,11 +72,8 @@ impl RequestHandler {
         // over, so the answer never depends on the task still being stored.
         let _pin = self.inner.store.pin(&task_id).await?;
         if let Some(final_task) = final_task
-            && let Ok(task) = inline.drive(final_task).await
+            && let Ok(task) = final_task.await
         {
-            // The agent's own end (`finish`) is usually ready by now: run it here rather than
-            // hand it to another task.
-            inline.poll_once();
             return Ok(answer(task));
         }
         // The execution ended without making the task final (a newer one took it over): wait
@@ -96,7 +91,7 @@ impl RequestHandler {
                 return Ok(answer(task));
             }
             seen = seen.max(progress.last_seq);
-            inline.drive(self.inner.store.wait(&task_id, seen)).await?;
+            self.inner.store.wait(&task_id, seen).await?;
         }
     }
 
@@ -109,8 +104,7 @@ impl RequestHandler {
     ) -> Result<EventStream, A2aError> {
         self.streaming_supported()?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
-        // Not blocking: the agent is spawned (the stream is read by hyper, event by event).
-        match Box::pin(self.start(req, call, false, &mut Inline::default())).await? {
+        match Box::pin(self.start(req, call, false)).await? {
             Started::Replied(message) => {
                 let item = Ok(StreamEvent {
                     seq: None,
@@ -168,14 +162,12 @@ impl RequestHandler {
     }
 
     /// Validates a send, records the message and starts the agent. With `blocking`, the
-    /// update that makes the task final hands it to the returned receiver, and the agent runs
-    /// in `inline` (the caller drives it while it waits); otherwise it is spawned.
+    /// update that makes the task final hands it to the returned receiver.
     async fn start(
         &self,
         req: SendMessageRequest,
         call: &CallContext,
         blocking: bool,
-        inline: &mut Inline,
     ) -> Result<Started, A2aError> {
         let SendMessageRequest {
             mut message,
@@ -425,7 +417,7 @@ impl RequestHandler {
             .config
             .shared_store
             .then(|| follow_task(self.inner.store.clone(), task_id.clone(), cancel));
-        let run: AgentRun = Box::pin(
+        tokio::spawn(
             async move {
                 let agent = handler.inner.agent.clone();
                 // The agent runs in this task; a panic in it is caught here (a second task
@@ -452,11 +444,6 @@ impl RequestHandler {
             }
             .instrument(span),
         );
-        if blocking {
-            inline.run = Some(run);
-        } else {
-            tokio::spawn(run);
-        }
 
         let started = Started::Task {
             task_id,
@@ -466,68 +453,13 @@ impl RequestHandler {
         if !is_new {
             return Ok(started);
         }
-        match inline.drive(first_rx).await {
+        match first_rx.await {
             Ok(First::Reply(message)) => Ok(Started::Replied(message)),
             Ok(First::Task) => Ok(started),
             Ok(First::Refused(err)) => Err(err),
             Err(_) => Err(A2aError::internal(
                 "the agent ended without a result".to_owned(),
             )),
-        }
-    }
-}
-
-/// An agent's run that a blocking `SendMessage` drives in its own future while it waits for
-/// the answer, instead of a spawned task: the agent's events and the caller's wake-ups then stay
-/// on one worker thread (a spawned task is often stolen by the other worker, and every event
-/// crossed threads twice). Whatever is left of the run when the caller stops waiting (it got
-/// its answer, it timed out, or its client went away) is spawned then, so the agent always runs
-/// to its end.
-#[derive(Default)]
-struct Inline {
-    run: Option<AgentRun>,
-}
-
-type AgentRun = Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
-
-impl Inline {
-    /// Awaits `wait`, polling the agent's run (first) whenever this future is polled.
-    async fn drive<F: std::future::Future>(&mut self, wait: F) -> F::Output {
-        let mut wait = std::pin::pin!(wait);
-        std::future::poll_fn(|cx| {
-            if let Some(run) = &mut self.run
-                && run.as_mut().poll(cx).is_ready()
-            {
-                self.run = None;
-            }
-            wait.as_mut().poll(cx)
-        })
-        .await
-    }
-
-    /// Polls the run once more without waiting; it is spawned on drop if still not done.
-    fn poll_once(&mut self) {
-        if let Some(run) = &mut self.run
-            && futures_util::FutureExt::now_or_never(run.as_mut()).is_some()
-        {
-            self.run = None;
-        }
-    }
-}
-
-impl Drop for Inline {
-    fn drop(&mut self) {
-        if let Some(run) = self.run.take() {
-            match tokio::runtime::Handle::try_current() {
-                Ok(runtime) => {
-                    // A spawned task is polled at least once: a wake-up lost to
-                    // `poll_once`'s no-op waker is made good there.
-                    runtime.spawn(run);
-                }
-                Err(_) => tracing::warn!(
-                    "a blocking call ended outside a tokio runtime; its agent is stopped"
-                ),
-            }
         }
     }
 }
