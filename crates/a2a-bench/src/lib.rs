@@ -8,6 +8,8 @@
 //!   It is the least an A2A server can do per request.
 //! * `a2a-bench-server`: a2a-server as a library with the echo agent of `examples/echo.rs`;
 //!   the text `stream N` makes it emit N artifact chunks, `hold` keeps the task working.
+//! * `a2a-bench-server-counting`: the same server on a counting allocator (`stats_alloc`), for
+//!   the allocations per request and the allocated bytes per kept task ([`alloc_stats`]).
 //! * `a2a-bench-load`: the load generator (hyper's HTTP/1.1 client, one keep-alive connection
 //!   per concurrent worker).
 //! * `a2a-bench`: the driver. It starts every server one after another, loads it, reads
@@ -17,8 +19,10 @@
 //! The Python and JS SDK echo servers (`sdk/`) run when the interop suite has installed the
 //! SDKs. Figures and goals: `docs/benchmarks.md`.
 
+pub mod alloc_stats;
 pub mod process;
 pub mod procfs;
+pub mod server;
 pub mod soak;
 pub mod wire;
 

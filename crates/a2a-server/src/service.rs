@@ -610,9 +610,17 @@ impl A2aService {
                     return refuse(refused, |e| jsonrpc::error_response(Id::Null, e));
                 }
             };
-            return binding
-                .handle(&inner.handler, settings, &inner.streams, head, body, call)
-                .await;
+            // Boxed, as the REST binding's below: this future holds only the binding that
+            // answers, and is small to move (hyper's connection moves it by value).
+            return Box::pin(binding.handle(
+                &inner.handler,
+                settings,
+                &inner.streams,
+                head,
+                body,
+                call,
+            ))
+            .await;
         }
         if !inner.rest {
             let error = A2aError::method_not_found(format!("no A2A endpoint at {path}"))
@@ -627,7 +635,7 @@ impl A2aService {
             Ok(call) => call,
             Err(refused) => return refuse(refused, rest::error_response),
         };
-        rest::handle(
+        Box::pin(rest::handle(
             &inner.handler,
             settings,
             &inner.streams,
@@ -635,7 +643,7 @@ impl A2aService {
             head,
             body,
             call,
-        )
+        ))
         .await
     }
 

@@ -48,6 +48,8 @@ fn handler_with(config: HandlerConfig) -> RequestHandler {
                 return Ok(());
             }
             "nothing" => return Ok(()),
+            // Echo, after a pause before its first event.
+            "late" => tokio::time::sleep(Duration::from_millis(100)).await,
             "slow" => {
                 sink.working(None).await?;
                 ctx.cancelled().await;
@@ -97,6 +99,41 @@ async fn blocking_send_returns_the_completed_task() {
     assert_eq!(task.history.len(), 1);
     assert_eq!(task.history[0].task_id.as_ref(), Some(&task.id));
     assert_eq!(task.history[0].context_id, task.context_id);
+}
+
+/// When a blocking call is dropped before its agent's first event (a timeout, a client gone),
+/// the agent still runs to its end and its task is kept.
+#[tokio::test]
+async fn an_agent_outlives_its_blocking_call() {
+    let h = handler();
+    let call = CallContext::new();
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(10),
+        h.send_message(send("late"), &call),
+    )
+    .await;
+    assert!(
+        gave_up.is_err(),
+        "the call waits for the agent's first event"
+    );
+    let mut tasks = Vec::new();
+    for _ in 0..200 {
+        tasks = h
+            .list_tasks(ListTasksRequest::new().with_include_artifacts(true), &call)
+            .await
+            .unwrap()
+            .tasks;
+        if tasks
+            .first()
+            .is_some_and(|t| t.status.state == TaskState::Completed)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tasks.len(), 1);
+    assert_eq!(tasks[0].status.state, TaskState::Completed);
+    assert_eq!(tasks[0].artifacts[0].text(), "late");
 }
 
 #[tokio::test]

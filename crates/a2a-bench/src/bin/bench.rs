@@ -17,7 +17,11 @@
 //! 3. one `SendStreamingMessage` of `--stream-events` artifact chunks, `--stream-repeat`
 //!    times: events per second of the median stream;
 //! 4. `--subscribers` idle `SubscribeToTask` streams on one working task: RSS growth per
-//!    subscriber.
+//!    subscriber;
+//! 5. (a2a-rs only) `a2a-bench-server-counting`, the same server on a counting allocator:
+//!    allocations and allocated bytes per `SendMessage` with the store full at the default
+//!    retention (every request evicts a task), and the allocator's bytes held per kept task
+//!    over `--retain-requests` tasks.
 //!
 //! It prints a Markdown table with every figure and its ratio to the floor, and writes it with
 //! the raw figures to `target/bench/`.
@@ -27,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use a2a_bench::alloc_stats::AllocStats;
 use a2a_bench::process::{self, Server, free_addr};
 use a2a_bench::procfs;
 use serde_json::{Value, json};
@@ -389,6 +394,17 @@ struct Rate {
     errors: u64,
 }
 
+/// What the counting allocator saw.
+#[derive(Clone, Copy, Default)]
+struct Allocs {
+    /// `alloc` + `realloc` calls per `SendMessage`, the store full (evicting).
+    per_request: f64,
+    /// Bytes asked for per `SendMessage`, the same run.
+    bytes_per_request: f64,
+    /// Bytes held (allocated less freed) per kept task.
+    live_per_task: f64,
+}
+
 #[derive(Default)]
 struct Results {
     missing: Option<String>,
@@ -399,6 +415,8 @@ struct Results {
     events_per_s: Option<(f64, usize)>,
     /// (bytes per subscriber, subscribers).
     per_subscriber: Option<(f64, usize)>,
+    /// The counting allocator's figures (a2a-rs only).
+    allocs: Option<Allocs>,
     errors: Vec<String>,
 }
 
@@ -424,6 +442,9 @@ impl Results {
             "stream_events": self.events_per_s.map(|e| e.1),
             "rss_bytes_per_subscriber": self.per_subscriber.map(|p| p.0),
             "subscribers": self.per_subscriber.map(|p| p.1),
+            "allocations_per_request": self.allocs.map(|a| a.per_request),
+            "allocated_bytes_per_request": self.allocs.map(|a| a.bytes_per_request),
+            "allocator_bytes_per_kept_task": self.allocs.map(|a| a.live_per_task),
             "errors": self.errors,
         })
     }
@@ -434,11 +455,12 @@ type Phase = fn(&Config, &Target, &[String], &mut Results) -> Result<(), String>
 
 fn measure(config: &Config, target: &Target, command: &[String]) -> Results {
     let mut results = Results::default();
-    let phases: [(&str, Phase); 4] = [
+    let phases: [(&str, Phase); 5] = [
         ("rates", phase_rates),
         ("retain", phase_retain),
         ("stream", phase_stream),
         ("subscribers", phase_subscribers),
+        ("allocs", phase_allocs),
     ];
     for (name, phase) in phases {
         if let Err(e) = phase(config, target, command, &mut results) {
@@ -695,6 +717,81 @@ fn phase_subscribers(
     Ok(())
 }
 
+/// Our server on the counting allocator: allocations per request with the store full at the
+/// default retention, then (a fresh process, retention raised) the bytes held per kept task.
+fn phase_allocs(
+    config: &Config,
+    target: &Target,
+    _command: &[String],
+    results: &mut Results,
+) -> Result<(), String> {
+    if target.kind != Kind::Ours {
+        return Ok(());
+    }
+    let default_max_tasks = 10_000u64;
+    let start = |extra: &[String]| -> Result<(Server, std::net::SocketAddr), String> {
+        let stats = free_addr()?;
+        let addr = free_addr()?;
+        let mut argv = vec![
+            config
+                .bin_dir
+                .join("a2a-bench-server-counting")
+                .display()
+                .to_string(),
+            "--stats-addr".into(),
+            stats.to_string(),
+            "--addr".into(),
+            addr.to_string(),
+        ];
+        argv.extend_from_slice(extra);
+        let log = config.out_dir.join("logs/a2a-rs-allocs.log");
+        Ok((process::start(target.name, &argv, &[], addr, &log)?, stats))
+    };
+    let count = |server: &Server, requests: u64| -> Result<(), String> {
+        let out = load(
+            config,
+            server,
+            "count",
+            &s(&["--concurrency", "16", "--requests", &requests.to_string()]),
+        )?;
+        match out["errors"].as_u64().unwrap_or(0) {
+            0 => Ok(()),
+            n => Err(format!("{n} errors: {}", out["last_error"])),
+        }
+    };
+    // Default retention: past 10 000 tasks every new one evicts the oldest.
+    let (server, stats) = start(&[])?;
+    count(&server, default_max_tasks + 2000)?;
+    let before = AllocStats::fetch(stats)?;
+    let measured = 5000u64;
+    count(&server, measured)?;
+    let after = AllocStats::fetch(stats)?;
+    drop(server);
+    let per_request = (after.allocations - before.allocations) as f64 / measured as f64;
+    let bytes_per_request =
+        (after.bytes_allocated - before.bytes_allocated) as f64 / measured as f64;
+    // Retention raised: every task of the run is kept.
+    let n = config.retain_requests;
+    let warm = 1000u64;
+    let extra = s(&["--max-tasks", &(2 * (n + warm) + 10_000).to_string()]);
+    let (server, stats) = start(&extra)?;
+    count(&server, warm)?;
+    let before = AllocStats::fetch(stats)?;
+    count(&server, n)?;
+    let after = AllocStats::fetch(stats)?;
+    let live_per_task = (after.live_bytes() - before.live_bytes()) as f64 / n.max(1) as f64;
+    eprintln!(
+        "   counting allocator: {per_request:.1} allocations ({bytes_per_request:.0} B) per \
+         SendMessage with the store full; {live_per_task:.0} B held per kept task ({n} tasks)"
+    );
+    results.allocs = Some(Allocs {
+        per_request,
+        bytes_per_request,
+        live_per_task,
+    });
+    Ok(())
+}
+
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// Picks one figure out of a server's results.
@@ -709,6 +806,8 @@ struct Row {
     goal: Option<(&'static str, Goal)>,
     /// No ratio to the floor: the floor retains no task.
     absolute: bool,
+    /// Measured on our server only (the counting allocator): "n/a" for the others.
+    ours_only: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -731,6 +830,7 @@ fn rate_row(
         format,
         goal,
         absolute: false,
+        ours_only: false,
     }
 }
 
@@ -767,6 +867,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: Some(("≥ 0.40x floor", Goal::RatioAtLeast(0.40))),
         absolute: false,
+        ours_only: false,
     });
     rows.push(Row {
         metric: "idle RSS, MiB".into(),
@@ -774,6 +875,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 8 MiB", Goal::AtMost(8.0))),
         absolute: false,
+        ours_only: false,
     });
     rows.push(Row {
         metric: format!(
@@ -784,6 +886,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: whole,
         goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
         absolute: true,
+        ours_only: false,
     });
     rows.push(Row {
         metric: format!(
@@ -794,6 +897,35 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         format: |v| format!("{v:.2}"),
         goal: Some(("≤ 16 KiB", Goal::AtMost(16.0))),
         absolute: false,
+        ours_only: false,
+    });
+
+    rows.push(Row {
+        metric: "allocations per SendMessage, store full (counting allocator)".into(),
+        value: Box::new(|r| r.allocs.map(|a| a.per_request)),
+        format: |v| format!("{v:.1}"),
+        goal: None,
+        absolute: true,
+        ours_only: true,
+    });
+    rows.push(Row {
+        metric: "allocated bytes per SendMessage, store full (counting allocator)".into(),
+        value: Box::new(|r| r.allocs.map(|a| a.bytes_per_request)),
+        format: whole,
+        goal: None,
+        absolute: true,
+        ours_only: true,
+    });
+    rows.push(Row {
+        metric: format!(
+            "allocator bytes held per kept task ({} tasks)",
+            config.retain_requests
+        ),
+        value: Box::new(|r| r.allocs.map(|a| a.live_per_task)),
+        format: whole,
+        goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
+        absolute: true,
+        ours_only: true,
     });
 
     let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
@@ -833,6 +965,7 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         match r {
             None => "not run".into(),
             Some(r) if r.missing.is_some() => "not installed".into(),
+            Some(r) if row.ours_only && !std::ptr::eq(r, ours.unwrap_or(r)) => "n/a".into(),
             Some(r) => (row.value)(r).map_or_else(|| "failed".into(), row.format),
         }
     };

@@ -53,7 +53,9 @@ impl RequestHandler {
             .is_some_and(|c| c.return_immediately);
         let answer =
             |task: Task| SendMessageResponse::Task(lifecycle::present(task, history_length, true));
-        let started = self.start(req, call, !return_immediately).await?;
+        // Boxed: `start`'s state is most of this call's, and the call's future is moved by value
+        // a few times on its way into hyper's task (each move a copy of all of it).
+        let started = Box::pin(self.start(req, call, !return_immediately)).await?;
         let (task_id, after, final_task) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
             Started::Task {
@@ -102,7 +104,7 @@ impl RequestHandler {
     ) -> Result<EventStream, A2aError> {
         self.streaming_supported()?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
-        match self.start(req, call, false).await? {
+        match Box::pin(self.start(req, call, false)).await? {
             Started::Replied(message) => {
                 let item = Ok(StreamEvent {
                     seq: None,

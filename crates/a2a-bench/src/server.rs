@@ -1,0 +1,208 @@
+//! a2a-server with the bench agent, as a separate process for `cargo xtask bench`: the body of
+//! `a2a-bench-server` and of `a2a-bench-server-counting` (the same server on a counting
+//! allocator).
+//!
+//! ```text
+//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
+//! a2a-bench-server --addr 127.0.0.1:7431 --soak true
+//! ```
+//!
+//! `--soak true` serves with the short limits and small store of [`crate::soak::preset`]
+//! (for `cargo xtask soak`); the other flags are then ignored.
+//!
+//! The agent is `examples/echo.rs`'s echo (working, one artifact `echo` with the message text,
+//! completed), served by [`a2a_server::serve`] with the default limits and retention, with
+//! additions for the SSE phases: the text `stream N` emits `N` artifact chunks between working
+//! and completed (`paced N` the same, yielding to the runtime after each chunk, as an agent
+//! relaying a model's tokens does), `hold` keeps the task working until it is cancelled, and
+//! `ask` leaves the task waiting for input.
+
+use crate::wire;
+use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
+use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
+use a2a_server::{A2aService, HandlerConfig, Limits};
+use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
+
+struct Bench;
+
+impl Agent for Bench {
+    async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
+        let text = ctx.text();
+        let paced = wire::parse_paced_command(&text);
+        if let Some(n) = wire::parse_stream_command(&text).or(paced) {
+            sink.working(None).await?;
+            for i in 0..n {
+                let chunk =
+                    Artifact::new(wire::STREAM_ARTIFACT, vec![Part::text(wire::chunk_text(i))]);
+                sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
+                if paced.is_some() {
+                    tokio::task::yield_now().await;
+                }
+            }
+            sink.complete(None).await?;
+        } else if text == wire::ASK {
+            sink.input_required("Which city?").await?;
+        } else if text == wire::HOLD {
+            sink.working(None).await?;
+            ctx.cancelled().await;
+        } else {
+            // examples/echo.rs, verbatim.
+            sink.working(None).await?;
+            sink.artifact(Artifact::new("echo", vec![Part::text(text)]).with_name("echo"))
+                .await?;
+            sink.complete(None).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Serves the bench agent as `args` (the command line without the program) say, until the
+/// process is killed.
+///
+/// # Errors
+/// A bad flag, or the address cannot be bound.
+pub async fn run(args: &[String]) -> Result<(), String> {
+    let flags = crate::parse_flags(args)?;
+    let addr: String = crate::flag(&flags, "addr", "127.0.0.1:7431".to_owned())?;
+    let defaults = RetentionPolicy::default();
+    let max_tasks = crate::flag(&flags, "max-tasks", defaults.max_tasks)?;
+    let max_streams = crate::flag(&flags, "max-streams", Limits::default().max_streams)?;
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| format!("bind {addr}: {e}"))?;
+    let url = format!(
+        "http://{}",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
+    let card = AgentCard::new(
+        "Echo",
+        "Echoes the text of every message as an artifact.",
+        "1.0.0",
+    )
+    .with_capabilities(AgentCapabilities::default().with_streaming(true))
+    .with_default_input_modes(["text/plain"])
+    .with_default_output_modes(["text/plain"])
+    .with_skills([AgentSkill::new(
+        "echo",
+        "Echo",
+        "Repeats the message text.",
+        ["echo"],
+    )]);
+    if crate::flag(&flags, "soak", false)? {
+        let service = soak_service(A2aService::builder(Bench, card).public_url(url));
+        let config = soak_config(service.serve_config());
+        return a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
+            .await
+            .map_err(|e| e.to_string());
+    }
+    let service = A2aService::builder(Bench, card)
+        .public_url(url)
+        .store(InMemoryTaskStore::with_retention(
+            defaults.with_max_tasks(max_tasks),
+        ))
+        .limits(Limits::default().with_max_streams(max_streams))
+        .build();
+    match crate::flag(&flags, "serve", "auto".to_owned())?.as_str() {
+        // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
+        "auto" => a2a_server::serve(listener, service)
+            .await
+            .map_err(|e| e.to_string()),
+        // For comparison: the service on hyper's plain HTTP/1.1 connection, as the floor serves.
+        "http1" => serve_http1(listener, service).await,
+        // Diagnosis of the idle-subscriber memory: which part of the library's loop costs it.
+        "auto-only" | "auto-upgrades" | "http1-timer" => {
+            serve_variant(listener, service, &flag_value(&flags, "serve")).await
+        }
+        other => Err(format!("--serve {other}: auto or http1")),
+    }
+}
+
+async fn serve_http1(listener: tokio::net::TcpListener, service: A2aService) -> Result<(), String> {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// The service with the soak's limits and store.
+fn soak_service(builder: a2a_server::ServiceBuilder) -> A2aService {
+    use crate::soak::preset;
+    let retention = RetentionPolicy::default()
+        .with_max_tasks(preset::MAX_TASKS)
+        .with_max_live_tasks(preset::MAX_TASKS)
+        .with_max_total_bytes(preset::MAX_TOTAL_BYTES)
+        .with_terminal_ttl(Some(preset::TERMINAL_TTL));
+    builder
+        .store(InMemoryTaskStore::with_retention(retention))
+        .limits(
+            Limits::default()
+                .with_max_body_bytes(preset::MAX_BODY_BYTES)
+                .with_body_idle_timeout(preset::BODY_IDLE_TIMEOUT)
+                .with_body_read_timeout(preset::BODY_READ_TIMEOUT)
+                .with_request_timeout(preset::REQUEST_TIMEOUT),
+        )
+        .handler_config(
+            HandlerConfig::default()
+                .with_max_page_bytes(preset::MAX_PAGE_BYTES)
+                .with_interrupted_ttl(Some(preset::INTERRUPTED_TTL)),
+        )
+        .build()
+}
+
+/// The connection limits of the soak.
+fn soak_config(config: a2a_server::ServeConfig) -> a2a_server::ServeConfig {
+    use crate::soak::preset;
+    config
+        .with_header_read_timeout(preset::HEADER_READ_TIMEOUT)
+        .with_idle_timeout(preset::IDLE_TIMEOUT)
+        .with_http2_keep_alive_interval(Some(preset::H2_PING_INTERVAL))
+        .with_http2_keep_alive_timeout(preset::H2_PING_TIMEOUT)
+}
+
+fn flag_value(flags: &[(String, String)], name: &str) -> String {
+    crate::flag(flags, name, String::new()).unwrap_or_default()
+}
+
+async fn serve_variant(
+    listener: tokio::net::TcpListener,
+    service: A2aService,
+    variant: &str,
+) -> Result<(), String> {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(service.clone());
+        let io = TokioIo::new(stream);
+        let variant = variant.to_owned();
+        tokio::spawn(async move {
+            match variant.as_str() {
+                "auto-only" => {
+                    let builder =
+                        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+                    let _ = builder.serve_connection(io, service).await;
+                }
+                "auto-upgrades" => {
+                    let builder =
+                        hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+                    let _ = builder.serve_connection_with_upgrades(io, service).await;
+                }
+                _ => {
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(std::time::Duration::from_secs(30))
+                        .serve_connection(io, service)
+                        .await;
+                }
+            }
+        });
+    }
+}
