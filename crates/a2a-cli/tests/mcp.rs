@@ -187,3 +187,97 @@ async fn mcp_serves_the_tools_to_an_mcp_client_over_stdio() {
         "a2a mcp ends when its client leaves: {status}"
     );
 }
+
+/// One MCP request over streamable HTTP; returns the session id and the JSON-RPC answer (the
+/// last `data:` line of the event stream).
+async fn post(url: &str, session: Option<&str>, body: Value) -> (Option<String>, Option<Value>) {
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let request = request.body(bytes::Bytes::from(body.to_string())).unwrap();
+    let (head, body) = a2a_client::ClientBuilder::new()
+        .send_http("mcp", request)
+        .await
+        .unwrap();
+    assert!(head.status.is_success(), "{}: {body:?}", head.status);
+    let session = head
+        .headers
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let answer = String::from_utf8_lossy(&body)
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .rfind(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap());
+    (session, answer)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_serves_streamable_http_with_http() {
+    let (_served, url) = serve();
+    let mut child = tokio::process::Command::new(A2A)
+        .args(["mcp", &url, "--http", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("a2a mcp --http starts");
+    let mut first = String::new();
+    {
+        use tokio::io::AsyncBufReadExt as _;
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap());
+        lines.read_line(&mut first).await.unwrap();
+    }
+    let mcp = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+        .trim_end_matches(';')
+        .to_owned();
+    assert!(mcp.ends_with("/mcp"), "{first}");
+
+    let (session, answer) = post(
+        &mcp,
+        None,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+    )
+    .await;
+    let session = session.expect("a session id");
+    assert_eq!(
+        answer.unwrap()["result"]["serverInfo"]["name"],
+        json!("a2a-mcp")
+    );
+    post(
+        &mcp,
+        Some(&session),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    let (_, answer) = post(
+        &mcp,
+        Some(&session),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(answer.unwrap()["result"]["tools"], json!([echo_tool()]));
+    let (_, answer) = post(
+        &mcp,
+        Some(&session),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "echo", "arguments": {"message": "over http"}}}),
+    )
+    .await;
+    let result = &answer.unwrap()["result"];
+    assert_eq!(
+        result["content"],
+        json!([{"type": "text", "text": "over http"}])
+    );
+    assert_eq!(result["isError"], json!(false));
+    child.kill().await.unwrap();
+}
