@@ -304,7 +304,11 @@ async fn serve_http(bridge: Bridge, addr: &str, allow_hosts: &[String]) -> Resul
         .map(str::to_owned)
         .collect();
     hosts.extend(allow_hosts.iter().cloned());
-    let config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    // Stateless: no session outlives its request, so a client cannot make the server hold
+    // sessions; a request is bounded by the accept loop's connection limits and timeouts.
+    let mut config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    config.legacy_session_mode = false;
+    config.json_response = true;
     let service = StreamableHttpService::new(
         move || Ok(bridge.clone()),
         Arc::new(LocalSessionManager::default()),

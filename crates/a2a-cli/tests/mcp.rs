@@ -195,7 +195,7 @@ async fn post(url: &str, session: Option<&str>, body: Value) -> (Option<String>,
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-06-18");
-    if let Some(session) = session {
+    if let Some(session) = session.filter(|s| !s.is_empty()) {
         request = request.header("mcp-session-id", session);
     }
     let request = request.body(bytes::Bytes::from(body.to_string())).unwrap();
@@ -208,7 +208,15 @@ async fn post(url: &str, session: Option<&str>, body: Value) -> (Option<String>,
         .headers
         .get("mcp-session-id")
         .map(|v| v.to_str().unwrap().to_owned());
-    let answer = String::from_utf8_lossy(&body)
+    let text = String::from_utf8_lossy(&body);
+    if head
+        .headers
+        .get("content-type")
+        .is_some_and(|t| t == "application/json")
+    {
+        return (session, Some(serde_json::from_str(&text).unwrap()));
+    }
+    let answer = text
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))
         .rfind(|l| !l.trim().is_empty())
@@ -248,7 +256,9 @@ async fn mcp_serves_streamable_http_with_http() {
             "clientInfo": {"name": "test", "version": "1"}}}),
     )
     .await;
-    let session = session.expect("a session id");
+    // Stateless: no session to keep.
+    assert_eq!(session, None);
+    let session = String::new();
     assert_eq!(
         answer.unwrap()["result"]["serverInfo"]["name"],
         json!("a2a-mcp")

@@ -234,6 +234,34 @@ async fn a_timeout_or_a_cancel_ends_the_call_and_cancels_the_task() {
 }
 
 #[tokio::test]
+async fn a_call_dropped_midway_cancels_its_task() {
+    let server = start().await;
+    let client = A2aClient::connect(&server.url()).await.unwrap();
+    let tools = AgentTools::new(client.clone());
+    // The caller gives up (an MCP client that went away): the call's future is dropped.
+    let dropped = tokio::time::timeout(
+        Duration::from_millis(300),
+        tools.call("echo", &message("wait")),
+    )
+    .await;
+    assert!(dropped.is_err());
+    let mut state = None;
+    for _ in 0..50 {
+        let page = client
+            .list_tasks(a2a_types::v1::ListTasksRequest::new())
+            .await
+            .unwrap();
+        assert_eq!(page.tasks.len(), 1);
+        state = Some(page.tasks[0].status.state);
+        if state == Some(a2a_types::v1::TaskState::Canceled) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(state, Some(a2a_types::v1::TaskState::Canceled));
+}
+
+#[tokio::test]
 async fn bad_calls_are_named() {
     let server = start().await;
     let tools = AgentTools::new(A2aClient::connect(&server.url()).await.unwrap());

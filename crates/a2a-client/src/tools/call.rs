@@ -335,7 +335,9 @@ impl AgentTools {
 
     /// [`call`](Self::call), ended early when `cancel` completes (e.g. a
     /// `CancellationToken::cancelled()`): the task is asked to cancel and the result is
-    /// [`Canceled`](ToolOutcome::Canceled), with what came so far.
+    /// [`Canceled`](ToolOutcome::Canceled), with what came so far. Dropping the call's future
+    /// before its end cancels its task too (in the background, on the current tokio runtime),
+    /// unless the task waits for input.
     ///
     /// # Errors
     ///
@@ -363,7 +365,7 @@ impl AgentTools {
         message: Message,
         cancel: impl Future<Output = ()>,
     ) -> Result<ToolResult, ToolError> {
-        let mut run = Run::new(self.options.max_result_bytes);
+        let mut run = Run::new(self.options.max_result_bytes, self.client.clone());
         let timeout = self.options.timeout;
         let stop = async move {
             match timeout {
@@ -412,8 +414,7 @@ impl AgentTools {
             return;
         }
         let request = CancelTaskRequest::new(task.as_str());
-        let _ =
-            tokio::time::timeout(Duration::from_secs(10), self.client.cancel_task(request)).await;
+        let _ = tokio::time::timeout(CANCEL_WAIT, self.client.cancel_task(request)).await;
     }
 
     async fn drive(&self, run: &mut Run, message: Message) -> Result<(), ToolError> {
@@ -464,22 +465,49 @@ impl AgentTools {
 }
 
 /// What a call learned so far.
+///
+/// A call dropped before its end (its caller went away) leaves no task running: dropping a run
+/// whose task has not reached a final state asks the agent to cancel it, in the background.
 struct Run {
     task_id: Option<String>,
     context_id: Option<String>,
     state: Option<TaskState>,
     status_text: Option<String>,
     collector: Collector,
+    /// The client to cancel the task through when the run is dropped unfinished; `None` once
+    /// the run has a result.
+    guard: Option<A2aClient>,
 }
 
+impl Drop for Run {
+    fn drop(&mut self) {
+        let Some(client) = self.guard.take() else {
+            return;
+        };
+        if let Some(task) = self.task_id.take()
+            && !self.state.is_some_and(TaskState::is_final)
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move {
+                let request = CancelTaskRequest::new(task);
+                let _ = tokio::time::timeout(CANCEL_WAIT, client.cancel_task(request)).await;
+            });
+        }
+    }
+}
+
+/// How long a cancel of a stopped call's task may take.
+const CANCEL_WAIT: Duration = Duration::from_secs(10);
+
 impl Run {
-    fn new(limit: usize) -> Self {
+    fn new(limit: usize, client: A2aClient) -> Self {
         Run {
             task_id: None,
             context_id: None,
             state: None,
             status_text: None,
             collector: Collector::new(limit),
+            guard: Some(client),
         }
     }
 
@@ -545,15 +573,16 @@ impl Run {
         }
     }
 
-    fn finish(self, outcome: ToolOutcome) -> ToolResult {
-        let truncated = self.collector.truncated;
+    fn finish(mut self, outcome: ToolOutcome) -> ToolResult {
+        self.guard = None;
+        let collector = std::mem::replace(&mut self.collector, Collector::new(0));
         ToolResult {
             outcome,
-            task_id: self.task_id,
-            context_id: self.context_id,
-            status_text: self.status_text,
-            content: self.collector.into_content(),
-            truncated,
+            task_id: self.task_id.take(),
+            context_id: self.context_id.take(),
+            status_text: self.status_text.take(),
+            truncated: collector.truncated,
+            content: collector.into_content(),
         }
     }
 }
