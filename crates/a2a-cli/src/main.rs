@@ -8,6 +8,8 @@
 //! a2a send -a 127.0.0.1:7420 --stream "hello"    # print each event as it comes
 //! a2a task get|list|cancel|subscribe|push-config|download ...
 //! a2a auth login | chat | config show | completion SHELL | conformance
+//! a2a tools 127.0.0.1:7420 --format mcp          # its skills as LLM tool descriptors
+//! a2a mcp 127.0.0.1:7420                         # those tools served to an MCP client (stdio)
 //! ```
 //!
 //! Every command has `--help`, which shows each option's default and `A2ACLI_*` variable.
