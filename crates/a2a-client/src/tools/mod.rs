@@ -65,5 +65,5 @@ pub use descriptor::{
     InputKinds, MAX_TOOL_NAME_LEN, ToolDescriptor, ToolFormat, descriptors, input_schema,
     sanitize_name,
 };
-pub use registry::{Refreshed, ToolRegistry};
+pub use registry::{MAX_CARD_BYTES, Refreshed, ToolRegistry};
 pub use result::{FileRef, ToolContent, ToolOutcome, ToolResult};

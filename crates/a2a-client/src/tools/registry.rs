@@ -322,6 +322,9 @@ fn names(agents: &[Agent], except: Option<usize>) -> Vec<String> {
         .collect()
 }
 
+/// The largest card the registry reads (a longer one fails the fetch, naming the limit).
+pub const MAX_CARD_BYTES: usize = 4 << 20;
+
 enum Fetched {
     NotModified,
     Card {
@@ -348,7 +351,9 @@ async fn fetch(builder: &ClientBuilder, url: &str, etag: Option<&str>) -> Result
         let request = request
             .body(Bytes::new())
             .map_err(|e| Error::Config(format!("cannot request the card at {card_url}: {e}")))?;
-        let (head, body) = builder.send_http("GetAgentCard", request).await?;
+        let (head, body) = builder
+            .send_http_bounded("GetAgentCard", request, MAX_CARD_BYTES)
+            .await?;
         match head.status {
             StatusCode::NOT_MODIFIED if etag.is_some() => return Ok(Fetched::NotModified),
             StatusCode::NOT_FOUND => missing.push(card_url.clone()),
