@@ -8,6 +8,8 @@
 //! a2a send -a 127.0.0.1:7420 --stream "hello"    # print each event as it comes
 //! a2a task get|list|cancel|subscribe|push-config|download ...
 //! a2a auth login | chat | config show | completion SHELL | conformance
+//! a2a tools 127.0.0.1:7420 --format mcp          # its skills as LLM tool descriptors
+//! a2a mcp 127.0.0.1:7420                         # those tools served to an MCP client (stdio)
 //! ```
 //!
 //! Every command has `--help`, which shows each option's default and `A2ACLI_*` variable.
@@ -30,6 +32,7 @@ mod push;
 mod send;
 mod serve;
 mod task;
+mod tools;
 mod validate;
 mod wait;
 
@@ -104,6 +107,27 @@ enum Command {
     },
     /// Smoke-check a live agent: its card, the operations it offers, the errors it names.
     Conformance(ConformanceArgs),
+    /// Print the tool descriptors of agents (one per skill) for a tool-calling API:
+    /// `--format openai|anthropic|mcp`.
+    #[command(after_help = EXIT_STATUS)]
+    Tools(tools::ToolsArgs),
+    /// Serve the skills of agents as tools to MCP clients, over stdio (or streamable HTTP with
+    /// --http ADDR); each tool call is a message to its agent.
+    #[command(
+        long_about = "Serve the skills of A2A agents as tools to MCP clients (IDEs, desktop \
+            assistants), over stdio (the default: configure the client to run `a2a mcp REF...`) \
+            or MCP's streamable HTTP transport with --http ADDR.\n\n\
+            Each tool is a skill of an agent (`a2a tools REF --format mcp` prints them). A call \
+            sends its `message` (and `files`/`data` where the skill takes them) to the agent, \
+            streamed when the agent can, and answers with the task's artifacts. An agent that \
+            asks for more input gives a result naming the taskId to answer with. A call ends \
+            after --timeout, or when the client cancels it; the task is then canceled too.\n\n\
+            Cards are checked again (If-None-Match) when the tools are listed and the last \
+            check is older than --refresh. Nothing but MCP goes to stdout; diagnostics go to \
+            stderr.",
+        after_help = EXIT_STATUS
+    )]
+    Mcp(tools::McpArgs),
     /// Serve an agent: the echo agent, or a command wrapped as one.
     #[command(
         long_about = "Serve an agent over A2A 1.0 JSON-RPC, HTTP+JSON and gRPC, all on \
@@ -380,6 +404,8 @@ impl Command {
             Command::Chat(args) => &args.common,
             Command::Config(ConfigCommand::Show(args)) => &args.common,
             Command::Conformance(args) => &args.common,
+            Command::Tools(args) => &args.common,
+            Command::Mcp(args) => &args.common,
             Command::Completion { .. } | Command::Serve { .. } => return None,
         })
     }
@@ -438,6 +464,8 @@ async fn run(
             Ok(())
         }
         Command::Conformance(args) => conformance::run(&args, diag).await,
+        Command::Tools(args) => tools::run_tools(&args, diag).await,
+        Command::Mcp(args) => tools::run_mcp(&args, diag).await,
         Command::Serve {
             addr,
             echo: _,
@@ -503,7 +531,7 @@ async fn serve(
 }
 
 /// Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     #[cfg(unix)]
     {
         let terminate = tokio::signal::unix::SignalKind::terminate();

@@ -107,6 +107,7 @@
 //! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots |
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
 //! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
+//! | `tools` | no | [`tools`]: agents as tools: descriptors from a card (OpenAI-compatible, Anthropic-compatible and MCP shapes), tool calls, a registry of agents |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
@@ -123,6 +124,8 @@ mod interceptor;
 pub mod push;
 mod retry;
 mod stream;
+#[cfg(feature = "tools")]
+pub mod tools;
 pub mod transport;
 
 pub use a2a_jsonrpc::{A2aError, ErrorCode};
