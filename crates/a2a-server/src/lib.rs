@@ -175,6 +175,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
+//! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -185,6 +186,8 @@ mod error;
 mod handler;
 mod http;
 
+#[cfg(feature = "mock")]
+pub mod mock;
 #[cfg(feature = "push")]
 pub mod push;
 #[cfg(feature = "serve")]

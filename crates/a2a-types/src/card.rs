@@ -114,6 +114,10 @@ pub fn parse_slice(bytes: &[u8]) -> Result<v1::AgentCard, CardError> {
 ///   otherwise the 0.3 error is reported.
 /// * **0.1**: `url` becomes the only interface, `JSONRPC` `0.1`; see
 ///   `From<v0_1::AgentCard> for v1::AgentCard`.
+/// * **No endpoint** (neither `url` nor `supportedInterfaces`, nor 0.1's `authentication`): the
+///   flat dialect's card (PromptKit's, [`crate::flat`]), read as a 1.0 card with one interface,
+///   [`crate::flat::BINDING`] [`crate::flat::VERSION`] at the path `/a2a` (a client takes it on
+///   the card's origin).
 ///
 /// Unknown fields are ignored everywhere.
 ///
@@ -128,6 +132,22 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
                 kind: Kind::NotObject(kind_of(other)),
             });
         }
+    };
+    // A card that names no endpoint at all (no `url`, no `supportedInterfaces`) is the flat
+    // dialect's (PromptKit's): its JSON-RPC is at `/a2a` on the card's origin.
+    let (generation, value) = match (generation, value) {
+        (Generation::V0_3, mut value) if value.get("url").is_none_or(Value::is_null) => {
+            let interface = serde_json::json!([{
+                "url": crate::protocol::paths::FLAT_RPC,
+                "protocolBinding": crate::flat::BINDING,
+                "protocolVersion": crate::flat::VERSION,
+            }]);
+            if let Value::Object(card) = &mut value {
+                card.insert("supportedInterfaces".to_owned(), interface);
+            }
+            (Generation::V1, value)
+        }
+        other => other,
     };
     let invalid = |error: DecodeError| {
         let (field, message) = split(&error);
@@ -221,10 +241,10 @@ fn kind_of(value: &Value) -> &'static str {
 /// ```
 /// use a2a_types::card::{Generation, parse};
 ///
-/// let error = parse(r#"{"name": "N", "description": "d", "version": "1"}"#).unwrap_err();
-/// assert_eq!(error.to_string(), "not a valid A2A 0.2/0.3 card: url: missing field");
+/// let error = parse(r#"{"name": "N", "description": "d", "url": "https://a.example"}"#).unwrap_err();
+/// assert_eq!(error.to_string(), "not a valid A2A 0.2/0.3 card: version: missing field");
 /// assert_eq!(error.generation(), Some(Generation::V0_3));
-/// assert_eq!(error.field(), Some("url"));
+/// assert_eq!(error.field(), Some("version"));
 ///
 /// let error = parse("<html>").unwrap_err();
 /// assert!(error.is_syntax());

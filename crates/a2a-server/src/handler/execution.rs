@@ -504,6 +504,8 @@ enum Phase {
     Replied,
     /// The store refused to create the task.
     Refused(SinkError),
+    /// The agent answered with an error ([`AgentEvent::Error`]): no task.
+    Errored,
 }
 
 /// The server side of an [`EventSink`]: validates, applies and logs an execution's events.
@@ -580,6 +582,7 @@ impl TaskWriter {
             Phase::Created => Ok(()),
             Phase::Replied => Err(SinkError::AfterReply),
             Phase::Refused(err) => Err(err.clone()),
+            Phase::Errored => Err(SinkError::AfterError),
         }
     }
 
@@ -596,7 +599,19 @@ impl TaskWriter {
                     self.signal(First::Reply(message));
                     Ok(())
                 }
+                Phase::Errored => Err(SinkError::AfterError),
                 _ => Err(SinkError::ReplyAfterTask),
+            };
+        }
+        if let AgentEvent::Error(error) = event {
+            return match &*phase {
+                Phase::Pending(_) => {
+                    *phase = Phase::Errored;
+                    self.signal(First::Refused(error));
+                    Ok(())
+                }
+                Phase::Errored => Err(SinkError::AfterError),
+                _ => Err(SinkError::ErrorAfterAnswer),
             };
         }
         self.ensure_created(&mut phase).await?;
@@ -620,7 +635,9 @@ impl TaskWriter {
                             append,
                             last_chunk,
                         } => lifecycle::artifact_edit(task, artifact, append, last_chunk),
-                        AgentEvent::Reply(_) => unreachable!("handled above"),
+                        AgentEvent::Reply(_) | AgentEvent::Error(_) => {
+                            unreachable!("handled above")
+                        }
                     };
                     let checked = edit.and_then(|edit| {
                         let bytes = edit.bytes();
@@ -678,7 +695,7 @@ impl TaskWriter {
 
     async fn finish_turn(&self, outcome: Result<(), String>) {
         let mut phase = self.phase.lock().await;
-        if matches!(*phase, Phase::Replied | Phase::Refused(_)) {
+        if matches!(*phase, Phase::Replied | Phase::Refused(_) | Phase::Errored) {
             self.retire(&mut lock(&self.running));
             return;
         }
