@@ -728,8 +728,8 @@ mod tests {
         assert_eq!(
             chosen_under(&grpc, &[], &VersionPolicy::Negotiate).unwrap_err(),
             "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0, \
-             JSONRPC 0.3, HTTP+JSON 0.3, JSONRPC 0.2, HTTP+JSON 0.2, JSONRPC 0.1); it offers: \
-             GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
+             JSONRPC 0.3, HTTP+JSON 0.3, FLAT-JSONRPC 0.3, JSONRPC 0.2, HTTP+JSON 0.2, \
+             JSONRPC 0.1); it offers: GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
         );
         assert_eq!(
             chosen(&card(&[]), &[]).unwrap_err(),
