@@ -3140,15 +3140,20 @@ fn a2acli_demo_server_001() {
     );
     assert_eq!(
         refused["message"],
-        "The demo agent refuses this message on purpose."
+        "the agent answered UnsupportedOperationError (-32004): The demo agent refuses this \
+         message on purpose."
     );
     // A script file: the repository's example, as `a2a mock examples/mock.yaml` serves it.
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/mock.yaml");
     let scripted = Mock::start(&["--no-grpc", example]);
     let hello = ok(&["send", "-a", scripted.host(), "hello"]);
-    assert_eq!(
-        hello.stdout.trim_end(),
-        "Reply:\n  Hello! Send \"help\" to see what this demo agent does."
+    assert_eq!(hello.field("Role"), "AGENT");
+    assert!(
+        hello
+            .stdout
+            .contains("Message:\nHello! Send \"help\" to see what this demo agent does.\n"),
+        "{}",
+        hello.stdout
     );
 }
 

@@ -420,3 +420,44 @@ fn bad_scripts_are_errors_that_say_what_is_wrong() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A streamed follow-up to a task that waits for input: the stream goes on to the new turn's
+/// events, though the agent reports only after a while (the waiting state of the turn before
+/// must not end it).
+#[tokio::test]
+async fn a_streamed_follow_up_waits_for_the_turn() {
+    let mock = MockAgent::new(
+        Script::from_yaml(
+            "rules:\n  - turns:\n      - [ { inputRequired: Which? } ]\n      - [ { delay: 50ms }, { complete: \"got {{text}}\" } ]\n",
+        )
+        .unwrap(),
+    );
+    let (_server, client) = client(&mock).await;
+    let asked = task(&client, user("m-1", "start")).await;
+    assert_eq!(asked.status.state, TaskState::InputRequired);
+    let mut answer = user("m-2", "this one");
+    answer.task_id = Some(asked.id.clone());
+    let mut stream = client
+        .send_streaming_message(SendMessageRequest::new(answer))
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    while let Some(event) = stream.next().await {
+        seen.push(match event.unwrap() {
+            StreamResponse::Task(task) => format!("task {}", task.status.state),
+            StreamResponse::StatusUpdate(update) => format!(
+                "status {} {:?}",
+                update.status.state,
+                update.status.message.map(|m| m.text())
+            ),
+            other => format!("{other:?}"),
+        });
+    }
+    assert_eq!(
+        seen,
+        [
+            "task TASK_STATE_WORKING",
+            "status TASK_STATE_COMPLETED Some(\"got this one\")"
+        ]
+    );
+}
