@@ -147,6 +147,19 @@ enum Command {
         /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
         #[command(flatten)]
         push: serve::PushArgs,
+        /// Where tasks live: `memory` (the default; lost when the server stops),
+        /// `sqlite://PATH` (a file, created when missing), or `postgres://USER@HOST/DB` (several
+        /// replicas of one agent may share it: docs/replicas.md).
+        #[arg(long, value_name = "URL", default_value = "memory")]
+        store: String,
+        /// With a PostgreSQL store: the schema its tables live in (created when missing).
+        #[arg(long, value_name = "NAME")]
+        store_schema: Option<String>,
+        /// With a SQLite or PostgreSQL store: how long a running task stays leased to this
+        /// server without a renewal; when the server dies, its running tasks end FAILED once
+        /// their lease ran out (docs/replicas.md).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        store_lease: f64,
     },
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
@@ -466,7 +479,17 @@ async fn run(
             grpc: _,
             no_grpc,
             push,
-        } => serve(&addr, exec, name, !no_grpc, push).await,
+            store,
+            store_schema,
+            store_lease,
+        } => {
+            let store = serve::StoreArgs {
+                url: store,
+                schema: store_schema,
+                lease: store_lease,
+            };
+            serve(&addr, exec, name, !no_grpc, push, store).await
+        }
         Command::Mock {
             script,
             addr,
@@ -537,14 +560,16 @@ async fn serve(
     name: Option<String>,
     grpc: bool,
     push: serve::PushArgs,
+    store: serve::StoreArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
+    let store = store.open().await?;
     let (listener, url) = listen(addr).await?;
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push);
+    let service = serve::service(exec, name, &url, grpc, push, store);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(
