@@ -456,7 +456,8 @@ async fn a_streamed_follow_up_waits_for_the_turn() {
     assert_eq!(
         seen,
         [
-            "task TASK_STATE_WORKING",
+            // The task as it stood when the answer was accepted, then the new turn.
+            "task TASK_STATE_INPUT_REQUIRED",
             "status TASK_STATE_COMPLETED Some(\"got this one\")"
         ]
     );

@@ -136,15 +136,7 @@ impl RequestHandler {
                         .load(&task_id)
                         .await?
                         .ok_or_else(not_found)?;
-                    let mut task = stored.task;
-                    // The message resumed a task that waited for the client, and the agent has
-                    // not reported on this turn yet: the turn has begun, so the waiting state
-                    // of the turn before (a final state) must not end the stream before the
-                    // turn's events, which follow from the log.
-                    if task.status.state.is_interrupted() && stored.last_seq == after {
-                        task.status = TaskStatus::now(TaskState::Working);
-                    }
-                    StreamResponse::Task(task)
+                    StreamResponse::Task(stored.task)
                 };
                 let first = match first {
                     StreamResponse::Task(task) => {
