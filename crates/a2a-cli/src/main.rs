@@ -10,6 +10,7 @@
 //! a2a auth login | chat | config show | completion SHELL | conformance
 //! a2a tools 127.0.0.1:7420 --format mcp          # its skills as LLM tool descriptors
 //! a2a mcp 127.0.0.1:7420                         # those tools served to an MCP client (stdio)
+//! a2a mock [SCRIPT]                              # a scripted agent (the demo agent without one)
 //! ```
 //!
 //! Every command has `--help`, which shows each option's default and `A2ACLI_*` variable.
@@ -26,6 +27,7 @@ mod connect;
 mod diag;
 mod download;
 mod error;
+mod mock;
 mod options;
 mod output;
 mod push;
@@ -182,6 +184,35 @@ enum Command {
         /// their lease ran out (docs/replicas.md).
         #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
         store_lease: f64,
+    },
+    /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
+    /// specification's demo-server.
+    #[command(
+        visible_alias = "demo-server",
+        long_about = "Serve a scripted mock agent over A2A JSON-RPC and HTTP+JSON (1.0, 0.3 \
+            and 0.1) and gRPC, all on one port, until interrupted; --no-grpc leaves gRPC out.\n\n\
+            SCRIPT is a JSON or YAML file (docs/mock.md): the agent's card, rules that match a \
+            message (text equals, contains or matches a regex; messageId prefix; skill; \
+            metadata), each replying with steps (status updates, artifacts, chunks, delays, \
+            input-required turns, failures, protocol errors), and a fallback. Without SCRIPT \
+            the built-in demo agent answers (crates/a2a-cli/examples/mock.yaml): send it \
+            \"help\" for its keywords.\n\n\
+            No authentication: every caller is anonymous (as with `a2a serve`).\n\n\
+            The first line printed is `serving the mock agent <name> at <URL>`."
+    )]
+    Mock {
+        /// The script: a JSON (.json) or YAML file. Default: the built-in demo agent.
+        #[arg(value_name = "SCRIPT")]
+        script: Option<std::path::PathBuf>,
+        /// The address to listen on; port 0 picks a free port.
+        #[arg(long, default_value = "127.0.0.1:7420")]
+        addr: String,
+        /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
+        #[arg(long, overrides_with = "no_grpc")]
+        grpc: bool,
+        /// Serve JSON-RPC and HTTP+JSON only.
+        #[arg(long = "no-grpc")]
+        no_grpc: bool,
     },
 }
 
@@ -406,7 +437,9 @@ impl Command {
             Command::Conformance(args) => &args.common,
             Command::Tools(args) => &args.common,
             Command::Mcp(args) => &args.common,
-            Command::Completion { .. } | Command::Serve { .. } => return None,
+            Command::Completion { .. } | Command::Serve { .. } | Command::Mock { .. } => {
+                return None;
+            }
         })
     }
 
@@ -485,7 +518,68 @@ async fn run(
             };
             serve(&addr, exec, name, !no_grpc, push, store).await
         }
+        Command::Mock {
+            script,
+            addr,
+            grpc: _,
+            no_grpc,
+        } => serve_mock(script.as_deref(), &addr, !no_grpc).await,
     }
+}
+
+async fn serve_mock(
+    script: Option<&std::path::Path>,
+    addr: &str,
+    grpc: bool,
+) -> Result<(), CliError> {
+    let agent = mock::agent(script).map_err(CliError::usage)?;
+    let (listener, url) = listen(addr).await?;
+    let service = mock::service(&agent, &url, grpc);
+    let mut printer = Out::new(Format::Text, false, false);
+    printer.raw_line(&format!(
+        "serving the mock agent {} at {url}",
+        agent.card().name
+    ));
+    let rules = mock::rule_names(&agent);
+    if !rules.is_empty() {
+        printer.raw_line(&format!("rules: {}", rules.join(", ")));
+    }
+    printer.raw_line(&format!(
+        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
+    ));
+    serve_on(listener, service, grpc).await
+}
+
+/// Listens on `addr`; the listener and the URL it is reached at.
+async fn listen(addr: &str) -> Result<(tokio::net::TcpListener, String), CliError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
+    let bound = listener.local_addr().map_err(|err| {
+        CliError::new(
+            Code::Internal,
+            format!("cannot read the address listened on: {err}"),
+        )
+    })?;
+    Ok((listener, format!("http://{bound}")))
+}
+
+/// Serves `service` (with gRPC beside it) until Ctrl-C or SIGTERM.
+async fn serve_on(
+    listener: tokio::net::TcpListener,
+    service: a2a_server::A2aService,
+    grpc: bool,
+) -> Result<(), CliError> {
+    // Shutdown tells the running agents to stop, as before the serve loop became generic.
+    let config = service.serve_config();
+    let served = if grpc {
+        let shared = a2a_grpc::server::SharedPort::new(service);
+        a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
+    } else {
+        a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
+    };
+    served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
+    Ok(())
 }
 
 async fn serve(
@@ -498,16 +592,7 @@ async fn serve(
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
     let store = store.open().await?;
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
-    let bound = listener.local_addr().map_err(|err| {
-        CliError::new(
-            Code::Internal,
-            format!("cannot read the address listened on: {err}"),
-        )
-    })?;
-    let url = format!("http://{bound}");
+    let (listener, url) = listen(addr).await?;
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
@@ -518,16 +603,7 @@ async fn serve(
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
-    // Shutdown tells the running agents to stop, as before the serve loop became generic.
-    let config = service.serve_config();
-    let served = if grpc {
-        let shared = a2a_grpc::server::SharedPort::new(service);
-        a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
-    } else {
-        a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
-    };
-    served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
-    Ok(())
+    serve_on(listener, service, grpc).await
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

@@ -329,3 +329,58 @@ fn old_commands_say_their_new_spelling() {
         assert_eq!(refused.envelope()["hint"], new, "{old:?}");
     }
 }
+
+#[test]
+fn mock_serves_a_json_script_and_refuses_a_bad_one() {
+    let dir = TempDir::new();
+    let script = dir.file(
+        "agent.json",
+        br#"{"card": {"name": "Scripted", "description": "d", "version": "2",
+                      "capabilities": {"streaming": true}},
+             "rules": [{"name": "ask", "match": {"contains": "?"},
+                        "turns": [[{"inputRequired": "Why?"}], [{"complete": "Because {{text}}."}]]}],
+             "fallback": [{"artifact": {"data": {"seen": true}}}]}"#,
+    );
+    let script = script.to_str().unwrap();
+    let mock = support::Mock::start(&["--no-grpc", script]);
+    assert_eq!(
+        mock.banner[..2],
+        [
+            format!("serving the mock agent Scripted at {}", mock.url),
+            "rules: ask".to_owned()
+        ]
+    );
+    let host = mock.host();
+    let asked = ok(&["send", "-a", host, "why?", "-o", "json"]).json();
+    assert_eq!(
+        asked["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    let task = asked["task"]["id"].as_str().unwrap();
+    let done = ok(&["send", "-a", host, "--task-id", task, "it is", "-o", "json"]).json();
+    assert_eq!(
+        done["task"]["status"]["message"]["parts"],
+        json!([{"text": "Because it is."}])
+    );
+    let other = ok(&["send", "-a", host, "hello", "-o", "json"]).json();
+    assert_eq!(
+        other["task"]["artifacts"][0]["parts"],
+        json!([{"data": {"seen": true}}])
+    );
+    // `demo-server` is the same command; a script that cannot be read is a usage error.
+    assert!(
+        ok(&["demo-server", "--help"])
+            .stdout
+            .contains("Usage: a2a mock")
+    );
+    let bad = dir.file("bad.yaml", b"rules:\n  - reply: [ { status: sleeping } ]\n");
+    let failed = run(&["mock", "--addr", "127.0.0.1:0", bad.to_str().unwrap()]);
+    assert_eq!(failed.code, 2);
+    assert!(
+        failed.stderr.contains(
+            "bad.yaml: YAML script: rules[0].reply: status `sleeping` is not a task state"
+        ),
+        "{}",
+        failed.stderr
+    );
+}

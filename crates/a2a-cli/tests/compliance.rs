@@ -10,7 +10,7 @@ use std::io::{BufRead as _, BufReader};
 
 use serde_json::{Value, json};
 use support::{
-    Cli, CuttingProxy, FileServer, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block,
+    Cli, CuttingProxy, FileServer, Mock, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block,
     card_file, card_json, fails, fields, interface, ok, run,
 };
 
@@ -3058,6 +3058,103 @@ fn a2acli_chat_001() {
     );
     // /new starts a new context.
     assert_ne!(turns[2]["task"]["contextId"], context);
+}
+
+#[test]
+fn a2acli_demo_server_001() {
+    // `a2a demo-server` (also `a2a mock`) serves the built-in demo agent.
+    let demo = Mock::start(&[]);
+    let host = demo.host();
+    assert_eq!(
+        demo.banner[0],
+        format!("serving the mock agent Demo agent at {}", demo.url)
+    );
+    assert_eq!(
+        demo.banner[1],
+        "rules: help, stream, ask, slow, fail, reject, error, hello"
+    );
+    assert_eq!(ok(&["card", "get", "-a", host]).field("Name"), "Demo agent");
+    // Anything else is echoed.
+    let echo = ok(&["send", "-a", host, "bonjour", "-o", "json"]).json();
+    assert_eq!(state(&echo), "TASK_STATE_COMPLETED");
+    assert_eq!(
+        echo["task"]["artifacts"][0],
+        json!({"artifactId": "artifact-0", "name": "echo", "parts": [{"text": "bonjour"}]})
+    );
+    // stream: the chunks one by one.
+    let streamed = ok(&["send", "-a", host, "--stream", "stream", "-o", "json"]).lines();
+    let chunks: Vec<&Value> = streamed
+        .iter()
+        .filter_map(|event| event.get("artifactUpdate"))
+        .collect();
+    let texts: Vec<&str> = chunks
+        .iter()
+        .map(|c| c["artifact"]["parts"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Once upon a time, ",
+            "an agent answered ",
+            "every message it was sent."
+        ]
+    );
+    assert_eq!(chunks[2]["lastChunk"], json!(true));
+    // ask: a question, then the answer continues the task.
+    let asked = ok(&["send", "-a", host, "ask", "-o", "json"]).json();
+    assert_eq!(state(&asked), "TASK_STATE_INPUT_REQUIRED");
+    let (task, _) = ids(&asked);
+    let booked = ok(&[
+        "send",
+        "-a",
+        host,
+        "--task-id",
+        &task,
+        "Lisbon",
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(state(&booked), "TASK_STATE_COMPLETED");
+    assert_eq!(
+        booked["task"]["artifacts"][0]["parts"],
+        json!([{"text": "Booked a trip to Lisbon."}])
+    );
+    // slow: works until canceled.
+    let (slow, _) = sent(host, &["--async", "slow"]);
+    let canceled = ok(&["task", "cancel", &slow, "-a", host, "-o", "json"]).json();
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    // fail and reject: the task's outcome, exit 0; error: the agent's error, exit 1.
+    assert_eq!(
+        state(&ok(&["send", "-a", host, "fail", "-o", "json"]).json()),
+        "TASK_STATE_FAILED"
+    );
+    assert_eq!(
+        state(&ok(&["send", "-a", host, "reject", "-o", "json"]).json()),
+        "TASK_STATE_REJECTED"
+    );
+    let refused = fails(
+        &["send", "-a", host, "error"],
+        1,
+        "UnsupportedOperationError",
+    );
+    assert_eq!(
+        refused["message"],
+        "the agent answered UnsupportedOperationError (-32004): The demo agent refuses this \
+         message on purpose."
+    );
+    // A script file: the repository's example, as `a2a mock examples/mock.yaml` serves it.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/mock.yaml");
+    let scripted = Mock::start(&["--no-grpc", example]);
+    let hello = ok(&["send", "-a", scripted.host(), "hello"]);
+    assert_eq!(hello.field("Role"), "AGENT");
+    assert!(
+        hello
+            .stdout
+            .contains("Message:\nHello! Send \"help\" to see what this demo agent does.\n"),
+        "{}",
+        hello.stdout
+    );
 }
 
 #[test]

@@ -54,6 +54,11 @@ impl Dialect {
         version: None,
         extensions: None,
     };
+    /// The flat dialect (PromptKit's): no service parameters, as its clients send none.
+    pub(crate) const FLAT: Dialect = Dialect {
+        version: None,
+        extensions: None,
+    };
 }
 
 /// A pooled HTTP/1.1 (and, over TLS with the `http2` feature, HTTP/2) client that sends A2A

@@ -176,6 +176,10 @@ pub enum AgentEvent {
         /// A message that goes with it (a question, an error text).
         message: Option<Message>,
     },
+    /// A protocol error instead of a task: the call that sent the message fails with it (a
+    /// JSON-RPC error object, a `google.rpc.Status`, a gRPC status). Allowed only as the first
+    /// and only event of a new request, like [`Reply`](Self::Reply); no task is created.
+    Error(crate::error::A2aError),
     /// An artifact, or one chunk of it.
     Artifact {
         /// The artifact (or this chunk's parts).
@@ -234,6 +238,13 @@ pub enum SinkError {
     /// A task event after the request was already answered with a direct reply.
     #[error("the request was answered with a direct reply; it has no task to update")]
     AfterReply,
+    /// An error answer ([`AgentEvent::Error`]) after the request already produced a task or a
+    /// reply, or on a follow-up to a task: only a new request can be answered with an error.
+    #[error("an error answer is only allowed as the first and only answer to a new request")]
+    ErrorAfterAnswer,
+    /// An event after the request was already answered with an error: it has no task.
+    #[error("the request was answered with an error; it has no task to update")]
+    AfterError,
     /// `reply` without a message (`None` or `()`): a direct reply must carry one.
     #[error("a direct reply needs a message: text or a Message, not nothing")]
     EmptyReply,
@@ -330,6 +341,12 @@ impl EventSink {
     pub async fn reply(&self, message: impl Into<StatusMessage>) -> Result<(), SinkError> {
         let message = message.into().0.ok_or(SinkError::EmptyReply)?;
         self.send(AgentEvent::Reply(message)).await
+    }
+
+    /// Answers the request with a protocol error and no task. Only as the first and only event
+    /// of a new request (see [`AgentEvent::Error`]); otherwise [`SinkError::ErrorAfterAnswer`].
+    pub async fn error(&self, error: crate::error::A2aError) -> Result<(), SinkError> {
+        self.send(AgentEvent::Error(error)).await
     }
 
     /// The agent is working on the task: `TASK_STATE_WORKING`.

@@ -118,6 +118,7 @@
 //! | `Limits::max_streams` | 10 000 | a stream (`SendStreamingMessage`, `SubscribeToTask`, either binding) while this many are open: `503`, -32603 "internal error: too many open streams (the limit is 10000); try again later", with the call's id; nothing starts |
 //! | `Limits::max_batch_len` | 100 | a longer JSON-RPC batch: `200` with one -32600 "invalid request: a batch may hold at most 100 calls; this one holds N" (id `null`); none of its calls runs |
 //! | `Limits::batch_concurrency` | 8 | no error: a batch's further calls wait for a running one to finish; the answers keep the batch's order |
+//! | `Limits::max_flat_tasks` | 10 000 | no error: the flat dialect's `tasks/get` and `tasks/cancel` of an older task it started answer in 0.3's shapes (`kind` tags, `input-required`) |
 //! | `HandlerConfig::max_task_bytes` | 16 MiB | a message that alone is larger: -32602 "invalid params: the message takes N bytes, more than the 16777216 bytes a task may hold (max_task_bytes)"; a follow-up that would take its task over: -32004 "task T cannot take this message of N bytes: the task holds ..."; an agent event that would: refused to the agent (`SinkError::TooLarge`), the task unchanged |
 //! | `HandlerConfig::max_page_bytes` | 4 MiB | `ListTasks` ends its page early (with at least one task) and returns the `nextPageToken` of the rest |
 //! | `HandlerConfig::max_page_size` | 100 | a `pageSize` outside 1..=100: `-32602` "invalid params: pageSize must be between 1 and 100, got N" with a `google.rpc.BadRequest` naming `pageSize` (REST: `400`, the same document) |
@@ -174,6 +175,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
+//! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -184,6 +186,8 @@ mod error;
 mod handler;
 mod http;
 
+#[cfg(feature = "mock")]
+pub mod mock;
 #[cfg(feature = "push")]
 pub mod push;
 #[cfg(feature = "serve")]

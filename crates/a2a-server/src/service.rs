@@ -56,6 +56,10 @@ pub struct Limits {
     pub body_idle_timeout: Duration,
     /// `Cache-Control: max-age` of the agent card, in seconds. Default 300.
     pub card_max_age: u32,
+    /// How many tasks started through the flat JSON-RPC dialect (`docs/versions.md`) are
+    /// remembered, so that its `tasks/get` and `tasks/cancel` of them answer in its shapes; an
+    /// older one is answered in 0.3's. Default 10 000 (a task id each).
+    pub max_flat_tasks: usize,
 }
 
 impl Default for Limits {
@@ -70,6 +74,7 @@ impl Default for Limits {
             body_read_timeout: Duration::from_secs(60),
             body_idle_timeout: Duration::from_secs(15),
             card_max_age: 300,
+            max_flat_tasks: 10_000,
         }
     }
 }
@@ -135,6 +140,13 @@ impl Limits {
     #[must_use]
     pub fn with_card_max_age(mut self, seconds: u32) -> Self {
         self.card_max_age = seconds;
+        self
+    }
+
+    /// Sets how many tasks of the flat JSON-RPC dialect are remembered.
+    #[must_use]
+    pub fn with_max_flat_tasks(mut self, tasks: usize) -> Self {
+        self.max_flat_tasks = tasks;
         self
     }
 }
@@ -405,7 +417,9 @@ impl ServiceBuilder {
             inner: Arc::new(ServiceInner {
                 handler,
                 card,
-                jsonrpc: self.jsonrpc.then(JsonRpcBinding::new),
+                jsonrpc: self
+                    .jsonrpc
+                    .then(|| JsonRpcBinding::new(self.limits.max_flat_tasks)),
                 rest: self.rest,
                 v0_2_extended_card_path: card::v0_2_extended_card_path(&self.rpc_path),
                 rpc_path: self.rpc_path,
@@ -564,7 +578,8 @@ impl A2aService {
         self.route(request).instrument(span).await
     }
 
-    /// Which binding answers: the card at its well-known paths; JSON-RPC at its path; the
+    /// Which binding answers: the card at its well-known paths; JSON-RPC at its path (and at
+    /// `/a2a`, the flat dialect's endpoint); the
     /// REST binding every other path (404 in its shape for a path that is no route). With REST
     /// off, any other path is a 404 in the JSON-RPC shape.
     async fn route<B>(&self, request: http::Request<B>) -> http::Response<A2aBody>
@@ -603,7 +618,13 @@ impl A2aService {
             request_timeout: inner.limits.request_timeout,
             keep_alive: inner.limits.keep_alive,
         };
-        if let Some(binding) = inner.jsonrpc.as_ref().filter(|_| path == inner.rpc_path) {
+        // The JSON-RPC path, and `/a2a` where the flat dialect's clients post (it is no REST
+        // route: a tenant with no route after it).
+        if let Some(binding) = inner
+            .jsonrpc
+            .as_ref()
+            .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
+        {
             let call = match self.call(&head) {
                 Ok(call) => call,
                 Err(refused) => {

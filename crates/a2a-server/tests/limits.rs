@@ -150,6 +150,7 @@ fn the_docs_table_is_the_crate_docs_table_and_its_defaults_are_the_code() {
             "`Limits::batch_concurrency`",
             count(limits.batch_concurrency),
         ),
+        ("`Limits::max_flat_tasks`", count(limits.max_flat_tasks)),
         (
             "`HandlerConfig::max_task_bytes`",
             size(handler.max_task_bytes),

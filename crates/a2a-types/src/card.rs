@@ -114,6 +114,11 @@ pub fn parse_slice(bytes: &[u8]) -> Result<v1::AgentCard, CardError> {
 ///   otherwise the 0.3 error is reported.
 /// * **0.1**: `url` becomes the only interface, `JSONRPC` `0.1`; see
 ///   `From<v0_1::AgentCard> for v1::AgentCard`.
+/// * **No endpoint** (none of `url`, `supportedInterfaces`, `protocolVersion`,
+///   `preferredTransport`, `additionalInterfaces`, nor 0.1's `authentication`): the
+///   flat dialect's card (PromptKit's, [`crate::flat`]), read as a 1.0 card with one interface,
+///   [`crate::flat::BINDING`] [`crate::flat::VERSION`] at the path `/a2a` (a client takes it on
+///   the card's origin).
 ///
 /// Unknown fields are ignored everywhere.
 ///
@@ -128,6 +133,23 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
                 kind: Kind::NotObject(kind_of(other)),
             });
         }
+    };
+    // A card that names no endpoint at all (no `url`, no `supportedInterfaces`, no 0.3 field
+    // about one) is the flat dialect's (PromptKit's): its JSON-RPC is at `/a2a` on the card's
+    // origin.
+    let (generation, value) = match (generation, value) {
+        (Generation::V0_3, mut value) if !has_any(&value, &NAMES_AN_ENDPOINT) => {
+            let interface = serde_json::json!([{
+                "url": crate::protocol::paths::FLAT_RPC,
+                "protocolBinding": crate::flat::BINDING,
+                "protocolVersion": crate::flat::VERSION,
+            }]);
+            if let Value::Object(card) = &mut value {
+                card.insert("supportedInterfaces".to_owned(), interface);
+            }
+            (Generation::V1, value)
+        }
+        other => other,
     };
     let invalid = |error: DecodeError| {
         let (field, message) = split(&error);
@@ -165,6 +187,15 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
         Generation::V0_3 => v0_3::AgentCard::from_value_lenient(value).map_err(invalid),
     }
 }
+
+/// Fields of a 0.2/0.3 card about its endpoint: a card with none of them (and no
+/// `supportedInterfaces`) is the flat dialect's.
+const NAMES_AN_ENDPOINT: [&str; 4] = [
+    "url",
+    "protocolVersion",
+    "preferredTransport",
+    "additionalInterfaces",
+];
 
 /// Fields a 0.1 card does not have: a card with one of them that is not valid 0.3 is no 0.1 card.
 const LATER_THAN_0_1: [&str; 6] = [
@@ -221,10 +252,10 @@ fn kind_of(value: &Value) -> &'static str {
 /// ```
 /// use a2a_types::card::{Generation, parse};
 ///
-/// let error = parse(r#"{"name": "N", "description": "d", "version": "1"}"#).unwrap_err();
-/// assert_eq!(error.to_string(), "not a valid A2A 0.2/0.3 card: url: missing field");
+/// let error = parse(r#"{"name": "N", "description": "d", "url": "https://a.example"}"#).unwrap_err();
+/// assert_eq!(error.to_string(), "not a valid A2A 0.2/0.3 card: version: missing field");
 /// assert_eq!(error.generation(), Some(Generation::V0_3));
-/// assert_eq!(error.field(), Some("url"));
+/// assert_eq!(error.field(), Some("version"));
 ///
 /// let error = parse("<html>").unwrap_err();
 /// assert!(error.is_syntax());
@@ -557,11 +588,23 @@ mod tests {
     }
 
     #[test]
-    fn bad_0_3_cards_name_the_field() {
+    fn cards_naming_no_endpoint_are_the_flat_dialects() {
+        // No `url`, no `supportedInterfaces`: PromptKit's card, its JSON-RPC at /a2a.
+        let card = parse_value(base()).unwrap();
+        assert_eq!(offered(&card), [("/a2a", "FLAT-JSONRPC", "0.3")]);
+        assert_eq!(card.name, "A");
+        // A 0.3 card without its `url` is still a bad 0.3 card.
         assert_eq!(
-            error(base()),
+            error(with(base(), json!({"protocolVersion": "0.3.0"}))),
             "not a valid A2A 0.2/0.3 card: url: missing field"
         );
+        // An empty `supportedInterfaces` is a 1.0 card that names no interface, as before.
+        let card = parse_value(with(base(), json!({"supportedInterfaces": []}))).unwrap();
+        assert_eq!(offered(&card), []);
+    }
+
+    #[test]
+    fn bad_0_3_cards_name_the_field() {
         assert_eq!(
             error(with(
                 base(),

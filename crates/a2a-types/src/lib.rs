@@ -5,6 +5,7 @@
 //! | [`v1`] | A2A 1.0 (1.0.1), the core model | ProtoJSON of `lf.a2a.v1` |
 //! | [`v0_3`] | A2A 0.3, also reading 0.2.x | `kind`-tagged JSON-RPC, lowercase kebab-case enums |
 //! | [`v0_1`] | A2A 0.1 | `tasks/send`, `sessionId`, `type`-tagged parts |
+//! | [`flat`] | PromptKit's dialect: 0.3 method names, 1.0 shapes | lowercase enums, bare results (JSON rewrites, no types) |
 //!
 //! [`v0_3`] and [`v0_1`] convert to and from [`v1`] with `From`/`TryFrom`; [`card::parse`]
 //! reads an agent card of any generation as a 1.0 card; `docs/versions.md` lists what each
@@ -33,6 +34,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod card;
+pub mod flat;
 pub mod json;
 pub mod protocol;
 #[cfg(feature = "schemars")]

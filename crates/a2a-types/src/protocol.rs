@@ -73,6 +73,9 @@ pub mod paths {
     /// A 0.2 agent's authenticated extended card, relative to the agent's URL
     /// (`{url}/../agent/authenticatedExtendedCard`).
     pub const V0_2_EXTENDED_CARD: &str = "agent/authenticatedExtendedCard";
+    /// The JSON-RPC endpoint of the flat dialect (0.3 method names, 1.0 shapes, lowercase
+    /// states; as PromptKit describes it): `POST /a2a`, its card at [`LEGACY_AGENT_CARD`].
+    pub const FLAT_RPC: &str = "/a2a";
 }
 
 /// Header names, lowercase (HTTP header names are case-insensitive; `http` wants lowercase).

@@ -905,3 +905,59 @@ impl FileServer {
         FileServer { url, requests }
     }
 }
+
+/// `a2a mock --addr 127.0.0.1:0 ARGS` (the built-in demo agent without a script); killed when
+/// dropped.
+pub struct Mock {
+    child: std::process::Child,
+    /// The URL of the first line (`serving the mock agent NAME at URL`).
+    pub url: String,
+    /// The lines printed after the first, up to the `card:` line.
+    pub banner: Vec<String>,
+}
+
+impl Mock {
+    pub fn start(args: &[&str]) -> Self {
+        use std::io::BufRead as _;
+        let mut child = Command::new(A2A)
+            .args(["mock", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("a2a mock starts");
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        reader.read_line(&mut first).unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+            .to_owned();
+        let mut banner = vec![first.trim_end().to_owned()];
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+            let done = line.starts_with("card:");
+            banner.push(line.trim_end().to_owned());
+            if done {
+                break;
+            }
+        }
+        Mock { child, url, banner }
+    }
+
+    /// `host:port`.
+    pub fn host(&self) -> &str {
+        self.url.trim_start_matches("http://")
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

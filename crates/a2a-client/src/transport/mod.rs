@@ -15,6 +15,7 @@
 //! | `JSONRPC` | 0.3, 0.2 | `message/send` and the other 0.3 methods, `kind`-tagged JSON, built in (legacy) |
 //! | `HTTP+JSON` | 0.3, 0.2 | the `/v1/...` routes of the 0.3 proto, its ProtoJSON, built in (legacy) |
 //! | `JSONRPC` | 0.1 | `tasks/send` and the other 0.1 methods, built in (legacy) |
+//! | `FLAT-JSONRPC` | 0.3 | PromptKit's dialect ([`a2a_types::flat`]) at `/a2a`, for cards that name no endpoint, built in (legacy) |
 //! | anything else | | a [`TransportFactory`] given to [`ClientBuilder::transport`](crate::ClientBuilder::transport) |
 //!
 //! The legacy transports (versions before 1.0) take and give the same 1.0 types: requests are
@@ -22,6 +23,7 @@
 //! when the caller allows it ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy),
 //! [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version)).
 
+mod flat_jsonrpc;
 pub(crate) mod jsonrpc;
 mod negotiate;
 pub(crate) mod rest;
@@ -424,6 +426,27 @@ impl TransportFactory for V01JsonRpcFactory {
     }
 }
 
+/// The built-in transport of the flat dialect (PromptKit's JSON-RPC).
+struct FlatJsonRpcFactory;
+
+impl TransportFactory for FlatJsonRpcFactory {
+    fn binding(&self) -> &str {
+        a2a_types::flat::BINDING
+    }
+
+    fn protocol_version(&self) -> &str {
+        a2a_types::flat::VERSION
+    }
+
+    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+        let endpoint = parse_url(&target.endpoint.to_string())?;
+        Ok(Arc::new(flat_jsonrpc::FlatJsonRpcTransport::new(
+            target.http.clone(),
+            endpoint,
+        )))
+    }
+}
+
 /// The table of transports a client can use, in the order they are asked.
 #[derive(Clone)]
 pub(crate) struct Transports {
@@ -441,6 +464,7 @@ impl Transports {
         factories.push(Arc::new(V03JsonRpcFactory(VERSION_0_2)));
         factories.push(Arc::new(V03RestFactory(VERSION_0_2)));
         factories.push(Arc::new(V01JsonRpcFactory));
+        factories.push(Arc::new(FlatJsonRpcFactory));
         Self { factories }
     }
 
@@ -704,8 +728,8 @@ mod tests {
         assert_eq!(
             chosen_under(&grpc, &[], &VersionPolicy::Negotiate).unwrap_err(),
             "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0, \
-             JSONRPC 0.3, HTTP+JSON 0.3, JSONRPC 0.2, HTTP+JSON 0.2, JSONRPC 0.1); it offers: \
-             GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
+             JSONRPC 0.3, HTTP+JSON 0.3, FLAT-JSONRPC 0.3, JSONRPC 0.2, HTTP+JSON 0.2, \
+             JSONRPC 0.1); it offers: GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
         );
         assert_eq!(
             chosen(&card(&[]), &[]).unwrap_err(),

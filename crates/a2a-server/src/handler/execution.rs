@@ -522,6 +522,8 @@ enum Phase {
     Replied,
     /// The store refused to create the task.
     Refused(SinkError),
+    /// The agent answered with an error ([`AgentEvent::Error`]): no task.
+    Errored,
 }
 
 /// Follows a task in a store other replicas share: when it ends there while its agent still
@@ -630,6 +632,7 @@ impl TaskWriter {
             Phase::Created => Ok(()),
             Phase::Replied => Err(SinkError::AfterReply),
             Phase::Refused(err) => Err(err.clone()),
+            Phase::Errored => Err(SinkError::AfterError),
         }
     }
 
@@ -646,7 +649,19 @@ impl TaskWriter {
                     self.signal(First::Reply(message));
                     Ok(())
                 }
+                Phase::Errored => Err(SinkError::AfterError),
                 _ => Err(SinkError::ReplyAfterTask),
+            };
+        }
+        if let AgentEvent::Error(error) = event {
+            return match &*phase {
+                Phase::Pending(_) => {
+                    *phase = Phase::Errored;
+                    self.signal(First::Refused(error));
+                    Ok(())
+                }
+                Phase::Errored => Err(SinkError::AfterError),
+                _ => Err(SinkError::ErrorAfterAnswer),
             };
         }
         self.ensure_created(&mut phase).await?;
@@ -672,7 +687,9 @@ impl TaskWriter {
                             append,
                             last_chunk,
                         } => lifecycle::artifact_edit(task, artifact.clone(), *append, *last_chunk),
-                        AgentEvent::Reply(_) => unreachable!("handled above"),
+                        AgentEvent::Reply(_) | AgentEvent::Error(_) => {
+                            unreachable!("handled above")
+                        }
                     };
                     let checked = edit.and_then(|edit| {
                         let bytes = edit.bytes();
@@ -730,7 +747,7 @@ impl TaskWriter {
 
     async fn finish_turn(&self, outcome: Result<(), String>) {
         let mut phase = self.phase.lock().await;
-        if matches!(*phase, Phase::Replied | Phase::Refused(_)) {
+        if matches!(*phase, Phase::Replied | Phase::Refused(_) | Phase::Errored) {
             self.retire(&mut lock(&self.running));
             return;
         }

@@ -10,7 +10,12 @@
 //! several generations share (`tasks/get`, `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3)
 //! answers in the generation `A2A-Version` names, else in the one its task was created through
 //! (0.1 for a task a 0.1 method created, 0.3 for any other).
+//!
+//! The flat dialect (`flat`: 0.3's method names with 1.0's shapes and lowercase states, as
+//! PromptKit speaks it) is a generation of its own beside them; a call of a method it shares
+//! with 0.3 goes to it when it claims the call by its shape (`flat::claims`).
 
+mod flat;
 mod legacy;
 mod v0_1;
 mod v0_3;
@@ -92,11 +97,19 @@ pub(crate) struct Settings {
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
     generations: Vec<RpcGeneration>,
+    /// The flat dialect, and the tasks it started.
+    flat: RpcGeneration,
+    flat_tasks: std::sync::Arc<flat::FlatTasks>,
 }
 
 impl std::fmt::Debug for JsonRpcBinding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<&str> = self.generations.iter().map(|g| g.name).collect();
+        let names: Vec<&str> = self
+            .generations
+            .iter()
+            .chain([&self.flat])
+            .map(|g| g.name)
+            .collect();
         f.debug_struct("JsonRpcBinding")
             .field("generations", &names)
             .finish()
@@ -104,10 +117,14 @@ impl std::fmt::Debug for JsonRpcBinding {
 }
 
 impl JsonRpcBinding {
-    /// The endpoint with every generation the server speaks.
-    pub(crate) fn new() -> Self {
+    /// The endpoint with every generation the server speaks; the flat dialect remembers the
+    /// last `max_flat_tasks` tasks it started.
+    pub(crate) fn new(max_flat_tasks: usize) -> Self {
+        let flat_tasks = std::sync::Arc::new(flat::FlatTasks::new(max_flat_tasks));
         Self {
             generations: vec![v1::generation(), v0_3::generation(), v0_1::generation()],
+            flat: flat::generation(flat_tasks.clone()),
+            flat_tasks,
         }
     }
 
@@ -130,15 +147,23 @@ impl JsonRpcBinding {
         let Some(method) = incoming.method() else {
             return Some((fallback, incoming, cx.clone()));
         };
-        let mut owners = self.generations.iter().filter(|g| g.table.contains(method));
-        let Some(first) = owners.next() else {
-            return Some((fallback, incoming, cx.clone()));
-        };
-        let chosen = match owners.next() {
-            None => (first.check_version)(version)
-                .map(|()| first)
-                .map_err(|error| (first, error)),
-            Some(_) => self.shared(method, &incoming, version, cx).await,
+        let chosen = if self.flat.table.contains(method)
+            && flat::claims(&self.flat_tasks, method, &incoming)
+        {
+            (self.flat.check_version)(version)
+                .map(|()| &self.flat)
+                .map_err(|error| (&self.flat, error))
+        } else {
+            let mut owners = self.generations.iter().filter(|g| g.table.contains(method));
+            let Some(first) = owners.next() else {
+                return Some((fallback, incoming, cx.clone()));
+            };
+            match owners.next() {
+                None => (first.check_version)(version)
+                    .map(|()| first)
+                    .map_err(|error| (first, error)),
+                Some(_) => self.shared(method, &incoming, version, cx).await,
+            }
         };
         let streams = single && matches!(incoming, Incoming::Request(_));
         let (generation, refused) = match chosen {
