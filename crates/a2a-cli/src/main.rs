@@ -145,6 +145,9 @@ enum Command {
         /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
         #[command(flatten)]
         push: serve::PushArgs,
+        /// Sign the agent card (A2A 1.0 §8.4).
+        #[command(flatten)]
+        card_sign: serve::CardSignArgs,
     },
 }
 
@@ -433,7 +436,8 @@ async fn run(
             grpc: _,
             no_grpc,
             push,
-        } => serve(&addr, exec, name, !no_grpc, push).await,
+            card_sign,
+        } => serve(&addr, exec, name, !no_grpc, push, card_sign).await,
     }
 }
 
@@ -443,8 +447,10 @@ async fn serve(
     name: Option<String>,
     grpc: bool,
     push: serve::PushArgs,
+    card_sign: serve::CardSignArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
+    let signing = card_sign.signing().map_err(CliError::usage)?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
@@ -459,7 +465,7 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push);
+    let service = serve::service(exec, name, &url, grpc, push, signing);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

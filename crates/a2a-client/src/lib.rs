@@ -107,6 +107,7 @@
 //! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots |
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
 //! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
+//! | `signing` | yes | [`signature`]: checking the signatures of agent cards ([`ClientBuilder::verify_card`]) |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
@@ -122,7 +123,10 @@ mod interceptor;
 #[cfg(feature = "push")]
 pub mod push;
 mod retry;
+#[cfg(feature = "signing")]
+pub mod signature;
 mod stream;
+pub mod trace;
 pub mod transport;
 
 pub use a2a_jsonrpc::{A2aError, ErrorCode};
