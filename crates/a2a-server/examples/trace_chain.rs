@@ -75,7 +75,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The caller's own trace: a new one here (an application would take its current span's).
     let caller = TraceContext::new_root();
-    println!("caller: trace {}", caller.trace_id_hex());
+    eprintln!("caller: trace {}", caller.trace_id_hex());
     let front = A2aClient::connect(&front_url).await?;
     let request = SendMessageRequest::new(Message::user_text("hello"));
     let answer = a2a_client::trace::scope(caller.clone(), front.send_message(request)).await?;
@@ -83,7 +83,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("the front agent answered with a task".into());
     };
     let text = answer.text();
-    println!("{text}");
+    eprintln!("{text}");
     let expected = caller.trace_id_hex();
     let carried = text
         .lines()
@@ -91,6 +91,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if !carried {
         return Err(format!("the trace id {expected} was not carried through the chain").into());
     }
-    println!("one trace across both agents");
+    eprintln!("one trace across both agents");
     Ok(())
 }
