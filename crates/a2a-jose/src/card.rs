@@ -2,7 +2,7 @@
 //! with a detached payload, the card itself.
 //!
 //! * The payload is the card without its `signatures` member, in the JSON Canonicalization
-//!   Scheme ([`jcs`](crate::jcs), RFC 8785). The card is its 1.0 form (the ProtoJSON of the
+//!   Scheme ([`crate::jcs`], RFC 8785). The card is its 1.0 form (the ProtoJSON of the
 //!   `AgentCard` message: optional members at their defaults left out, required ones kept);
 //!   that is for the caller to produce, as this crate knows JSON, not cards.
 //! * Each signature is `{"protected": <base64url header>, "signature": <base64url>}`; the
