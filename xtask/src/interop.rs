@@ -328,6 +328,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     let mut results = results.into_inner().unwrap_or_else(PoisonError::into_inner);
 
     let push_failures = run_push(&paths, &built);
+    let signing_failures = run_card_signing(&paths, &built);
 
     // Matrix columns in CELLS order (the cells ran grouped by agent, agents side by side).
     results.sort_by_key(|r| {
@@ -337,6 +338,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     });
     let mut report = Report::new(&results);
     report.failures.extend(push_failures);
+    report.failures.extend(signing_failures);
     eprintln!("\n{}", report.text_matrix());
     if report.failures.is_empty()
         && let Err(stale) = check_doc(&paths, &report.table())
@@ -802,6 +804,48 @@ fn run_push(paths: &Paths<'_>, built: &Built) -> Vec<String> {
     if reported == 0 || (!captured.status.success() && failures.is_empty()) {
         failures.push(format!(
             "[push] the push scenarios reported {reported} scenario(s) and exited with {} \
+             (stderr in {})",
+            captured.status,
+            log_path.display()
+        ));
+    }
+    failures
+}
+
+/// Signed agent cards against the Python SDK's signing utilities, both ways:
+/// `tests/interop/python/card_signing.py` signs cards that `a2a card get --card-jwks
+/// --require-signature` must verify, and verifies the cards `a2a serve --card-key` signs (each
+/// with ES256 and EdDSA keys, and refusing a tampered card). Returns the failures.
+fn run_card_signing(paths: &Paths<'_>, built: &Built) -> Vec<String> {
+    eprintln!("\n==> interop: signed cards, the python SDK against `a2a card get` and `a2a serve`");
+    let log_path = paths.work.join("logs").join("card-signing.log");
+    let stderr = fs::File::create(&log_path).map_or_else(|_| Stdio::null(), Stdio::from);
+    let mut script = Command::new(&paths.venv_python);
+    script
+        .arg("-u")
+        .arg(paths.root.join("tests/interop/python/card_signing.py"))
+        .arg(&built.cli)
+        .current_dir(&paths.work)
+        .stderr(stderr);
+    let captured = match run_capture(&mut script, CELL_TIMEOUT, "the card signing scenarios") {
+        Ok(captured) => captured,
+        Err(err) => return vec![format!("[card signing] {err}")],
+    };
+    let mut failures = Vec::new();
+    let mut reported = 0;
+    for line in captured.stdout.lines() {
+        if line.starts_with("PASS ") {
+            reported += 1;
+            eprintln!("    {line}");
+        } else if let Some(rest) = line.strip_prefix("FAIL ") {
+            reported += 1;
+            eprintln!("    {line}");
+            failures.push(format!("[card signing] {rest}"));
+        }
+    }
+    if reported == 0 || (!captured.status.success() && failures.is_empty()) {
+        failures.push(format!(
+            "[card signing] the scenarios reported {reported} scenario(s) and exited with {} \
              (stderr in {})",
             captured.status,
             log_path.display()

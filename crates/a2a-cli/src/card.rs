@@ -1,6 +1,8 @@
 //! `a2a card get`: the agent's card, checked with `--validate`, or the authenticated extended
 //! card with `--extended`.
 
+use a2a_client::signature::{Outcome, TrustedKeys};
+use a2a_jose::{Jwk, Jwks};
 use a2a_types::v1::GetExtendedAgentCardRequest;
 use clap::{Args, Subcommand};
 
@@ -34,6 +36,13 @@ pub(crate) struct CardGetArgs {
     /// With -o json, print the card on one line.
     #[arg(long)]
     pub(crate) stream: bool,
+    /// Keys that may sign the card: a JWKS URL or a JWKS file; repeatable. Without one, the
+    /// JWKS a signature names (`jku`) is trusted when it is on the card's own origin.
+    #[arg(long = "card-jwks", value_name = "URL|FILE")]
+    pub(crate) card_jwks: Vec<String>,
+    /// Fail (A2ACLI_ERR_CARD_INVALID) unless one of the card's signatures verifies.
+    #[arg(long)]
+    pub(crate) require_signature: bool,
     #[command(flatten)]
     pub(crate) common: Common,
 }
@@ -73,6 +82,7 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
             ));
         }
     }
+    let signature = check_signatures(args, &raw, diag).await?;
     let card = raw.parse(opts.agent_card.as_deref().unwrap_or_default())?;
     let (shown, chosen) = if args.extended {
         if card.card.capabilities.extended_agent_card != Some(true) {
@@ -110,10 +120,13 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
         (card.card.clone(), chosen)
     };
     if out.json() {
+        // stdout carries the protocol's card; the outcome goes to stderr.
+        diag.note(&format!("card signatures: {signature}"));
         out.value(&shown);
         return Ok(());
     }
     out.card(&shown, chosen.as_ref());
+    out.field("Signatures", &signature);
     if args.validate {
         let warnings = problems.len();
         out.field(
@@ -129,4 +142,87 @@ pub(crate) async fn run(args: &CardGetArgs, diag: &Diag) -> Result<(), CliError>
         );
     }
     Ok(())
+}
+
+/// Checks the signatures of the card document `raw` against the keys `--card-jwks` names
+/// (else the `jku` on the card's own origin), as the A2A CLI specification's §10.1 asks:
+/// `absent`, `verified: ...`, or `unverifiable: ...` with the reason for each signature. With
+/// `--require-signature` anything but a verified signature is an error.
+async fn check_signatures(
+    args: &CardGetArgs,
+    raw: &connect::Raw,
+    diag: &Diag,
+) -> Result<String, CliError> {
+    let Ok(document) = serde_json::from_slice::<serde_json::Value>(&raw.bytes) else {
+        // Not JSON: reading the card reports it.
+        return Ok("absent".to_owned());
+    };
+    let mut trusted = Vec::new();
+    for source in &args.card_jwks {
+        trusted.push(trusted_keys(source)?);
+    }
+    if trusted.is_empty() {
+        trusted.push(TrustedKeys::SameOriginJku);
+    }
+    let builder = connect::logged(connect::builder(&args.common, diag)?, diag);
+    let (outcome, problems) = builder
+        .check_card(&document, raw.url.as_deref(), &trusted)
+        .await
+        .map_err(|e| CliError::new(Code::Usage, e.to_string()))?;
+    let mut text = match &outcome {
+        Outcome::Absent => "absent".to_owned(),
+        other => other.to_string(),
+    };
+    if !matches!(outcome, Outcome::Verified { .. }) {
+        for problem in &problems {
+            text.push_str("; ");
+            text.push_str(problem);
+        }
+    }
+    if args.require_signature && !matches!(outcome, Outcome::Verified { .. }) {
+        return Err(CliError::new(
+            Code::CardInvalid,
+            format!(
+                "the agent card at {} has no signature that verifies (--require-signature): {text}",
+                raw.source
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// `--card-jwks`: an http(s) URL, or a file holding a JWKS (or a single JWK).
+fn trusted_keys(source: &str) -> Result<TrustedKeys, CliError> {
+    let lower = source.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        return Ok(TrustedKeys::JwksUrl(source.to_owned()));
+    }
+    let path = source.strip_prefix("file://").unwrap_or(source);
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CliError::new(
+            Code::Usage,
+            format!("--card-jwks {}: cannot read the file: {e}", quote(source)),
+        )
+    })?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::new(
+            Code::Usage,
+            format!("--card-jwks {}: not JSON: {e}", quote(source)),
+        )
+    })?;
+    let jwks = if value.get("keys").is_some() {
+        serde_json::from_value::<Jwks>(value)
+    } else {
+        serde_json::from_value::<Jwk>(value).map(|jwk| Jwks::new(vec![jwk]))
+    }
+    .map_err(|e| {
+        CliError::new(
+            Code::Usage,
+            format!(
+                "--card-jwks {}: neither a JWKS ({{\"keys\": [...]}}) nor a JWK: {e}",
+                quote(source)
+            ),
+        )
+    })?;
+    Ok(TrustedKeys::Keys(jwks))
 }

@@ -184,6 +184,9 @@ enum Command {
         /// their lease ran out (docs/replicas.md).
         #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
         store_lease: f64,
+        /// Sign the agent card (A2A 1.0 §8.4).
+        #[command(flatten)]
+        card_sign: serve::CardSignArgs,
     },
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
@@ -510,13 +513,14 @@ async fn run(
             store,
             store_schema,
             store_lease,
+            card_sign,
         } => {
             let store = serve::StoreArgs {
                 url: store,
                 schema: store_schema,
                 lease: store_lease,
             };
-            serve(&addr, exec, name, !no_grpc, push, store).await
+            serve(&addr, exec, name, !no_grpc, push, store, card_sign).await
         }
         Command::Mock {
             script,
@@ -589,15 +593,17 @@ async fn serve(
     grpc: bool,
     push: serve::PushArgs,
     store: serve::StoreArgs,
+    card_sign: serve::CardSignArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
+    let signing = card_sign.signing().map_err(CliError::usage)?;
     let store = store.open().await?;
     let (listener, url) = listen(addr).await?;
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push, store);
+    let service = serve::service(exec, name, &url, grpc, push, store, signing);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

@@ -418,16 +418,6 @@ impl Out {
             }
             self.field("Skill", &text);
         }
-        // Verification is not built yet: a signed card is never shown as verified.
-        let signatures = if card.signatures.is_empty() {
-            "absent".to_owned()
-        } else {
-            format!(
-                "{} present, not verified (this build does not verify card signatures)",
-                card.signatures.len()
-            )
-        };
-        self.field("Signatures", &signatures);
     }
 
     /// A page of tasks: each task's fields, a blank line between tasks, then the paging.

@@ -4,6 +4,7 @@ use std::process::Stdio;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
+use a2a_server::signing::CardSigning;
 use a2a_server::{A2aService, HandlerConfig};
 use a2a_store_sql::{Dialect, SqlConfig, SqlStore};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
@@ -250,6 +251,55 @@ impl PushArgs {
     }
 }
 
+/// The card-signing options of `a2a serve`.
+#[derive(clap::Args, Debug, Default)]
+pub(crate) struct CardSignArgs {
+    /// Sign the agent card with this key (a PKCS#8 PEM file: ES256 on P-256, or Ed25519), and
+    /// list its public key in the JWKS at /.well-known/jwks.json, which the signature's `jku`
+    /// names.
+    #[arg(long, value_name = "PEM")]
+    card_key: Option<std::path::PathBuf>,
+    /// Sign the agent card with a new ES256 key made at start.
+    #[arg(long, conflicts_with = "card_key")]
+    card_sign: bool,
+    /// The key id (`kid`) of the card's signing key (default: its RFC 7638 thumbprint).
+    #[arg(long, value_name = "KID")]
+    card_kid: Option<String>,
+}
+
+impl CardSignArgs {
+    /// How the card is signed; `None` when it is not.
+    pub(crate) fn signing(&self) -> Result<Option<CardSigning>, String> {
+        let key = match &self.card_key {
+            Some(path) => {
+                let pem = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--card-key: cannot read {}: {e}", path.display()))?;
+                SigningKey::from_pkcs8_pem(Algorithm::Es256, &pem)
+                    .or_else(|_| SigningKey::from_pkcs8_pem(Algorithm::EdDsa, &pem))
+                    .map_err(|e| {
+                        format!(
+                            "--card-key {}: not a PKCS#8 PEM key for ES256 (P-256) or EdDSA \
+                             (Ed25519): {e}",
+                            path.display()
+                        )
+                    })?
+            }
+            None if self.card_sign => {
+                SigningKey::generate(Algorithm::Es256).map_err(|e| format!("--card-sign: {e}"))?
+            }
+            None if self.card_kid.is_some() => {
+                return Err("--card-kid names the key of --card-key or --card-sign".to_owned());
+            }
+            None => return Ok(None),
+        };
+        let key = match &self.card_kid {
+            Some(kid) => key.with_kid(kid.clone()),
+            None => key,
+        };
+        Ok(Some(CardSigning::new(key)))
+    }
+}
+
 /// The task store options of `a2a serve`.
 #[derive(Debug)]
 pub(crate) struct StoreArgs {
@@ -302,7 +352,8 @@ impl StoreArgs {
 
 /// The service of `a2a serve` for `--echo` or `--exec CMD`, reachable at `url`: with `grpc`,
 /// its card also lists the gRPC interface at the same `host:port` (served beside it by
-/// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications.
+/// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications; with
+/// `signing`, its card is signed.
 pub(crate) fn service(
     exec: Option<String>,
     name: Option<String>,
@@ -310,6 +361,7 @@ pub(crate) fn service(
     grpc: bool,
     push: Option<PushSettings>,
     store: Option<SqlStore>,
+    signing: Option<CardSigning>,
 ) -> A2aService {
     let service = |builder: a2a_server::ServiceBuilder| {
         let builder = match store {
@@ -328,6 +380,10 @@ pub(crate) fn service(
             builder.grpc_interface(a2a_server::InterfaceUrl::Authority)
         } else {
             builder
+        };
+        let builder = match signing {
+            Some(signing) => builder.sign_card(signing),
+            None => builder,
         };
         match push {
             Some(settings) => builder.push(settings).build(),

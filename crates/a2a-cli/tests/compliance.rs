@@ -2561,6 +2561,126 @@ fn a2acli_card_get_003() {
 }
 
 #[test]
+fn a2acli_card_get_004() {
+    use a2a_jose::{Algorithm, Jwks, SigningKey};
+    let der = SigningKey::generate_pkcs8(Algorithm::Es256).unwrap();
+    let public = SigningKey::from_pkcs8(Algorithm::Es256, &der)
+        .unwrap()
+        .with_kid("card-1")
+        .public_jwk();
+    let signed = Served::with(Setup {
+        card_key: Some(der),
+        ..Setup::default()
+    });
+    // Verified with the JWKS its signature names, on the card's own origin.
+    let run = ok(&["card", "get", "-a", signed.host()]);
+    assert_eq!(
+        run.field("Signatures"),
+        "verified: signature 1 (kid `card-1`)"
+    );
+    // With -o json the card is the protocol's, and the outcome goes to stderr.
+    let run = ok(&["card", "get", "-a", signed.host(), "-o", "json"]);
+    let card = run.json();
+    assert_eq!(card["signatures"].as_array().unwrap().len(), 1);
+    assert!(
+        run.stderr
+            .contains("card signatures: verified: signature 1 (kid `card-1`)"),
+        "{}",
+        run.stderr
+    );
+    // An absent signature is reported, and is no failure.
+    let unsigned = Served::start();
+    let run = ok(&["card", "get", "-a", unsigned.host()]);
+    assert_eq!(run.field("Signatures"), "absent");
+    // A card read from a file: pinned keys (--card-jwks) verify it; others cannot.
+    let dir = TempDir::new();
+    let card_path = card_file(&dir, "signed.json", &card);
+    let right = dir
+        .file(
+            "right.json",
+            serde_json::to_string(&Jwks::new(vec![public.clone()]))
+                .unwrap()
+                .as_bytes(),
+        )
+        .display()
+        .to_string();
+    let run = ok(&[
+        "card",
+        "get",
+        "-a",
+        &card_path,
+        "--card-jwks",
+        &right,
+        "--require-signature",
+    ]);
+    assert_eq!(
+        run.field("Signatures"),
+        "verified: signature 1 (kid `card-1`)"
+    );
+    let stranger = SigningKey::generate(Algorithm::Es256)
+        .unwrap()
+        .with_kid("other")
+        .public_jwk();
+    let wrong = dir
+        .file(
+            "wrong.json",
+            serde_json::to_string(&stranger).unwrap().as_bytes(),
+        )
+        .display()
+        .to_string();
+    let run = ok(&["card", "get", "-a", &card_path, "--card-jwks", &wrong]);
+    assert_eq!(
+        run.field("Signatures"),
+        "unverifiable: signature 1 (kid `card-1`): unknown key: `card-1` is not in the key set"
+    );
+    // Without keys, a file has no origin to trust the jku on: never shown as verified.
+    let run = ok(&["card", "get", "-a", &card_path]);
+    assert_eq!(
+        run.field("Signatures"),
+        format!(
+            "unverifiable: signature 1 (kid `card-1`): unknown key: `card-1` is not in the key \
+             set; the jku {}/.well-known/jwks.json is not trusted: the card was read from a \
+             file, so it has no origin",
+            signed.url
+        )
+    );
+    // A changed card does not verify; --require-signature makes that a failure.
+    let mut tampered = card.clone();
+    tampered["name"] = json!("Impostor");
+    let tampered_path = card_file(&dir, "tampered.json", &tampered);
+    let run = ok(&["card", "get", "-a", &tampered_path, "--card-jwks", &right]);
+    assert_eq!(
+        run.field("Signatures"),
+        "unverifiable: signature 1 (kid `card-1`): the signature does not verify with key `card-1`"
+    );
+    let envelope = fails(
+        &[
+            "card",
+            "get",
+            "-a",
+            &tampered_path,
+            "--card-jwks",
+            &right,
+            "--require-signature",
+        ],
+        1,
+        "A2ACLI_ERR_CARD_INVALID",
+    );
+    assert!(
+        envelope["message"]
+            .as_str()
+            .unwrap()
+            .contains("has no signature that verifies (--require-signature)"),
+        "{envelope}"
+    );
+    fails(
+        &["card", "get", "-a", unsigned.host(), "--require-signature"],
+        1,
+        "A2ACLI_ERR_CARD_INVALID",
+    );
+}
+
+#[test]
 fn a2acli_auth_008() {
     // The public card is fetched without the credential.
     let schemes =

@@ -49,6 +49,8 @@ pub struct ClientBuilder {
     factories: Vec<Arc<dyn TransportFactory>>,
     versions: VersionPolicy,
     verify_certificates: bool,
+    #[cfg(feature = "signing")]
+    card_verification: Option<crate::signature::CardVerification>,
     invalid: Option<Error>,
 }
 
@@ -84,6 +86,8 @@ impl Default for ClientBuilder {
             factories: Vec::new(),
             versions: VersionPolicy::Current,
             verify_certificates: true,
+            #[cfg(feature = "signing")]
+            card_verification: None,
             invalid: None,
         }
     }
@@ -298,8 +302,69 @@ impl ClientBuilder {
     /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
     pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {
         let parts = self.parts()?;
-        let (card, card_url) = card::fetch(&parts.http, &parts.policy, base_url).await?;
-        parts.client(card, Some(&card_url))
+        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        self.check_signatures(&parts, &fetched).await?;
+        parts.client(fetched.card, Some(&fetched.url))
+    }
+
+    /// Checks the card's signatures as [`verify_card`](Self::verify_card) asks.
+    #[cfg_attr(not(feature = "signing"), allow(clippy::unused_async))]
+    async fn check_signatures(&self, parts: &Parts, fetched: &card::Fetched) -> Result<(), Error> {
+        #[cfg(feature = "signing")]
+        if let Some(verification) = &self.card_verification {
+            crate::signature::enforce(
+                &parts.http,
+                &parts.policy,
+                verification,
+                &fetched.document,
+                &fetched.url,
+            )
+            .await?;
+        }
+        #[cfg(not(feature = "signing"))]
+        let _ = (parts, fetched);
+        Ok(())
+    }
+
+    /// Checks the signatures of every card this builder fetches
+    /// ([`connect`](Self::connect), [`fetch_card`](Self::fetch_card)) against the keys
+    /// `verification` trusts: a card none of whose signatures verifies (or that has none) is
+    /// refused with [`Error::CardSignature`], or only logged (`tracing::warn!`), as
+    /// `verification` says. See [`crate::signature`].
+    #[cfg(feature = "signing")]
+    pub fn verify_card(mut self, verification: crate::signature::CardVerification) -> Self {
+        self.card_verification = Some(verification);
+        self
+    }
+
+    /// Checks the signatures of a card `document` the caller read (from `card_url`, or from
+    /// a file: `None`) against the keys `trusted` names, fetching JWKS URLs with this
+    /// builder's settings: the outcome (absent, verified, or why each signature failed), and
+    /// each key source that could not be used (a JWKS that cannot be read, a `jku` off the
+    /// card's origin, a `jku` of a card read from a file).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when this builder is invalid (a bad header); every problem with a key
+    /// source is in the returned list instead.
+    #[cfg(feature = "signing")]
+    pub async fn check_card(
+        &self,
+        document: &serde_json::Value,
+        card_url: Option<&str>,
+        trusted: &[crate::signature::TrustedKeys],
+    ) -> Result<(crate::signature::Outcome, Vec<String>), Error> {
+        let parts = self.parts()?;
+        let card_url = card_url.map(crate::http::parse_url).transpose()?;
+        let (keys, problems) = crate::signature::gather_keys(
+            &parts.http,
+            &parts.policy,
+            trusted,
+            document,
+            card_url.as_ref(),
+        )
+        .await;
+        Ok((crate::signature::check(document, &keys), problems))
     }
 
     /// Fetches and normalizes the agent card at `base_url`, as [`connect`](Self::connect) does,
@@ -310,8 +375,9 @@ impl ClientBuilder {
     /// As [`connect`](Self::connect), except that any card is fine.
     pub async fn fetch_card(&self, base_url: &str) -> Result<AgentCard, Error> {
         let parts = self.parts()?;
-        let (card, _) = card::fetch(&parts.http, &parts.policy, base_url).await?;
-        Ok(card)
+        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        self.check_signatures(&parts, &fetched).await?;
+        Ok(fetched.card)
     }
 
     /// A client for a card the caller fetched from `card_url`: interface URLs that are paths

@@ -111,13 +111,20 @@ pub(crate) fn resolve(url: &str, card_url: Option<&http::Uri>) -> Result<http::U
     parse_url(url)
 }
 
-/// Fetches and normalizes the card of the agent at `base_url`; returns it with the URL it was
-/// found at.
+/// A card as fetched: read as 1.0, the document as received, and where it was found.
+pub(crate) struct Fetched {
+    pub(crate) card: AgentCard,
+    pub(crate) document: serde_json::Value,
+    pub(crate) url: http::Uri,
+}
+
+/// Fetches and normalizes the card of the agent at `base_url`; returns it with the document
+/// and the URL it was found at.
 pub(crate) async fn fetch(
     http: &HttpClient,
     policy: &Policy,
     base_url: &str,
-) -> Result<(AgentCard, http::Uri), Error> {
+) -> Result<Fetched, Error> {
     parse_url(base_url)?;
     let urls = card_urls(base_url);
     let mut first_error = None;
@@ -129,7 +136,13 @@ pub(crate) async fn fetch(
             })
             .await;
         match fetched {
-            Ok(card) => return Ok((card, uri)),
+            Ok((card, document)) => {
+                return Ok(Fetched {
+                    card,
+                    document,
+                    url: uri,
+                });
+            }
             // Not there: try the next location.
             Err(error @ Error::Http { .. })
                 if error.http_status() == Some(StatusCode::NOT_FOUND) =>
@@ -153,7 +166,7 @@ async fn fetch_once(
     http: &HttpClient,
     call: CallInfo,
     uri: &http::Uri,
-) -> Result<AgentCard, Error> {
+) -> Result<(AgentCard, serde_json::Value), Error> {
     // With `A2A-Version: 1.0`, so that servers that serve a card per version serve the 1.0 one.
     let request = http
         .request(Method::GET, uri.clone(), content_type::JSON, None)?
@@ -163,10 +176,23 @@ async fn fetch_once(
     if !head.status.is_success() {
         return Err(Error::http(head.status, &bytes));
     }
-    a2a_types::card::parse_slice(&bytes).map_err(|error| Error::Card {
+    let card_error = |error| Error::Card {
         url: uri.to_string(),
         error,
-    })
+    };
+    // The document is kept for checking its signatures, which cover it as received.
+    let document: serde_json::Value = match serde_json::from_slice(&bytes) {
+        Ok(document) => document,
+        // Not JSON: the normalizer names the problem.
+        Err(_) => {
+            return Err(match a2a_types::card::parse_slice(&bytes) {
+                Err(error) => card_error(error),
+                Ok(_) => Error::Protocol(format!("the agent card at {uri} is not JSON")),
+            });
+        }
+    };
+    let card = a2a_types::card::parse_value(document.clone()).map_err(card_error)?;
+    Ok((card, document))
 }
 
 #[cfg(test)]

@@ -58,6 +58,16 @@ pub enum Error {
         #[source]
         error: CardError,
     },
+    /// The agent card's signatures did not pass the check the client was asked to make
+    /// ([`ClientBuilder::verify_card`](crate::ClientBuilder::verify_card)): none verified with
+    /// a trusted key, or the card carries none.
+    #[error("the agent card at {url} is refused: its signature is {reason}")]
+    CardSignature {
+        /// Where the card was fetched from.
+        url: String,
+        /// What the check found, for each signature.
+        reason: String,
+    },
     /// An event of an SSE stream could not be decoded.
     #[error("broken event stream: {0}")]
     Sse(#[source] a2a_sse::DecodeError),

@@ -104,8 +104,9 @@ impl HttpClient {
     }
 
     /// A request to `uri` with the headers of every A2A 1.0 request: `A2A-Version: 1.0`,
-    /// `A2A-Extensions` when extensions were asked for, `Accept: accept`, and
-    /// `Last-Event-ID` when resuming a stream.
+    /// `A2A-Extensions` when extensions were asked for, `Accept: accept`, `traceparent` and
+    /// `tracestate` inside a [`crate::trace::scope`], and `Last-Event-ID` when resuming a
+    /// stream.
     pub(crate) fn request(
         &self,
         method: Method,
@@ -134,6 +135,12 @@ impl HttpClient {
         }
         if let (Some(extensions), Some(name)) = (&self.extensions, dialect.extensions) {
             builder = builder.header(name, extensions.clone());
+        }
+        if let Some((parent, state)) = crate::trace::outgoing() {
+            builder = builder.header(headers::TRACEPARENT, parent);
+            if let Some(state) = state.and_then(|s| HeaderValue::from_str(&s).ok()) {
+                builder = builder.header(headers::TRACESTATE, state);
+            }
         }
         if let Some(id) = last_event_id {
             let value = HeaderValue::from_str(id).map_err(|_| {

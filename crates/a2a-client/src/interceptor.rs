@@ -22,6 +22,8 @@ pub struct CallInfo {
 impl CallInfo {
     /// The `method` of an agent card fetch.
     pub const AGENT_CARD: &'static str = "GetAgentCard";
+    /// The `method` of the fetch of a JWKS that may hold a card's signing key.
+    pub const JWKS: &'static str = "GetJwks";
 
     /// The call of `method`, attempt `attempt` (0 for the first): what a [`Transport`]
     /// hands to the interceptors.

@@ -108,6 +108,7 @@
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
 //! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
 //! | `tools` | no | [`tools`]: agents as tools: descriptors from a card (OpenAI-compatible, Anthropic-compatible and MCP shapes), tool calls, a registry of agents |
+//! | `signing` | yes | [`signature`]: checking the signatures of agent cards ([`ClientBuilder::verify_card`]) |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
@@ -123,9 +124,12 @@ mod interceptor;
 #[cfg(feature = "push")]
 pub mod push;
 mod retry;
+#[cfg(feature = "signing")]
+pub mod signature;
 mod stream;
 #[cfg(feature = "tools")]
 pub mod tools;
+pub mod trace;
 pub mod transport;
 
 pub use a2a_jsonrpc::{A2aError, ErrorCode};

@@ -30,7 +30,7 @@
 //! roots (webpki), as the other transports.
 //!
 //! **Each call** carries the metadata `a2a-version: 1.0`, `a2a-extensions` when extensions
-//! are asked for, and whatever the client's interceptors set: they see each call as an HTTP
+//! are asked for, `traceparent` and `tracestate` inside `a2a_client::trace::scope`, and whatever the client's interceptors set: they see each call as an HTTP
 //! request (`POST /lf.a2a.v1.A2AService/<rpc>`, the metadata as headers, the protobuf message
 //! as the body) and each answer's head (its metadata as headers; no body).
 //!
@@ -187,6 +187,18 @@ impl GrpcTransport {
         headers.insert(headers::A2A_VERSION, HeaderValue::from_static(VERSION_1_0));
         if let Some(extensions) = &self.extensions {
             headers.insert(headers::A2A_EXTENSIONS, extensions.clone());
+        }
+        // Inside `a2a_client::trace::scope`: a new span of the scope's trace, as over HTTP.
+        if let Some(span) = a2a_client::trace::current().map(|trace| trace.child()) {
+            if let Ok(parent) = HeaderValue::from_str(&span.traceparent()) {
+                headers.insert(headers::TRACEPARENT, parent);
+            }
+            if let Some(state) = span
+                .tracestate()
+                .and_then(|s| HeaderValue::from_str(s).ok())
+            {
+                headers.insert(headers::TRACESTATE, state);
+            }
         }
         if !self.interceptors.is_empty() {
             let uri = format!("{}/lf.a2a.v1.A2AService/{}", self.origin, call.method);

@@ -133,3 +133,55 @@ async fn the_card_order_decides_without_a_preference() {
         .unwrap();
     assert_eq!(client.interface().protocol_binding, "JSONRPC");
 }
+
+/// Records the `traceparent` of each request the client sends.
+#[derive(Default)]
+struct Parents(std::sync::Mutex<Vec<String>>);
+
+impl a2a_client::Interceptor for Parents {
+    fn on_request(&self, _call: &a2a_client::CallInfo, request: &mut http::Request<bytes::Bytes>) {
+        if let Some(parent) = request.headers().get("traceparent") {
+            self.0
+                .lock()
+                .unwrap()
+                .push(parent.to_str().unwrap().to_owned());
+        }
+    }
+}
+
+#[tokio::test]
+async fn calls_in_a_trace_scope_carry_traceparent_over_grpc() {
+    let server = common::start().await;
+    let parents = std::sync::Arc::new(Parents::default());
+    let grpc = A2aClient::builder()
+        .transport(GrpcTransportFactory::new())
+        .preferred_transports([binding::GRPC])
+        .interceptor(parents.clone())
+        .connect(&server.url())
+        .await
+        .unwrap();
+    let trace = a2a_types::trace::TraceContext::parse(
+        "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        None,
+    )
+    .unwrap();
+    let sent = a2a_client::trace::scope(
+        trace,
+        grpc.send_message(SendMessageRequest::new(Message::user_text("hello"))),
+    )
+    .await;
+    assert!(sent.is_ok(), "{sent:?}");
+    let seen = parents.0.lock().unwrap().clone();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    let fields: Vec<&str> = seen[0].split('-').collect();
+    assert_eq!(
+        (fields[0], fields[1], fields[3]),
+        ("00", "0af7651916cd43dd8448eb211c80319c", "01")
+    );
+    assert_ne!(fields[2], "b7ad6b7169203331");
+    // Outside a scope, none.
+    grpc.send_message(SendMessageRequest::new(Message::user_text("hello")))
+        .await
+        .unwrap();
+    assert_eq!(parents.0.lock().unwrap().len(), 1);
+}

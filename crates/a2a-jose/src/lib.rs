@@ -24,6 +24,8 @@ use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair as _};
 use serde::{Deserialize, Serialize};
 
 pub mod b64;
+pub mod card;
+pub mod jcs;
 pub mod push;
 
 /// What went wrong with a key or a token. The text names the problem.
@@ -208,9 +210,13 @@ pub struct Header {
     /// The key id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kid: Option<String>,
-    /// The media type of the whole token (`JWT`).
+    /// The media type of the whole token (`JWT`; `JOSE` for a card signature).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typ: Option<String>,
+    /// The URL of a JWKS that holds the key (RFC 7515 §4.1.2), as a signed agent card may name
+    /// it. A verifier fetches it only when it trusts the URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jku: Option<String>,
     /// Extensions the token says must be understood (RFC 7515 §4.1.11); this crate
     /// understands none, so a token with `crit` is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -347,10 +353,17 @@ impl SigningKey {
     /// A compact JWS of `payload`: the header `{"alg":..,"kid":..,"typ":typ}`, the payload and
     /// the signature, each base64url, joined by dots.
     pub fn sign(&self, typ: &str, payload: &[u8]) -> String {
+        self.sign_with(typ, None, payload)
+    }
+
+    /// As [`sign`](Self::sign), with a `jku` in the header after `kid` when given:
+    /// `{"alg":..,"kid":..,"typ":typ,"jku":..}`.
+    pub fn sign_with(&self, typ: &str, jku: Option<&str>, payload: &[u8]) -> String {
         let header = Header {
             alg: self.algorithm().name().to_owned(),
             kid: Some(self.kid.clone()),
             typ: Some(typ.to_owned()),
+            jku: jku.map(str::to_owned),
             crit: None,
         };
         let header = serde_json::to_vec(&header).expect("a header serializes");

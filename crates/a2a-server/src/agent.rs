@@ -82,6 +82,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
     Artifact, ContextId, Message, Part, Role, SendMessageConfiguration, Struct, Task, TaskId,
     TaskState,
@@ -111,6 +112,10 @@ pub struct RequestContext {
     pub configuration: Option<SendMessageConfiguration>,
     /// The request's metadata.
     pub metadata: Option<Struct>,
+    /// The W3C trace context of this agent run: the caller's trace, with this run's span.
+    /// Calls the agent makes to other agents continue it (`a2a_client::trace::scope`), so that
+    /// a chain of agents is one trace (`docs/tracing.md`).
+    pub trace: Option<TraceContext>,
     pub(crate) cancel: CancellationToken,
 }
 
@@ -130,8 +135,15 @@ impl RequestContext {
             extensions: Vec::new(),
             configuration: None,
             metadata: None,
+            trace: None,
             cancel: CancellationToken::new(),
         }
+    }
+
+    /// The trace context of this run, if the server made one (it always does for a request
+    /// it serves): see [`trace`](Self::trace).
+    pub fn trace(&self) -> Option<&TraceContext> {
+        self.trace.as_ref()
     }
 
     /// The text parts of the incoming message, joined with newlines.

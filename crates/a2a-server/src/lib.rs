@@ -193,6 +193,8 @@ pub mod push;
 #[cfg(feature = "serve")]
 mod serve;
 mod service;
+#[cfg(feature = "signing")]
+pub mod signing;
 pub mod store;
 
 pub use agent::{

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use a2a_jsonrpc::Id;
 use a2a_types::protocol::{VERSION_0_1, VERSION_0_3, VERSION_1_0, paths};
+use a2a_types::trace::TraceContext;
 use a2a_types::v1::{AgentCard, binding};
 use http::header;
 use tracing::Instrument as _;
@@ -219,6 +220,8 @@ pub struct ServiceBuilder {
     interfaces: Vec<(&'static str, &'static str, InterfaceUrl)>,
     #[cfg(feature = "push")]
     push: Option<crate::push::PushSettings>,
+    #[cfg(feature = "signing")]
+    card_signing: Option<crate::signing::CardSigning>,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -295,6 +298,17 @@ impl ServiceBuilder {
     pub fn push(mut self, settings: crate::push::PushSettings) -> Self {
         self.handler = self.handler.push(settings.clone());
         self.push = Some(settings);
+        self
+    }
+
+    /// Signs the agent card (see [`crate::signing`]): the card served at the
+    /// [`public_url`](Self::public_url) carries this key's signature, and the service's JWKS
+    /// at `/.well-known/jwks.json` (shared with signed push deliveries) lists its public key.
+    /// Without a public URL the card is served unsigned.
+    #[cfg(feature = "signing")]
+    #[must_use]
+    pub fn sign_card(mut self, signing: crate::signing::CardSigning) -> Self {
+        self.card_signing = Some(signing);
         self
     }
 
@@ -402,11 +416,19 @@ impl ServiceBuilder {
                 InterfaceUrl::Path(self.rpc_path.clone()),
             ));
         }
+        #[cfg(feature = "signing")]
+        let jwks = served_jwks(
+            #[cfg(feature = "push")]
+            self.push.as_ref(),
+            self.card_signing.as_ref(),
+        );
         let card = CardEndpoint::new(
             self.card,
             ours,
             self.public_url.as_deref(),
             self.limits.card_max_age,
+            #[cfg(feature = "signing")]
+            self.card_signing,
         );
         let handler_card = card
             .public_card()
@@ -426,9 +448,37 @@ impl ServiceBuilder {
                 streams: StreamPermits::new(self.limits.max_streams),
                 limits: self.limits,
                 authenticator: self.authenticator,
+                #[cfg(feature = "signing")]
+                jwks,
             }),
         }
     }
+}
+
+/// The JWKS the service serves at `/.well-known/jwks.json`: the keys of signed push deliveries,
+/// then the card's key; `None` when nothing is signed.
+#[cfg(feature = "signing")]
+fn served_jwks(
+    #[cfg(feature = "push")] push: Option<&crate::push::PushSettings>,
+    card: Option<&crate::signing::CardSigning>,
+) -> Option<bytes::Bytes> {
+    #[allow(unused_mut)]
+    let mut keys: Vec<a2a_jose::Jwk> = Vec::new();
+    #[cfg(feature = "push")]
+    if let Some(push) = push {
+        keys.extend(push.jwks().keys);
+    }
+    if let Some(card) = card {
+        let jwk = card.public_jwk();
+        if !keys.iter().any(|k| k.kid == jwk.kid) {
+            keys.push(jwk);
+        }
+    }
+    (!keys.is_empty()).then(|| {
+        bytes::Bytes::from(
+            serde_json::to_vec(&a2a_jose::Jwks::new(keys)).expect("a JWKS serializes"),
+        )
+    })
 }
 
 /// The whole A2A server: the JSON-RPC endpoint, the HTTP+JSON (REST) routes and the agent card,
@@ -473,6 +523,9 @@ struct ServiceInner {
     limits: Limits,
     streams: StreamPermits,
     authenticator: Option<Arc<dyn Authenticator>>,
+    /// The JWKS at `/.well-known/jwks.json`: push-delivery and card keys.
+    #[cfg(feature = "signing")]
+    jwks: Option<bytes::Bytes>,
 }
 
 impl std::fmt::Debug for A2aService {
@@ -504,6 +557,8 @@ impl A2aService {
             interfaces: Vec::new(),
             #[cfg(feature = "push")]
             push: None,
+            #[cfg(feature = "signing")]
+            card_signing: None,
         }
     }
 
@@ -566,13 +621,23 @@ impl A2aService {
     }
 
     /// Answers one request. Never fails: every error is an HTTP response.
-    pub async fn handle<B>(&self, request: http::Request<B>) -> http::Response<A2aBody>
+    pub async fn handle<B>(&self, mut request: http::Request<B>) -> http::Response<A2aBody>
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        let span = tracing::info_span!("a2a.request", method = %request.method(), path = %request.uri().path());
+        // The caller's trace (W3C traceparent) continues here, in a span of this server's.
+        let (trace, parent) = head::trace_context(request.headers());
+        let span = tracing::info_span!(
+            "a2a.request",
+            method = %request.method(),
+            path = %request.uri().path(),
+            trace_id = %trace.trace_id_hex(),
+            span_id = %trace.span_id_hex(),
+            parent_span_id = parent.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
+        );
+        request.extensions_mut().insert(trace);
         // A service built outside a runtime starts its push worker here.
         self.inner.handler.start_push();
         self.route(request).instrument(span).await
@@ -594,9 +659,9 @@ impl A2aService {
         if path == paths::AGENT_CARD || path == paths::LEGACY_AGENT_CARD {
             return inner.card.respond(&head);
         }
-        #[cfg(feature = "push")]
+        #[cfg(feature = "signing")]
         if path == a2a_jose::push::JWKS_PATH
-            && let Some(jwks) = inner.handler.pusher().and_then(|p| p.jwks_json())
+            && let Some(jwks) = &inner.jwks
         {
             return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
@@ -672,9 +737,16 @@ impl A2aService {
     /// for.
     fn call(&self, head: &http::request::Parts) -> Result<CallContext, Refused> {
         let principal = head::authenticate(self.inner.authenticator.as_deref(), head)?;
+        // Set by `handle`; a binding outside this crate (gRPC) reads the headers here.
+        let trace = head
+            .extensions
+            .get::<TraceContext>()
+            .cloned()
+            .unwrap_or_else(|| head::trace_context(&head.headers).0);
         Ok(CallContext::new()
             .with_principal(principal)
-            .with_extensions(head::requested_extensions(head)))
+            .with_extensions(head::requested_extensions(head))
+            .with_trace(Some(trace)))
     }
 }
 

@@ -25,7 +25,7 @@ use a2a_types::v1::{
     AgentCapabilities, AgentCard, Artifact, Part, TaskId, TaskPushNotificationConfig,
 };
 use bytes::Bytes;
-use common::{TestServer, normalized, rpc, start};
+use common::{TestServer, normalized, rpc, rpc_with, start};
 use http::{HeaderMap, Request, Response, StatusCode};
 use http_body_util::{BodyExt as _, Full};
 use hyper_util::rt::TokioIo;
@@ -806,4 +806,42 @@ async fn a_full_outbox_drops_events_and_says_so() {
             .as_str()
         )
     );
+}
+
+#[tokio::test]
+async fn deliveries_continue_the_trace_of_the_request() {
+    let mut hook = Receiver::ok().await;
+    let server = start(service(local())).await;
+    let config = json!({"url": hook.url()});
+    let caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let (status, _, body) = rpc_with(
+        server.addr,
+        &send("go", Some(config)),
+        &[
+            ("A2A-Version", "1.0"),
+            ("traceparent", caller),
+            ("tracestate", "rojo=00f067aa0ba902b7"),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let mut spans = Vec::new();
+    for delivery in hook.take(5).await {
+        let parent = delivery.headers["traceparent"].to_str().unwrap().to_owned();
+        let fields: Vec<&str> = parent.split('-').collect();
+        assert_eq!(
+            (fields[0], fields[1], fields[3]),
+            ("00", "4bf92f3577b34da6a3ce929d0e0e4736", "01"),
+            "{parent}"
+        );
+        assert_ne!(
+            fields[2], "00f067aa0ba902b7",
+            "each delivery is a span of its own"
+        );
+        assert_eq!(delivery.headers["tracestate"], "rojo=00f067aa0ba902b7");
+        spans.push(fields[2].to_owned());
+    }
+    spans.sort();
+    spans.dedup();
+    assert_eq!(spans.len(), 5, "a new span per delivery");
 }

@@ -40,6 +40,7 @@ pub mod protocol;
 #[cfg(feature = "schemars")]
 mod schema;
 mod serde_util;
+pub mod trace;
 pub mod v0_1;
 pub mod v0_3;
 pub mod v1;

@@ -90,6 +90,10 @@ pub mod headers {
     pub const LAST_EVENT_ID: &str = "last-event-id";
     /// `X-A2A-Notification-Token`: the push config's token, on a push delivery.
     pub const NOTIFICATION_TOKEN: &str = "x-a2a-notification-token";
+    /// W3C Trace Context: the caller's trace and span (see [`crate::trace`]).
+    pub const TRACEPARENT: &str = "traceparent";
+    /// W3C Trace Context: the vendors' trace state.
+    pub const TRACESTATE: &str = "tracestate";
 }
 
 /// Media types.

@@ -152,6 +152,9 @@ pub struct Setup {
     /// gRPC beside JSON-RPC and HTTP+JSON on the same port (`a2a_grpc::server::SharedPort`),
     /// its `GRPC` interface last on the card.
     pub grpc: bool,
+    /// Sign the card with this ES256 key (PKCS#8 DER) under the key id `card-1` (what
+    /// `a2a serve --card-key` does): its JWKS at `/.well-known/jwks.json`, named by `jku`.
+    pub card_key: Option<Vec<u8>>,
 }
 
 /// An agent served in-process; stops when dropped.
@@ -216,6 +219,13 @@ impl Served {
         if setup.grpc {
             use a2a_grpc::server::GrpcInterface as _;
             builder = builder.grpc_interface(a2a_server::InterfaceUrl::Authority);
+        }
+        if let Some(der) = &setup.card_key {
+            use a2a_server::push::{Algorithm, SigningKey};
+            let key = SigningKey::from_pkcs8(Algorithm::Es256, der)
+                .unwrap()
+                .with_kid("card-1");
+            builder = builder.sign_card(a2a_server::signing::CardSigning::new(key));
         }
         if let Some(name) = &setup.extended {
             builder =

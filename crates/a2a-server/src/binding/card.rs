@@ -28,6 +28,9 @@ pub(crate) struct CardEndpoint {
     ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
     /// The card as served, when the public URL is known.
     fixed: Option<Rendered>,
+    /// How the card is signed (only the card at a configured public URL is).
+    #[cfg(feature = "signing")]
+    signing: Option<crate::signing::CardSigning>,
     last_modified: HeaderValue,
     modified_at: SystemTime,
     cache_control: HeaderValue,
@@ -48,19 +51,30 @@ impl CardEndpoint {
         ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
         public_url: Option<&str>,
         max_age: u32,
+        #[cfg(feature = "signing")] signing: Option<crate::signing::CardSigning>,
     ) -> Self {
         let modified_at = SystemTime::now();
+        #[cfg(feature = "signing")]
+        if signing.is_some() && public_url.is_none() {
+            tracing::warn!(
+                "the agent card is served unsigned: a signed card needs the service's public URL \
+                 (ServiceBuilder::public_url), else each request's Host header would name the \
+                 agent's URL in what is signed"
+            );
+        }
         let mut endpoint = Self {
             card,
             ours,
             fixed: None,
+            #[cfg(feature = "signing")]
+            signing,
             last_modified: HeaderValue::from_str(&httpdate::fmt_http_date(modified_at))
                 .expect("an HTTP date is a valid header"),
             modified_at,
             cache_control: HeaderValue::from_str(&format!("public, max-age={max_age}"))
                 .expect("a valid header"),
         };
-        endpoint.fixed = public_url.map(|base| endpoint.render(base));
+        endpoint.fixed = public_url.map(|base| endpoint.render(base, true));
         endpoint
     }
 
@@ -85,8 +99,16 @@ impl CardEndpoint {
         card
     }
 
-    fn render(&self, base: &str) -> Rendered {
+    /// The card at `base` as served; signed when `sign` and the service signs its card.
+    fn render(&self, base: &str, sign: bool) -> Rendered {
         let card = self.card_at(base);
+        #[cfg(feature = "signing")]
+        let card = match self.signing.as_ref().filter(|_| sign) {
+            Some(signing) => signing.sign(&card, base, union_json),
+            None => card,
+        };
+        #[cfg(not(feature = "signing"))]
+        let _ = sign;
         let json = Bytes::from(union_json(&card));
         let etag = {
             use std::hash::{Hash as _, Hasher as _};
@@ -108,7 +130,7 @@ impl CardEndpoint {
             Some(rendered) => rendered,
             None => match request_base(head) {
                 Some(base) => {
-                    derived = self.render(&base);
+                    derived = self.render(&base, false);
                     &derived
                 }
                 None => {
@@ -273,9 +295,9 @@ pub(crate) fn union_json(card: &AgentCard) -> Vec<u8> {
     serde_json::to_vec(&document).expect("JSON serializes")
 }
 
-/// The JWKS of signed push deliveries (`/.well-known/jwks.json`): `GET` or `HEAD`, as
+/// The JWKS of signed push deliveries and the signed card (`/.well-known/jwks.json`): `GET` or `HEAD`, as
 /// `application/jwk-set+json`, cached as long as the card.
-#[cfg(feature = "push")]
+#[cfg(feature = "signing")]
 pub(crate) fn jwks_response(
     head: &http::request::Parts,
     jwks: &Bytes,
@@ -376,6 +398,8 @@ mod tests {
             ],
             public_url,
             300,
+            #[cfg(feature = "signing")]
+            None,
         )
     }
 

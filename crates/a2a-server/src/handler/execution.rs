@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_types::protocol::Generation;
+use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
     ContextId, Message, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
     TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
@@ -41,6 +42,7 @@ const MAX_FAILURE_TEXT: usize = 4096;
 impl RequestHandler {
     /// `SendMessage`: starts or continues a task and answers with the task (when it is
     /// terminal or interrupted, or at once with `returnImmediately`) or with a direct message.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "SendMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
     pub async fn send_message(
         &self,
         req: SendMessageRequest,
@@ -97,6 +99,7 @@ impl RequestHandler {
 
     /// `SendStreamingMessage`: the task first, then its events until a terminal or interrupted
     /// state; or a single message for a direct reply.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "SendStreamingMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
     pub async fn send_streaming_message(
         &self,
         req: SendMessageRequest,
@@ -404,14 +407,34 @@ impl RequestHandler {
             configuration,
             metadata,
             cancel: cancel.clone(),
+            trace: Some(match &call.trace {
+                Some(trace) => trace.child(),
+                None => TraceContext::new_root(),
+            }),
         };
+        // The calling operation's span names the task it started or continued.
+        tracing::Span::current()
+            .record("a2a.task_id", tracing::field::display(&task_id))
+            .record("a2a.context_id", tracing::field::display(&context_id));
+        let trace = ctx.trace.clone();
+        #[cfg(feature = "push")]
+        if let (Some(pusher), Some(trace)) = (self.pusher(), &trace) {
+            pusher.remember_trace(&task_id, trace);
+        }
         let sink = EventSink {
             target: writer.clone(),
             task_id: task_id.clone(),
             context_id,
         };
         let handler = self.clone();
-        let span = tracing::info_span!("a2a.task", task.id = %task_id);
+        let span = tracing::info_span!(
+            "a2a.agent",
+            a2a.task_id = %task_id,
+            a2a.context_id = %sink.context_id,
+            trace_id = trace.as_ref().map(TraceContext::trace_id_hex).unwrap_or_default(),
+            span_id = trace.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
+            a2a.state = tracing::field::Empty,
+        );
         let follow = self
             .inner
             .config
@@ -440,6 +463,12 @@ impl RequestHandler {
                     tracing::warn!(%reason, "agent failed");
                 }
                 writer.finish(outcome).await;
+                let span = tracing::Span::current();
+                if !span.is_disabled()
+                    && let Ok(Some(progress)) = handler.inner.store.progress(&writer.task_id).await
+                {
+                    span.record("a2a.state", tracing::field::debug(progress.state));
+                }
                 drop(handler);
             }
             .instrument(span),

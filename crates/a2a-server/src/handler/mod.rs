@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_types::protocol::Generation;
+use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -50,6 +51,10 @@ pub struct CallContext {
     /// `InvalidParamsError` (-32602) saying only that the id cannot be used for a new task, the
     /// same answer whoever holds it, so the refusal reveals no task's owner or content.
     pub client_task_ids: bool,
+    /// The W3C trace context of the call: the caller's trace (`traceparent`) with this
+    /// server's span, or a new trace when the caller sent none. Agent runs and push deliveries
+    /// continue it (see `docs/tracing.md`).
+    pub trace: Option<TraceContext>,
 }
 
 impl CallContext {
@@ -96,6 +101,13 @@ impl CallContext {
     /// Whom the tasks of this call belong to: its principal under its tenant.
     pub fn owner(&self) -> Owner {
         Owner::new(self.principal.clone(), self.tenant.clone())
+    }
+
+    /// Sets the trace context.
+    #[must_use]
+    pub fn with_trace(mut self, trace: Option<TraceContext>) -> Self {
+        self.trace = trace;
+        self
     }
 }
 
@@ -537,6 +549,7 @@ impl RequestHandler {
     }
 
     /// `GetTask`.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetTask", a2a.task_id = %req.id))]
     pub async fn get_task(
         &self,
         req: GetTaskRequest,
@@ -548,6 +561,7 @@ impl RequestHandler {
     }
 
     /// `ListTasks`: the caller's tasks, newest status first, one page at a time.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "ListTasks"))]
     pub async fn list_tasks(
         &self,
         req: ListTasksRequest,
@@ -597,6 +611,7 @@ impl RequestHandler {
     }
 
     /// `CancelTask`: idempotent; a task in another terminal state is not cancelable.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "CancelTask", a2a.task_id = %req.id))]
     pub async fn cancel_task(
         &self,
         req: CancelTaskRequest,
@@ -682,6 +697,7 @@ impl RequestHandler {
 
     /// `CreateTaskPushNotificationConfig`: the config, checked (its URL by the SSRF guard),
     /// stored with the generation the call speaks (the shape of its deliveries).
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "CreateTaskPushNotificationConfig"))]
     pub async fn create_push_config(
         &self,
         config: TaskPushNotificationConfig,
@@ -746,6 +762,7 @@ impl RequestHandler {
     }
 
     /// `GetTaskPushNotificationConfig`.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
     pub async fn get_push_config(
         &self,
         req: GetTaskPushNotificationConfigRequest,
@@ -766,6 +783,7 @@ impl RequestHandler {
     }
 
     /// `ListTaskPushNotificationConfigs`.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "ListTaskPushNotificationConfigs", a2a.task_id = %req.task_id))]
     pub async fn list_push_configs(
         &self,
         req: ListTaskPushNotificationConfigsRequest,
@@ -778,6 +796,7 @@ impl RequestHandler {
     }
 
     /// `DeleteTaskPushNotificationConfig`.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "DeleteTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
     pub async fn delete_push_config(
         &self,
         req: DeleteTaskPushNotificationConfigRequest,
@@ -801,6 +820,7 @@ impl RequestHandler {
     }
 
     /// `GetExtendedAgentCard`.
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetExtendedAgentCard"))]
     pub async fn get_extended_agent_card(
         &self,
         _req: GetExtendedAgentCardRequest,

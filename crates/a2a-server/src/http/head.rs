@@ -3,6 +3,7 @@
 
 use a2a_jsonrpc::A2aError;
 use a2a_types::protocol::headers;
+use a2a_types::trace::TraceContext;
 use http::HeaderValue;
 
 use crate::auth::{AuthError, Authenticator, Principal};
@@ -62,6 +63,19 @@ pub(crate) fn service_parameter(head: &http::request::Parts, name: &str) -> Opti
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         k.eq_ignore_ascii_case(name).then(|| v.to_owned())
     })
+}
+
+/// The trace context of a request's handling, and the caller's it continues: a child of the
+/// caller's `traceparent` (with its `tracestate`) when it sent a valid one, else a new trace.
+pub(crate) fn trace_context(headers: &http::HeaderMap) -> (TraceContext, Option<TraceContext>) {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let parent = text(headers::TRACEPARENT)
+        .and_then(|parent| TraceContext::parse(parent, text(headers::TRACESTATE)));
+    let ours = match &parent {
+        Some(parent) => parent.child(),
+        None => TraceContext::new_root(),
+    };
+    (ours, parent)
 }
 
 /// `A2A-Extensions` (and the 0.3 `X-A2A-Extensions`), comma-separated, possibly repeated.

@@ -94,7 +94,6 @@ use std::time::Duration;
 
 use a2a_jose::push as signed;
 use a2a_types::v1::{AgentCard, AgentExtension, TaskPushNotificationConfig};
-use bytes::Bytes;
 use http::HeaderValue;
 
 use crate::error::A2aError;
@@ -338,7 +337,31 @@ pub(crate) struct Pusher {
     pub(crate) settings: PushSettings,
     guard: Arc<guard::Guard>,
     client: client::HttpClient,
-    jwks: Option<Bytes>,
+    /// The trace of each task's latest agent run, for the `traceparent` of its deliveries.
+    traces: std::sync::Mutex<Traces>,
+}
+
+/// The trace context of recent tasks, at most [`Traces::MAX`] (the oldest go first): a
+/// delivery of a task not here starts no trace of its own and carries none.
+#[derive(Default)]
+struct Traces {
+    by_task: std::collections::HashMap<a2a_types::v1::TaskId, a2a_types::trace::TraceContext>,
+    order: std::collections::VecDeque<a2a_types::v1::TaskId>,
+}
+
+impl Traces {
+    const MAX: usize = 10_000;
+
+    fn insert(&mut self, task: a2a_types::v1::TaskId, trace: a2a_types::trace::TraceContext) {
+        if self.by_task.insert(task.clone(), trace).is_none() {
+            self.order.push_back(task);
+            while self.order.len() > Self::MAX {
+                if let Some(old) = self.order.pop_front() {
+                    self.by_task.remove(&old);
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Debug for Pusher {
@@ -355,21 +378,31 @@ impl Pusher {
         let client = client::new(guard.clone(), settings.timeout).unwrap_or_else(|err| {
             panic!("{err}: rustls with ring always supports TLS 1.2 and 1.3")
         });
-        let jwks = settings
-            .signing
-            .as_ref()
-            .map(|_| Bytes::from(serde_json::to_vec(&settings.jwks()).expect("a JWKS serializes")));
         Self {
             settings,
             guard,
             client,
-            jwks,
+            traces: std::sync::Mutex::new(Traces::default()),
         }
     }
 
-    /// The JWKS document, when deliveries are signed.
-    pub(crate) fn jwks_json(&self) -> Option<&Bytes> {
-        self.jwks.as_ref()
+    /// Remembers the trace of a task's agent run: its deliveries continue it.
+    pub(crate) fn remember_trace(
+        &self,
+        task: &a2a_types::v1::TaskId,
+        trace: &a2a_types::trace::TraceContext,
+    ) {
+        if let Ok(mut traces) = self.traces.lock() {
+            traces.insert(task.clone(), trace.clone());
+        }
+    }
+
+    /// The trace a task's deliveries continue, if it is remembered.
+    pub(crate) fn trace_of(
+        &self,
+        task: &a2a_types::v1::TaskId,
+    ) -> Option<a2a_types::trace::TraceContext> {
+        self.traces.lock().ok()?.by_task.get(task).cloned()
     }
 
     /// Checks a config a client wants stored: its URL (scheme, length, host, the SSRF guard)

@@ -253,6 +253,14 @@ fn request(pusher: &Pusher, delivery: &Delivery) -> Result<Request<Full<Bytes>>,
     if let Some(token) = &config.token {
         builder = builder.header(headers::NOTIFICATION_TOKEN, value(token, "token")?);
     }
+    // The task's trace goes on: each delivery is a new span of the agent run that made it.
+    if let Some(trace) = pusher.trace_of(&delivery.task_id) {
+        let span = trace.child();
+        builder = builder.header(headers::TRACEPARENT, span.traceparent());
+        if let Some(state) = span.tracestate() {
+            builder = builder.header(headers::TRACESTATE, value(state, "trace state")?);
+        }
+    }
     if let Some(key) = pusher.settings.signing_key() {
         let iat = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
