@@ -114,12 +114,14 @@ enum Command {
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
             lines of its stderr in the status message. Canceling the task kills the command.\n\n\
-            No authentication: every caller is anonymous, so tasks are not scoped by caller. \
-            ListTasks lists every caller's tasks, and anyone who knows a task's id can read, \
-            follow and cancel it: a single-tenant server, for one client or clients that trust \
-            each other (the default address, 127.0.0.1, is reachable from this machine only). \
-            To scope tasks by caller, serve the agent from Rust with an Authenticator \
-            (crates/a2a-server/examples/scoped_tasks.rs).\n\n\
+            Without --jwks, --oidc-issuer or --api-key there is no authentication: every caller \
+            is anonymous, so tasks are not scoped by caller. ListTasks lists every caller's \
+            tasks, and anyone who knows a task's id can read, follow and cancel it: a \
+            single-tenant server, for one client or clients that trust each other (the default \
+            address, 127.0.0.1, is reachable from this machine only). With them, the card \
+            declares the schemes, a request without valid credentials gets 401 with \
+            WWW-Authenticate, and each caller (the token's `sub`, the key's name) sees only its \
+            own tasks.\n\n\
             The first line printed is `serving the <name> agent at <URL>`."
     )]
     Serve {
@@ -145,6 +147,9 @@ enum Command {
         /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
         #[command(flatten)]
         push: serve::PushArgs,
+        /// Who may call: bearer JWTs (--jwks, --oidc-issuer) and API keys (--api-key).
+        #[command(flatten)]
+        auth: serve::AuthArgs,
     },
 }
 
@@ -433,7 +438,8 @@ async fn run(
             grpc: _,
             no_grpc,
             push,
-        } => serve(&addr, exec, name, !no_grpc, push).await,
+            auth,
+        } => serve(&addr, exec, name, !no_grpc, push, &auth).await,
     }
 }
 
@@ -443,6 +449,7 @@ async fn serve(
     name: Option<String>,
     grpc: bool,
     push: serve::PushArgs,
+    auth: &serve::AuthArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
     let listener = tokio::net::TcpListener::bind(addr)
@@ -459,7 +466,7 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push);
+    let service = serve::service(exec, name, &url, grpc, push, auth).map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

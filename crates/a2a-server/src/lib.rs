@@ -179,7 +179,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;
-mod auth;
+pub mod auth;
 mod binding;
 mod error;
 mod handler;
@@ -196,7 +196,10 @@ pub use agent::{
     Agent, AgentError, AgentEvent, BoxAgent, DynAgent, EventSink, RequestContext, SinkError,
     StatusMessage,
 };
-pub use auth::{AuthError, Authenticator, Principal};
+pub use auth::{
+    AllOf, AnyOf, ApiKeyAuthenticator, ApiKeyLocation, AuthError, AuthFuture, AuthResult,
+    Authenticator, OperationScopes, Principal, SecurityRequirements,
+};
 pub use error::A2aError;
 pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
