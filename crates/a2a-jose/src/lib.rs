@@ -716,8 +716,14 @@ mod tests {
             r#"{"keys":[{"kty":"RSA","n":"x","e":"AQAB","kid":"r"},{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"e","use":"sig"}]}"#,
         )
         .unwrap();
-        assert_eq!(jwks.keys[0].algorithm(), None);
+        assert_eq!(jwks.keys[0].algorithm(), Some(Algorithm::Rs256));
+        assert_eq!(
+            serde_json::to_string(&jwks.keys[0]).unwrap(),
+            r#"{"kty":"RSA","kid":"r","n":"x","e":"AQAB"}"#
+        );
         assert_eq!(jwks.keys[1].algorithm(), Some(Algorithm::EdDsa));
+        let hmac: Jwk = serde_json::from_str(r#"{"kty":"oct","k":"c2VjcmV0"}"#).unwrap();
+        assert_eq!(hmac.algorithm(), None);
         assert_eq!(
             serde_json::to_string(&jwks.keys[1]).unwrap(),
             r#"{"kty":"OKP","kid":"e","use":"sig","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#

@@ -66,7 +66,9 @@ fn service() -> A2aService {
     .with_default_output_modes(["text/plain"])
     .with_security_scheme("apiKey", ApiKeySecurityScheme::new("header", "x-api-key"));
     let keys = api_keys(&card);
-    A2aService::builder(WhoAmI, card).authenticator(keys).build()
+    A2aService::builder(WhoAmI, card)
+        .authenticator(keys)
+        .build()
 }
 
 /// One JSON-RPC call as `key`'s owner, answered by the service in process.

@@ -419,7 +419,7 @@ mod tests {
             .await
             .unwrap()
             .unwrap();
-        assert_eq!(both.subject(), "app");
+        assert_eq!(both.subject(), "user");
         assert!(both.has_scope("app"));
         let nothing = auth.authenticate(&head(&[])).await.unwrap_err();
         assert_eq!(nothing.message, "no token; the API key `X-Key` is required");
