@@ -1,7 +1,8 @@
 //! `cargo xtask ci`: the whole test suite, as a list of steps.
 //!
-//! It first checks that the A2A spec files are there ([`SpecDir::locate`]), and stops with one
-//! line saying where it looked when they are not, before anything is compiled. Then it runs every
+//! It first checks that the A2A spec files are there ([`SpecDir::locate`]), and that PostgreSQL
+//! answers at 127.0.0.1:5432 (or the host and port of `A2A_TEST_POSTGRES_URL`; the SQL store's
+//! tests need it), and stops with one line saying what is missing, before anything is compiled. Then it runs every
 //! step in [`STEPS`] as a child process, with the resolved absolute `A2A_SPEC_DIR` and
 //! `CARGO_TARGET_DIR` in its environment, its output captured to
 //! `<target dir>/xtask/ci/<step>.log`, and prints one line per step with its time. A failing
@@ -196,6 +197,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
     let mut options = Options::parse(args, std::env::var("A2A_XTASK_VERBOSE").ok().as_deref())?;
     // First of all, before anything is compiled: are the spec files there?
     let spec_dir = SpecDir::locate(&workspace.root)?;
+    postgres_preflight(std::env::var("A2A_TEST_POSTGRES_URL").ok().as_deref())?;
     options.progress = !options.verbose && std::io::stderr().is_terminal();
     run_steps(
         workspace,
@@ -204,6 +206,51 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         options,
         &mut std::io::stderr(),
     )
+}
+
+/// The address of the PostgreSQL the tests use: the host and port of `url` (default port
+/// 5432), or 127.0.0.1:5432.
+fn postgres_address(url: Option<&str>) -> String {
+    let Some(url) = url else {
+        return "127.0.0.1:5432".to_owned();
+    };
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
+    if host_port.is_empty() {
+        "127.0.0.1:5432".to_owned()
+    } else if host_port
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        host_port.to_owned()
+    } else {
+        format!("{host_port}:5432")
+    }
+}
+
+/// Fails at once, with one line, when PostgreSQL does not accept a connection: the SQL store
+/// tests would otherwise fail one by one, minutes later.
+fn postgres_preflight(url: Option<&str>) -> Result<(), String> {
+    use std::net::ToSocketAddrs as _;
+    let address = postgres_address(url);
+    let unreachable = |why: String| {
+        format!(
+            "PostgreSQL is not reachable at {address} ({why}); the a2a-store-sql tests need it: \
+             start it (trust auth, user postgres, database test) or set A2A_TEST_POSTGRES_URL"
+        )
+    };
+    let addrs = address
+        .to_socket_addrs()
+        .map_err(|e| unreachable(e.to_string()))?;
+    let mut last = String::from("no address");
+    for addr in addrs {
+        match std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(3)) {
+            Ok(_) => return Ok(()),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(unreachable(last))
 }
 
 /// The folder of the step logs: `xtask/ci/` under the target directory.
@@ -350,6 +397,23 @@ fn minutes(elapsed: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_postgres_preflight_names_the_address_it_tried() {
+        assert_eq!(postgres_address(None), "127.0.0.1:5432");
+        assert_eq!(
+            postgres_address(Some("postgres://u:p@db.local:6543/test")),
+            "db.local:6543"
+        );
+        assert_eq!(postgres_address(Some("postgres://u@db/test")), "db:5432");
+        // Port 1 on this machine: nothing listens there.
+        let err = postgres_preflight(Some("postgres://u@127.0.0.1:1/x")).unwrap_err();
+        assert!(
+            err.starts_with("PostgreSQL is not reachable at 127.0.0.1:1 ("),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "one line: {err}");
+    }
 
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| (*s).to_owned()).collect()

@@ -147,6 +147,19 @@ enum Command {
         /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
         #[command(flatten)]
         push: serve::PushArgs,
+        /// Where tasks live: `memory` (the default; lost when the server stops),
+        /// `sqlite://PATH` (a file, created when missing), or `postgres://USER@HOST/DB` (several
+        /// replicas of one agent may share it: docs/replicas.md).
+        #[arg(long, value_name = "URL", default_value = "memory")]
+        store: String,
+        /// With a PostgreSQL store: the schema its tables live in (created when missing).
+        #[arg(long, value_name = "NAME")]
+        store_schema: Option<String>,
+        /// With a SQLite or PostgreSQL store: how long a running task stays leased to this
+        /// server without a renewal; when the server dies, its running tasks end FAILED once
+        /// their lease ran out (docs/replicas.md).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        store_lease: f64,
         /// Who may call: bearer JWTs (--jwks, --oidc-issuer) and API keys (--api-key).
         #[command(flatten)]
         auth: serve::AuthArgs,
@@ -438,8 +451,18 @@ async fn run(
             grpc: _,
             no_grpc,
             push,
+            store,
+            store_schema,
+            store_lease,
             auth,
-        } => serve(&addr, exec, name, !no_grpc, push, &auth).await,
+        } => {
+            let store = serve::StoreArgs {
+                url: store,
+                schema: store_schema,
+                lease: store_lease,
+            };
+            serve(&addr, exec, name, !no_grpc, push, store, &auth).await
+        }
     }
 }
 
@@ -449,9 +472,11 @@ async fn serve(
     name: Option<String>,
     grpc: bool,
     push: serve::PushArgs,
+    store: serve::StoreArgs,
     auth: &serve::AuthArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
+    let store = store.open().await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
@@ -466,7 +491,8 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push, auth).map_err(CliError::usage)?;
+    let service =
+        serve::service(exec, name, &url, grpc, push, store, auth).map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

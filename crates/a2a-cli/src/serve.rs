@@ -8,12 +8,16 @@ use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
 use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
 use a2a_server::{
-    A2aService, ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal, SecurityRequirements,
+    A2aService, ApiKeyAuthenticator, ApiKeyLocation, Authenticator, HandlerConfig, Principal,
+    SecurityRequirements,
 };
+use a2a_store_sql::{Dialect, SqlConfig, SqlStore};
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, AgentSkill, ApiKeySecurityScheme, Artifact,
     HttpAuthSecurityScheme, OpenIdConnectSecurityScheme, Part, SecurityRequirement,
 };
+
+use crate::error::{CliError, Code};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 
 /// Echoes each message back as an artifact: the same parts (text, files, data).
@@ -355,6 +359,56 @@ impl AuthArgs {
     }
 }
 
+/// The task store options of `a2a serve`.
+#[derive(Debug)]
+pub(crate) struct StoreArgs {
+    /// `memory`, `sqlite://PATH` or `postgres://...`.
+    pub(crate) url: String,
+    /// The PostgreSQL schema.
+    pub(crate) schema: Option<String>,
+    /// The lease of running tasks, in seconds.
+    pub(crate) lease: f64,
+}
+
+impl StoreArgs {
+    /// The SQL store the options name (connected and migrated); `None` for `memory`.
+    pub(crate) async fn open(&self) -> Result<Option<SqlStore>, CliError> {
+        if self.url == "memory" {
+            if self.schema.is_some() {
+                return Err(CliError::usage(
+                    "--store-schema needs --store postgres://...".to_owned(),
+                ));
+            }
+            return Ok(None);
+        }
+        let dialect =
+            Dialect::of(&self.url).map_err(|err| CliError::usage(format!("--store: {err}")))?;
+        let lease = std::time::Duration::try_from_secs_f64(self.lease)
+            .ok()
+            .filter(|lease| !lease.is_zero())
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "--store-lease must be a positive number of seconds, got {}",
+                    self.lease
+                ))
+            })?;
+        let mut config = SqlConfig::new(&self.url).with_lease(Some(lease));
+        match (&self.schema, dialect) {
+            (Some(schema), Dialect::Postgres) => config = config.with_schema(schema),
+            (Some(_), _) => {
+                return Err(CliError::usage(
+                    "--store-schema needs --store postgres://...".to_owned(),
+                ));
+            }
+            (None, _) => {}
+        }
+        SqlStore::connect(config)
+            .await
+            .map(Some)
+            .map_err(|err| CliError::new(Code::Unreachable, format!("--store: {err}")))
+    }
+}
+
 /// The service of `a2a serve` for `--echo` or `--exec CMD`, reachable at `url`: with `grpc`,
 /// its card also lists the gRPC interface at the same `host:port` (served beside it by
 /// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications.
@@ -364,9 +418,21 @@ pub(crate) fn service(
     url: &str,
     grpc: bool,
     push: Option<PushSettings>,
+    store: Option<SqlStore>,
     auth: &AuthArgs,
 ) -> Result<A2aService, String> {
     let service = |builder: a2a_server::ServiceBuilder| {
+        let builder = match store {
+            Some(store) => {
+                // PostgreSQL is shared by replicas: an agent here stops when another replica
+                // cancels its task.
+                let shared = store.dialect() == Dialect::Postgres;
+                builder
+                    .handler_config(HandlerConfig::default().with_shared_store(shared))
+                    .store(store)
+            }
+            None => builder,
+        };
         use a2a_grpc::server::GrpcInterface as _;
         let builder = if grpc {
             builder.grpc_interface(a2a_server::InterfaceUrl::Authority)

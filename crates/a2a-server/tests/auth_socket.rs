@@ -11,7 +11,7 @@ use a2a_server::push::PushSettings;
 use a2a_server::{A2aService, ApiKeyAuthenticator, ApiKeyLocation, OperationScopes, Principal};
 use a2a_types::v1::{AgentCapabilities, AgentCard};
 use bytes::Bytes;
-use common::{normalized, rpc_with, send, start};
+use common::{rpc_with, send, start};
 use http::{HeaderMap, StatusCode};
 use http_body_util::{BodyExt as _, Full};
 use pretty_assertions::assert_eq;

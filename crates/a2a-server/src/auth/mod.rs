@@ -128,18 +128,14 @@ impl Principal {
         &self.0.claims
     }
 
-    /// The caller alone (subject and tenant), without this request's scopes and claims: what
-    /// a task's owner keeps.
+    /// The caller alone (its subject), without its tenant and this request's scopes and
+    /// claims: what a task's owner keeps, beside the tenant the task was created under (a
+    /// principal's calls are held to its own tenant, so that tenant is the owner's).
     pub fn identity(&self) -> Principal {
-        if self.0.scopes.is_empty() && self.0.claims.is_empty() {
+        if self.0.tenant.is_none() && self.0.scopes.is_empty() && self.0.claims.is_empty() {
             return self.clone();
         }
-        Self(Arc::new(Inner {
-            subject: self.0.subject.clone(),
-            tenant: self.0.tenant.clone(),
-            scopes: BTreeSet::new(),
-            claims: Map::new(),
-        }))
+        Principal::new(&self.0.subject)
     }
 
     /// This principal with the scopes and claims of `other` added (the combined principal of
@@ -434,6 +430,10 @@ mod tests {
             .with_claims(Map::from_iter([("k".to_owned(), Value::from(1))]));
         assert_eq!(a, Principal::new("a"));
         assert!(a.identity().scopes().is_empty() && a.identity().claims().is_empty());
+        assert_eq!(
+            Principal::new("a").with_tenant("t").identity().tenant(),
+            None
+        );
         assert_ne!(a, Principal::new("a").with_tenant("t"));
         assert_eq!(Principal::new("a").with_tenant("").tenant(), None);
         assert_eq!(

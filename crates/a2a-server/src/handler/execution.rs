@@ -5,6 +5,7 @@ use a2a_types::protocol::Operation;
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use a2a_types::protocol::Generation;
 use a2a_types::v1::{
@@ -266,24 +267,24 @@ impl RequestHandler {
                     .pin(&task_id)
                     .await?
                     .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
-                let running = &self.inner.running;
-                let expiry = &self.inner.expiry;
+                // Held until the execution is registered: an earlier execution finishing its
+                // turn meanwhile waits, so that it sees this one as the task's current one.
+                let turn = self.inner.turns.lock(&task_id).await;
+                let busy = self.running().contains_key(&task_id);
                 let mut refused = None;
-                // Accepting the message and registering its execution happen under the store's
-                // lock of the task, so that a finishing earlier execution cannot interleave.
                 let outcome = self
                     .inner
                     .store
                     .update(
                         &task_id,
                         Box::new(|task: &Task, room| {
+                            refused = None;
                             let state = task.status.state;
-                            let mut running = lock(running);
                             if state.is_terminal() {
                                 refused = Some(terminal_task(&task.id, state));
                                 return None;
                             }
-                            if !state.is_interrupted() && running.contains_key(&task.id) {
+                            if !state.is_interrupted() && busy {
                                 refused = Some(A2aError::unsupported_operation(format!(
                                     "task {} is still being worked on; wait until it asks for input, or cancel it",
                                     task.id
@@ -298,9 +299,7 @@ impl RequestHandler {
                                 )));
                                 return None;
                             }
-                            running.insert(task.id.clone(), execution);
-                            expiry.forget(&task.id);
-                            Some(recorded)
+                            Some(recorded.clone())
                         }),
                         None,
                     )
@@ -309,6 +308,9 @@ impl RequestHandler {
                 if let Some(err) = refused {
                     return Err(err);
                 }
+                self.running().insert(task_id.clone(), execution);
+                self.inner.expiry.forget(&task_id);
+                drop(turn);
                 // Registered with the message accepted: the events of this turn reach it.
                 if let Some(config) = push_config {
                     self.inner
@@ -385,6 +387,7 @@ impl RequestHandler {
             first: Mutex::new(Some(first_tx)),
             cancel: cancel.clone(),
             running: self.inner.running.clone(),
+            turns: self.inner.turns.clone(),
             execution_id,
             emitted: std::sync::atomic::AtomicUsize::new(0),
             max_task_bytes,
@@ -401,7 +404,7 @@ impl RequestHandler {
             extensions: call.extensions.clone(),
             configuration,
             metadata,
-            cancel,
+            cancel: cancel.clone(),
         };
         let sink = EventSink {
             target: writer.clone(),
@@ -410,13 +413,26 @@ impl RequestHandler {
         };
         let handler = self.clone();
         let span = tracing::info_span!("a2a.task", task.id = %task_id);
+        let follow = self
+            .inner
+            .config
+            .shared_store
+            .then(|| follow_task(self.inner.store.clone(), task_id.clone(), cancel));
         tokio::spawn(
             async move {
                 let agent = handler.inner.agent.clone();
                 // The agent runs in this task; a panic in it is caught here (a second task
                 // just to catch panics cost a spawn and a cross-task wake per request).
                 let run = std::panic::AssertUnwindSafe(agent.execute_boxed(ctx, sink));
-                let outcome = match futures_util::FutureExt::catch_unwind(run).await {
+                let run = futures_util::FutureExt::catch_unwind(run);
+                let ran = match follow {
+                    None => run.await,
+                    Some(follow) => tokio::select! {
+                        ran = run => ran,
+                        never = follow => match never {},
+                    },
+                };
+                let outcome = match ran {
                     Ok(Ok(())) => Ok(()),
                     Ok(Err(err)) => Err(err.message().to_owned()),
                     Err(payload) => Err(format!("the agent panicked: {}", panic_text(payload))),
@@ -509,6 +525,36 @@ enum Phase {
     Refused(SinkError),
 }
 
+/// Follows a task in a store other replicas share: when it ends there while its agent still
+/// runs here (a `CancelTask` that reached another replica), the agent is told to stop.
+/// Never returns; dropped when the agent returns.
+async fn follow_task(
+    store: Arc<dyn TaskStore>,
+    id: TaskId,
+    cancel: CancellationToken,
+) -> std::convert::Infallible {
+    let mut seen = None;
+    loop {
+        match store.progress(&id).await {
+            Ok(Some(progress)) if progress.state.is_terminal() => break,
+            Ok(Some(progress)) => seen = Some(progress.last_seq),
+            // Gone after it existed: nothing left to work on.
+            Ok(None) if seen.is_some() => break,
+            // Not created yet (a new task is stored with the agent's first event), or the
+            // store failed for a moment: look again soon.
+            Ok(None) | Err(_) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        }
+        if store.wait(&id, seen.unwrap_or(0)).await.is_err() {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    cancel.cancel();
+    std::future::pending().await
+}
+
 /// The server side of an [`EventSink`]: validates, applies and logs an execution's events.
 struct TaskWriter {
     store: Arc<dyn TaskStore>,
@@ -519,6 +565,8 @@ struct TaskWriter {
     first: Mutex<Option<oneshot::Sender<First>>>,
     cancel: CancellationToken,
     running: Running,
+    /// Held while a turn ends (see [`super::turns`]).
+    turns: Arc<super::turns::Turns>,
     execution_id: u64,
     /// Events this execution had accepted.
     emitted: std::sync::atomic::AtomicUsize,
@@ -614,15 +662,17 @@ impl TaskWriter {
             .update(
                 &self.task_id,
                 Box::new(|task: &Task, room| {
-                    let edit = match event {
+                    result = Ok(());
+                    // Cloned per call: the store may decide the change again on a retry.
+                    let edit = match &event {
                         AgentEvent::Status { state, message } => {
-                            lifecycle::status_edit(task, state, message)
+                            lifecycle::status_edit(task, *state, message.clone())
                         }
                         AgentEvent::Artifact {
                             artifact,
                             append,
                             last_chunk,
-                        } => lifecycle::artifact_edit(task, artifact, append, last_chunk),
+                        } => lifecycle::artifact_edit(task, artifact.clone(), *append, *last_chunk),
                         AgentEvent::Reply(_) => unreachable!("handled above"),
                     };
                     let checked = edit.and_then(|edit| {
@@ -692,18 +742,26 @@ impl TaskWriter {
             return;
         }
         drop(phase);
+        // No follow-up registers a newer execution between the check and the retirement.
+        let _turn = self.turns.lock(&self.task_id).await;
+        let current = lock(&self.running)
+            .get(&self.task_id)
+            .is_some_and(|e| e.id == self.execution_id);
+        if !current {
+            return;
+        }
         let cancelled = self.cancel.is_cancelled();
         let emitted = self.emitted.load(std::sync::atomic::Ordering::Relaxed);
+        // Where the turn leaves the task: interrupted (with its status timestamp) starts the
+        // clock of its expiry.
+        let mut waits = None;
         let result = self
             .store
             .update(
                 &self.task_id,
-                Box::new(move |task: &Task, _room| {
-                    if !self.retire(&mut lock(&self.running)) {
-                        return None;
-                    }
+                Box::new(|task: &Task, _room| {
                     let state = task.status.state;
-                    let edit = match outcome {
+                    let edit = match &outcome {
                         _ if cancelled && !state.is_terminal() => {
                             lifecycle::status_edit(task, TaskState::Canceled, None).ok()
                         }
@@ -714,27 +772,31 @@ impl TaskWriter {
                         Ok(()) => lifecycle::status_edit(task, TaskState::Completed, None).ok(),
                         Err(_) if state.is_terminal() => None,
                         Err(reason) => {
-                            let text = truncated(reason, MAX_FAILURE_TEXT);
+                            let text = truncated(reason.clone(), MAX_FAILURE_TEXT);
                             let message = lifecycle::agent_message(task, text);
                             lifecycle::status_edit(task, TaskState::Failed, Some(message)).ok()
                         }
                     };
-                    // A turn that leaves the task waiting for the client starts its clock.
                     let (after, stamped) = match &edit {
                         Some(TaskEdit::Status(status)) => (status.state, status.timestamp),
                         Some(TaskEdit::Restate(timestamp)) => (state, Some(*timestamp)),
                         _ => (state, task.status.timestamp),
                     };
-                    if after.is_interrupted() {
-                        self.expiry.schedule(&task.id, stamped);
-                    }
+                    waits = after.is_interrupted().then_some(stamped);
                     edit
                 }),
                 final_observer(&self.final_task),
             )
             .await;
-        if let Err(err) = result {
-            tracing::error!(%err, "cannot record the end of an agent's turn");
+        self.retire(&mut lock(&self.running));
+        match result {
+            Ok(Some(_)) => {
+                if let Some(stamped) = waits {
+                    self.expiry.schedule(&self.task_id, stamped);
+                }
+            }
+            Ok(None) => {}
+            Err(err) => tracing::error!(%err, "cannot record the end of an agent's turn"),
         }
     }
 }

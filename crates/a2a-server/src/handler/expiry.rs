@@ -178,14 +178,16 @@ impl RequestHandler {
         let Some(ttl) = self.inner.config.interrupted_ttl else {
             return;
         };
-        let running = &self.inner.running;
+        // No follow-up can start an execution between the check and the update.
+        let _turn = self.inner.turns.lock(id).await;
+        if lock(&self.inner.running).contains_key(id) {
+            return;
+        }
         let mut expired = None;
         let change: Change<'_> = Box::new(|task: &Task, _room| {
+            expired = None;
             let state = task.status.state;
-            if !state.is_interrupted()
-                || task.status.timestamp != since
-                || lock(running).contains_key(&task.id)
-            {
+            if !state.is_interrupted() || task.status.timestamp != since {
                 return None;
             }
             expired = Some(state);

@@ -28,6 +28,7 @@ mod execution;
 mod expiry;
 pub(crate) mod lifecycle;
 mod subscribe;
+mod turns;
 
 /// Who calls, and with which service parameters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,16 +94,16 @@ impl CallContext {
         self
     }
 
-    /// Whom the tasks of this call belong to: its principal (subject and tenant, without the
+    /// Whom the tasks of this call belong to: its principal (its subject, without the
     /// request's scopes and claims) under the tenant the call addresses, else the principal's
-    /// own tenant.
+    /// own tenant (a principal with a tenant may address no other).
     pub fn owner(&self) -> Owner {
         let tenant = self.tenant.clone().filter(|t| !t.is_empty()).or_else(|| {
             self.principal
                 .as_ref()
                 .and_then(|p| p.tenant().map(str::to_owned))
         });
-        Owner::new(self.principal.as_ref().map(Principal::identity), tenant)
+        Owner::new(self.principal.clone(), tenant)
     }
 }
 
@@ -162,6 +163,12 @@ pub struct HandlerConfig {
     /// Counted from when this handler saw the turn end: tasks a persistent store held before
     /// the process started are not expired until their next turn.
     pub interrupted_ttl: Option<Duration>,
+    /// The store is shared with other replicas (a SQL store several servers use): each running
+    /// agent follows its task in the store, and is cancelled when the task ends there while it
+    /// runs (a `CancelTask` answered by another replica marks the task canceled; this replica's
+    /// agent then gets its cancellation). Costs one store reader per running agent. Default
+    /// false.
+    pub shared_store: bool,
 }
 
 impl Default for HandlerConfig {
@@ -173,11 +180,20 @@ impl Default for HandlerConfig {
             max_task_bytes: 16 * 1024 * 1024,
             max_page_bytes: 4 * 1024 * 1024,
             interrupted_ttl: Some(Duration::from_secs(24 * 60 * 60)),
+            shared_store: false,
         }
     }
 }
 
 impl HandlerConfig {
+    /// Sets whether the store is shared with other replicas (see
+    /// [`shared_store`](Self::shared_store)).
+    #[must_use]
+    pub fn with_shared_store(mut self, shared: bool) -> Self {
+        self.shared_store = shared;
+        self
+    }
+
     /// Sets the cancel grace period.
     #[must_use]
     pub fn with_cancel_grace(mut self, grace: Duration) -> Self {
@@ -225,6 +241,8 @@ struct Inner {
     access: AccessPolicy,
     config: HandlerConfig,
     running: Running,
+    /// Held around each update whose decision involves `running` (see [`turns`]).
+    turns: Arc<turns::Turns>,
     next_execution: std::sync::atomic::AtomicU64,
     shutdown: CancellationToken,
     /// The deadlines of interrupted tasks.
@@ -374,6 +392,7 @@ impl HandlerBuilder {
                 access: self.access,
                 config: self.config,
                 running: Running::default(),
+                turns: Arc::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
@@ -591,7 +610,7 @@ impl RequestHandler {
             },
         };
         let include_artifacts = req.include_artifacts.unwrap_or(false);
-        let mut query = ListQuery {
+        let query = ListQuery {
             owner: call.owner(),
             context_id: req.context_id,
             state: (!req.status.is_unspecified()).then_some(req.status),
@@ -604,8 +623,7 @@ impl RequestHandler {
         };
         let page = match self.inner.store.list(&query).await {
             Ok(page) => page,
-            Err(StoreError::Backend(msg)) if msg == crate::store::INVALID_PAGE_TOKEN => {
-                let token = query.page_token.take().unwrap_or_default();
+            Err(StoreError::InvalidPageToken(token)) => {
                 return Err(A2aError::invalid_params(format!(
                     "pageToken `{token}` is not a token this server returned"
                 )));
@@ -661,7 +679,6 @@ impl RequestHandler {
             // A timeout here is the agent ignoring the cancel: the server ends the task below.
             let _ = tokio::time::timeout(grace, wait_terminal).await;
         }
-        let expiry = &self.inner.expiry;
         let mut refused = None;
         let mut answer = None;
         // The canceled task is this call's answer, taken from the update that canceled it
@@ -678,20 +695,20 @@ impl RequestHandler {
             .update(
                 &req.id,
                 Box::new(|task: &Task, _room| {
+                    refused = None;
                     if task.status.state.is_terminal() {
                         refused = Some(task.clone());
                         return None;
                     }
                     let message = lifecycle::agent_message(task, "The task was canceled.");
-                    let edit = lifecycle::status_edit(task, TaskState::Canceled, Some(message));
-                    if edit.is_ok() {
-                        expiry.forget(&task.id);
-                    }
-                    edit.ok()
+                    lifecycle::status_edit(task, TaskState::Canceled, Some(message)).ok()
                 }),
                 Some(then),
             )
             .await?;
+        if answer.is_some() {
+            self.inner.expiry.forget(&req.id);
+        }
         if outcome.is_none() {
             return Err(A2aError::task_not_found(req.id));
         }

@@ -862,6 +862,7 @@ impl TaskStore for InMemoryTaskStore {
         let Some(entry) = inner.tasks.get_mut(id) else {
             return Box::pin(std::future::ready(Ok(None)));
         };
+        let mut change = change;
         let Some(edit) = change(&entry.task, Room::new(entry.bytes, store_room)) else {
             let outcome = UpdateOutcome {
                 last_seq: entry.last_seq(),
@@ -973,7 +974,7 @@ impl TaskStore for InMemoryTaskStore {
             let start = match &query.page_token {
                 Some(token) if !token.is_empty() => Some(
                     parse_cursor(token)
-                        .ok_or_else(|| StoreError::Backend(super::INVALID_PAGE_TOKEN.to_owned()))?,
+                        .ok_or_else(|| StoreError::InvalidPageToken(token.clone()))?,
                 ),
                 _ => None,
             };

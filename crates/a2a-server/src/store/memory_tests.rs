@@ -262,7 +262,7 @@ fn list_filters_by_context_state_time_and_owner() {
 
 async fn edit(store: &InMemoryTaskStore, id: &TaskId, edit: TaskEdit) -> u64 {
     store
-        .update(id, Box::new(move |_, _| Some(edit)), None)
+        .update(id, Box::new(move |_, _| Some(edit.clone())), None)
         .await
         .unwrap()
         .expect("the task exists")
@@ -547,7 +547,7 @@ fn the_total_budget_evicts_by_bytes() {
                 &"w-0".into(),
                 Box::new(|_, r| {
                     *room.lock().unwrap() = Some(r);
-                    Some(grow)
+                    Some(grow.clone())
                 }),
                 None,
             )

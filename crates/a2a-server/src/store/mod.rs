@@ -89,6 +89,8 @@
 //! and each settle an `UPDATE ... WHERE id = $id AND lease = $lease` (or a `DELETE`).
 
 mod bytes;
+#[cfg(feature = "store-conformance")]
+pub mod conformance;
 mod memory;
 #[cfg(test)]
 mod memory_tests;
@@ -114,24 +116,46 @@ use crate::auth::Principal;
 /// The future a store method returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
-/// A store failure (I/O, serialization, a broken invariant, a full store).
+/// A store failure, by kind: what the caller can do about it follows from the variant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
     /// `create` for an id that already exists.
     #[error("task {0} already exists")]
     AlreadyExists(TaskId),
+    /// Something the operation needs is not stored (the text names it).
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// A concurrent writer won and the store gave up retrying: the same call may succeed later.
+    #[error("conflict with a concurrent change: {0}")]
+    Conflict(String),
     /// The store cannot take another task, or more bytes, without dropping one it may not drop
     /// (one that can still change, or that is pinned). The text says which limit was hit. The
     /// handler answers a new `SendMessage` with `UnsupportedOperationError` (-32004) carrying it.
     #[error("{0}")]
     Full(String),
-    /// The backend failed.
-    #[error("task store backend failed: {0}")]
-    Backend(String),
+    /// The backend cannot be reached or did not answer in time (a database that is down, a
+    /// pool with no free connection): transient, the call may be retried.
+    #[error("task store unavailable: {0}")]
+    Unavailable(String),
+    /// What the store holds cannot be read back (a row that does not decode, a broken
+    /// invariant): not transient.
+    #[error("task store data is corrupt: {0}")]
+    Corrupt(String),
+    /// A `ListTasks` page token that this store did not hand out (the token as given).
+    #[error("invalid pageToken `{0}`")]
+    InvalidPageToken(String),
     /// The store does not do this (a store without a push outbox, asked to claim deliveries).
     #[error("the task store does not support this: {0}")]
     Unsupported(String),
+}
+
+impl StoreError {
+    /// Whether the same call may succeed when tried again ([`Conflict`](Self::Conflict),
+    /// [`Unavailable`](Self::Unavailable)).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
+    }
 }
 
 /// Whom a task belongs to: the principal that created it and the tenant it was created under.
@@ -150,9 +174,12 @@ pub struct Owner {
 
 impl Owner {
     /// The owner of tasks created by `principal` under `tenant`.
+    ///
+    /// Only the principal's subject is kept ([`Principal::identity`]): its scopes and claims
+    /// describe one request, and its tenant is the call's.
     pub fn new(principal: Option<Principal>, tenant: Option<String>) -> Self {
         Self {
-            principal,
+            principal: principal.as_ref().map(Principal::identity),
             tenant: tenant.filter(|t| !t.is_empty()),
         }
     }
@@ -175,6 +202,25 @@ pub struct StoredTask {
     pub bytes: u64,
 }
 
+impl StoredTask {
+    /// A task as a store read it back (for stores outside this crate).
+    pub fn new(
+        task: Task,
+        owner: Owner,
+        generation: Generation,
+        last_seq: u64,
+        bytes: u64,
+    ) -> Self {
+        Self {
+            task,
+            owner,
+            generation,
+            last_seq,
+            bytes,
+        }
+    }
+}
+
 /// One entry of a task's event log.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -185,6 +231,13 @@ pub struct LogEntry {
     pub event: StreamResponse,
 }
 
+impl LogEntry {
+    /// The event `seq` of a log.
+    pub fn new(seq: u64, event: StreamResponse) -> Self {
+        Self { seq, event }
+    }
+}
+
 /// What [`TaskStore::update`] left behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -193,6 +246,13 @@ pub struct UpdateOutcome {
     pub last_seq: u64,
     /// The task's state after the update.
     pub state: TaskState,
+}
+
+impl UpdateOutcome {
+    /// A task whose last event is `last_seq`, in `state`.
+    pub fn new(last_seq: u64, state: TaskState) -> Self {
+        Self { last_seq, state }
+    }
 }
 
 /// What a change is told besides the task: the bytes the task holds and the bytes the store
@@ -315,12 +375,18 @@ impl TaskEdit {
 }
 
 /// A change to one task, applied atomically by the store: decided on the task as it stands and
-/// the [`Room`] left, it returns the edit to apply, or `None` to leave the task as it is. It may
-/// run side effects (the handler registers executions in it) but must not block.
-pub type Change<'a> = Box<dyn FnOnce(&Task, Room) -> Option<TaskEdit> + Send + 'a>;
+/// the [`Room`] left, it returns the edit to apply, or `None` to leave the task as it is.
+///
+/// The store may call it more than once for one update (a SQL store retries a transaction that
+/// lost a serialization conflict; only the last call's edit is applied), so it must be a
+/// function of the task and the room: it may record its decision in what it borrows (each call
+/// overwriting the last), but must have no other effect. Effects of an applied edit belong in
+/// the update's [`Observer`] or after the update returns.
+pub type Change<'a> = Box<dyn FnMut(&Task, Room) -> Option<TaskEdit> + Send + 'a>;
 
-/// Called by [`TaskStore::update`] with the task as an edit left it, before any waiter is woken
-/// (a blocking `SendMessage` keeps the task that its final update made this way).
+/// Called by [`TaskStore::update`] once, after the edit is applied for good, with the task as
+/// the edit left it; a store that can, calls it before any waiter of this process is woken (a
+/// blocking `SendMessage` keeps the task that its final update made this way).
 pub type Observer<'a> = Box<dyn FnOnce(&Task) + Send + 'a>;
 
 /// Keeps a task from being dropped by its store while it lives (see [`TaskStore::pin`]).
@@ -387,9 +453,6 @@ pub struct ListPage {
     /// How many tasks match the filters, across all pages.
     pub total_size: usize,
 }
-
-/// An invalid `pageToken`.
-pub const INVALID_PAGE_TOKEN: &str = "invalid pageToken";
 
 /// The bounds of a store's push outbox: every delivery waiting is held until it settles.
 ///
@@ -492,6 +555,31 @@ pub struct Delivery {
     pub last_error: Option<String>,
 }
 
+impl Delivery {
+    /// A delivery of event `seq` to `config` (whose `task_id` names the task), claimed under
+    /// `lease`, with no failed attempt yet (set `attempts` and `last_error` after).
+    pub fn new(
+        id: u64,
+        lease: u64,
+        seq: u64,
+        event: StreamResponse,
+        config: TaskPushNotificationConfig,
+        generation: Generation,
+    ) -> Self {
+        Self {
+            id,
+            lease,
+            task_id: config.task_id.clone().unwrap_or_default(),
+            seq,
+            event,
+            config,
+            generation,
+            attempts: 0,
+            last_error: None,
+        }
+    }
+}
+
 /// What [`TaskStore::claim_deliveries`] handed out.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -531,6 +619,21 @@ pub struct DeliveryRecord {
     pub last_error: Option<String>,
     /// When it is due (pending), or its lease runs out (in flight); `None` when dead.
     pub due: Option<SystemTime>,
+}
+
+impl DeliveryRecord {
+    /// Delivery `id` of event `seq`, in `state`, with no failed attempt and no due time yet
+    /// (set `attempts`, `last_error` and `due` after).
+    pub fn new(id: u64, seq: u64, state: DeliveryState) -> Self {
+        Self {
+            id,
+            seq,
+            state,
+            attempts: 0,
+            last_error: None,
+            due: None,
+        }
+    }
 }
 
 /// How deliveries to one push configuration of a task went.
@@ -620,7 +723,8 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// Decides a change on the task as it stands, applies the edit it returns and appends the
     /// edit's event, atomically; then calls `then`, if an edit was applied, with the task as it
-    /// left it. `None` when there is no such task.
+    /// left it. `None` when there is no such task. The change may be called more than once
+    /// (see [`Change`]); `then` is called at most once.
     fn update<'a>(
         &'a self,
         id: &'a TaskId,

@@ -1,0 +1,285 @@
+//! `a2a serve --store`: tasks outlive the server (`kill -9` with SQLite and PostgreSQL, then a
+//! restart), and two servers on one PostgreSQL serve one agent: a stream on B follows a task
+//! running on A, a cancel sent to B stops the agent on A, a stream resumes with Last-Event-ID on
+//! the other replica. PostgreSQL at 127.0.0.1:5432 (`A2A_TEST_POSTGRES_URL` overrides) must be
+//! reachable: these tests fail, never skip, without it.
+
+use std::io::{BufRead as _, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use a2a_client::A2aClient;
+use a2a_types::v1::{
+    CancelTaskRequest, GetTaskRequest, Message, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskId, TaskState,
+};
+use futures_util::StreamExt as _;
+
+/// One `a2a serve` process on a free port; killed (SIGKILL) when dropped.
+struct Replica {
+    child: Child,
+    url: String,
+}
+
+impl Replica {
+    fn start(store: &[String], exec: &str) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--no-grpc",
+                "--exec",
+                exec,
+            ])
+            .args(store)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("a2a serve starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+            .to_owned();
+        Self { child, url }
+    }
+
+    async fn client(&self) -> A2aClient {
+        A2aClient::connect(&self.url).await.unwrap()
+    }
+
+    /// `kill -9`: no shutdown of any kind.
+    fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+fn unique(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!(
+        "{prefix}_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+fn postgres_store() -> Vec<String> {
+    let url = std::env::var("A2A_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
+    vec![
+        "--store".to_owned(),
+        url,
+        "--store-schema".to_owned(),
+        unique("a2a_cli"),
+    ]
+}
+
+fn sqlite_store() -> (Vec<String>, std::path::PathBuf) {
+    let path = std::env::temp_dir().join(format!("{}.db", unique("a2a_cli")));
+    let store = vec!["--store".to_owned(), format!("sqlite://{}", path.display())];
+    (store, path)
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Lines `line1` .. `lineN`, one every `gap` seconds (the exec agent streams each line as an
+/// artifact chunk once the next one comes).
+fn lines(n: u32, gap: f64) -> String {
+    format!("for i in $(seq 1 {n}); do echo line$i; sleep {gap}; done")
+}
+
+async fn start_task(client: &A2aClient) -> TaskId {
+    let request = SendMessageRequest::new(Message::user_text("go"))
+        .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
+    match client.send_message(request).await.unwrap() {
+        SendMessageResponse::Task(task) => task.id,
+        other => panic!("a task, not {other:?}"),
+    }
+}
+
+/// The artifact texts (each line without its newline) and the last state of events.
+fn summary(events: &[StreamResponse]) -> (Vec<String>, Option<TaskState>) {
+    let mut texts = Vec::new();
+    let mut state = None;
+    for event in events {
+        match event {
+            StreamResponse::ArtifactUpdate(update) => texts.extend(
+                update
+                    .artifact
+                    .parts
+                    .iter()
+                    .filter_map(|p| p.as_text().map(|t| t.trim_end().to_owned())),
+            ),
+            StreamResponse::StatusUpdate(update) => state = Some(update.status.state),
+            StreamResponse::Task(task) => state = Some(task.status.state),
+            _ => {}
+        }
+    }
+    (texts, state)
+}
+
+async fn get(client: &A2aClient, id: &TaskId) -> Task {
+    client
+        .get_task(GetTaskRequest::new(id.clone()))
+        .await
+        .unwrap()
+}
+
+#[test]
+fn a_stream_on_b_sees_every_event_of_a_task_running_on_a_and_resumes_on_a() {
+    let store = postgres_store();
+    let a = Replica::start(&store, &lines(5, 0.3));
+    let b = Replica::start(&store, "cat");
+    runtime().block_on(async {
+        let (on_a, on_b) = (a.client().await, b.client().await);
+        let id = start_task(&on_a).await;
+        let mut stream = on_b
+            .subscribe_to_task(SubscribeToTaskRequest::new(id.clone()))
+            .await
+            .unwrap();
+        // The task first, then two events; then the stream goes away mid-task.
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            seen.push(stream.next().await.unwrap().unwrap());
+        }
+        let last_id = stream.last_event_id().expect("events carry ids").to_owned();
+        drop(stream);
+        // Resumed on the other replica right after that event: the rest, in order, none twice.
+        let rest = on_a
+            .subscribe_to_task_after(SubscribeToTaskRequest::new(id.clone()), Some(last_id))
+            .await
+            .unwrap();
+        let rest: Vec<StreamResponse> =
+            tokio::time::timeout(Duration::from_secs(30), rest.map(Result::unwrap).collect())
+                .await
+                .expect("the task ends");
+        seen.extend(rest);
+        let (texts, state) = summary(&seen);
+        assert_eq!(texts, ["line1", "line2", "line3", "line4", "line5"]);
+        assert_eq!(state, Some(TaskState::Completed));
+        assert_eq!(get(&on_b, &id).await.status.state, TaskState::Completed);
+    });
+}
+
+#[test]
+fn a_cancel_sent_to_b_stops_the_agent_running_on_a() {
+    let store = postgres_store();
+    let marker = std::env::temp_dir().join(unique("a2a_cli_cancel"));
+    let exec = format!("echo started; sleep 4; touch {}", marker.display());
+    let a = Replica::start(&store, &exec);
+    let b = Replica::start(&store, "cat");
+    runtime().block_on(async {
+        let (on_a, on_b) = (a.client().await, b.client().await);
+        let id = start_task(&on_a).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let canceled = on_b
+            .cancel_task(CancelTaskRequest::new(id.clone()))
+            .await
+            .unwrap();
+        assert_eq!(canceled.status.state, TaskState::Canceled);
+        assert_eq!(get(&on_a, &id).await.status.state, TaskState::Canceled);
+        // The command on A was killed: it never gets to touch the marker.
+        tokio::time::sleep(Duration::from_secs(6)).await;
+    });
+    assert!(
+        !marker.exists(),
+        "the agent on A ran to its end after the cancel on B"
+    );
+}
+
+/// `kill -9` mid-stream, restart on the same store: every event the client saw is there, and
+/// the task the dead server ran ends FAILED by the lease policy.
+fn survives_kill_9(store: &[String]) {
+    // A short lease, so that the restarted server resolves the task soon.
+    let store = &[store, &["--store-lease".to_owned(), "2".to_owned()]].concat();
+    let exec = lines(30, 0.2);
+    let first = Replica::start(store, &exec);
+    let (id, seen) = runtime().block_on(async {
+        let client = first.client().await;
+        let request = SendMessageRequest::new(Message::user_text("go"));
+        let mut stream = client.send_streaming_message(request).await.unwrap();
+        let mut seen = Vec::new();
+        // The task and three chunks.
+        while summary(&seen).0.len() < 3 {
+            seen.push(stream.next().await.unwrap().unwrap());
+        }
+        let id = stream.task_id().cloned().expect("a task stream");
+        (id, seen)
+    });
+    first.kill();
+    let again = Replica::start(store, &exec);
+    runtime().block_on(async {
+        let client = again.client().await;
+        let task = get(&client, &id).await;
+        let (seen_texts, _) = summary(&seen);
+        let kept: Vec<String> = task.artifacts[0]
+            .parts
+            .iter()
+            .filter_map(|p| p.as_text().map(|t| t.trim_end().to_owned()))
+            .collect();
+        assert!(
+            kept.starts_with(&seen_texts),
+            "acknowledged {seen_texts:?}, kept {kept:?}"
+        );
+        // The whole log is there to resume from the first event.
+        let log = client
+            .subscribe_to_task_after(SubscribeToTaskRequest::new(id.clone()), Some("1".into()))
+            .await
+            .unwrap();
+        let log: Vec<StreamResponse> =
+            tokio::time::timeout(Duration::from_secs(30), log.map(Result::unwrap).collect())
+                .await
+                .expect("the stream ends with the task");
+        let (texts, state) = summary(&log);
+        assert!(texts.starts_with(&seen_texts), "{texts:?}");
+        assert_eq!(state, Some(TaskState::Failed));
+        let task = get(&client, &id).await;
+        assert_eq!(task.status.state, TaskState::Failed);
+        let why = task.status.message.unwrap().parts[0]
+            .as_text()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            why,
+            "The replica running this task stopped before the task ended (its lease ran out); \
+             send the message again to start a new task."
+        );
+    });
+}
+
+#[test]
+fn sqlite_tasks_survive_kill_9() {
+    let (store, path) = sqlite_store();
+    survives_kill_9(&store);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn postgres_tasks_survive_kill_9() {
+    survives_kill_9(&postgres_store());
+}

@@ -1,0 +1,82 @@
+//! The embedded migrations, run on connect.
+
+use sqlx::{AnyPool, Executor, Row};
+
+use a2a_server::store::StoreError;
+
+use crate::Dialect;
+use crate::codec::store_error;
+
+/// Each migration: its version and its SQL, with `{serial}` for the dialect's auto-numbered
+/// primary key. Append only; never edit one that shipped.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_tables.sql"))];
+
+/// The schema version this build writes.
+pub(crate) const VERSION: i64 = 1;
+
+fn dialect_sql(dialect: Dialect, sql: &str) -> String {
+    let serial = match dialect {
+        Dialect::Sqlite => "INTEGER PRIMARY KEY AUTOINCREMENT",
+        Dialect::Postgres => "BIGSERIAL PRIMARY KEY",
+    };
+    sql.replace("{serial}", serial)
+}
+
+/// Brings the schema up to [`VERSION`]; fails `Unsupported` on a database a newer build wrote.
+pub(crate) async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await.map_err(store_error)?;
+    if dialect == Dialect::Postgres {
+        // Replicas that start together migrate one after the other. The key: "a2a-store".
+        tx.execute("SELECT CAST(pg_advisory_xact_lock(8243176102) AS TEXT)")
+            .await
+            .map_err(store_error)?;
+    }
+    tx.execute("CREATE TABLE IF NOT EXISTS a2a_schema (version BIGINT PRIMARY KEY)")
+        .await
+        .map_err(store_error)?;
+    let current: i64 =
+        sqlx::query("SELECT CAST(coalesce(max(version), 0) AS BIGINT) FROM a2a_schema")
+            .fetch_one(&mut *tx)
+            .await
+            .and_then(|row| row.try_get(0))
+            .map_err(store_error)?;
+    if current > VERSION {
+        return Err(StoreError::Unsupported(format!(
+            "the database's a2a schema is version {current}, newer than this build's {VERSION}: \
+             upgrade the server"
+        )));
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
+        tx.execute(dialect_sql(dialect, sql).as_str())
+            .await
+            .map_err(|err| {
+                StoreError::Corrupt(format!("migration {version} failed: {}", store_error(err)))
+            })?;
+        sqlx::query("INSERT INTO a2a_schema (version) VALUES ($1)")
+            .bind(*version)
+            .execute(&mut *tx)
+            .await
+            .map_err(store_error)?;
+        tracing::info!(version, "a2a task store schema migrated");
+    }
+    tx.commit().await.map_err(store_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serial_keys_per_dialect() {
+        let sql = "CREATE TABLE x (id {serial});";
+        assert_eq!(
+            dialect_sql(Dialect::Sqlite, sql),
+            "CREATE TABLE x (id INTEGER PRIMARY KEY AUTOINCREMENT);"
+        );
+        assert_eq!(
+            dialect_sql(Dialect::Postgres, sql),
+            "CREATE TABLE x (id BIGSERIAL PRIMARY KEY);"
+        );
+        assert!(MIGRATIONS.iter().all(|(v, _)| *v <= VERSION));
+    }
+}

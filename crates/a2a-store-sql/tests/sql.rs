@@ -1,0 +1,278 @@
+//! What the SQL stores add to the conformance suite: durability across a reconnect, retention,
+//! wake-ups and leases across replicas, outbox bounds.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_server::store::{OutboxLimits, Owner, TaskEdit, TaskStore};
+use a2a_store_sql::{SqlConfig, SqlRetention, SqlStore};
+use a2a_types::protocol::Generation;
+use a2a_types::v1::{Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus};
+
+fn task(id: &str, state: TaskState) -> Task {
+    Task::new(id, "ctx", TaskStatus::now(state))
+}
+
+async fn set_state(store: &dyn TaskStore, id: &str, state: TaskState) {
+    store
+        .update(
+            &TaskId::from(id),
+            Box::new(move |_, _| Some(TaskEdit::Status(TaskStatus::now(state)))),
+            None,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// Everything acknowledged before a store goes is there when the file is opened again.
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_keeps_tasks_and_logs_across_a_reconnect() {
+    let path = common::sqlite_path();
+    let url = format!("sqlite://{}", path.display());
+    let first = common::connect(SqlConfig::new(&url)).await;
+    first
+        .create(
+            task("t", TaskState::Submitted),
+            Owner::default(),
+            Generation::V0_3,
+        )
+        .await
+        .unwrap();
+    set_state(&first, "t", TaskState::Working).await;
+    set_state(&first, "t", TaskState::Completed).await;
+    first.close().await;
+    drop(first);
+    let again = common::connect(SqlConfig::new(&url)).await;
+    let stored = again.load(&"t".into()).await.unwrap().expect("kept");
+    assert_eq!(stored.last_seq, 3);
+    assert_eq!(stored.generation, Generation::V0_3);
+    assert_eq!(stored.task.status.state, TaskState::Completed);
+    let log = again.read_log(&"t".into(), 0, 10).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2, 3]);
+    let _ = std::fs::remove_file(&path);
+}
+
+async fn retention_deletes_ended_tasks_only(config: SqlConfig) {
+    let config = config.with_retention(
+        SqlRetention::default()
+            .with_terminal_ttl(Some(Duration::from_millis(1500)))
+            .with_max_tasks(3)
+            .with_batch(2)
+            .with_sweep_interval(Duration::ZERO),
+    );
+    let store = common::connect(config).await;
+    for i in 0..5 {
+        let id = format!("done{i}");
+        store
+            .create(
+                task(&id, TaskState::Working),
+                Owner::default(),
+                Generation::V1,
+            )
+            .await
+            .unwrap();
+        set_state(&store, &id, TaskState::Completed).await;
+    }
+    store
+        .create(
+            task("live", TaskState::Working),
+            Owner::default(),
+            Generation::V1,
+        )
+        .await
+        .unwrap();
+    // Six tasks, at most three: the two oldest ended ones go (a batch of two, then one more).
+    assert_eq!(store.sweep().await.unwrap(), 3);
+    for (id, kept) in [
+        ("done0", false),
+        ("done1", false),
+        ("done2", false),
+        ("done3", true),
+    ] {
+        assert_eq!(
+            store.load(&id.into()).await.unwrap().is_some(),
+            kept,
+            "{id}"
+        );
+    }
+    assert!(
+        store
+            .read_log(&"done0".into(), 0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    // By age: every ended task; the live one stays.
+    assert_eq!(store.sweep().await.unwrap(), 2);
+    assert!(store.load(&"live".into()).await.unwrap().is_some());
+    assert_eq!(store.sweep().await.unwrap(), 0);
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_retention_deletes_ended_tasks_only() {
+    retention_deletes_ended_tasks_only(common::sqlite_config()).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_retention_deletes_ended_tasks_only() {
+    retention_deletes_ended_tasks_only(common::postgres_config()).await;
+}
+
+/// A reader on one replica wakes when another replica appends, long before its poll.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_notify_wakes_readers_on_other_replicas() {
+    let config = common::postgres_config();
+    let a = common::connect(config.clone()).await;
+    let b = Arc::new(common::connect(config.with_poll_interval(Duration::from_secs(60))).await);
+    a.create(
+        task("t", TaskState::Working),
+        Owner::default(),
+        Generation::V1,
+    )
+    .await
+    .unwrap();
+    let waiter = {
+        let b = b.clone();
+        tokio::spawn(async move { b.wait(&"t".into(), 1).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!waiter.is_finished());
+    set_state(&a, "t", TaskState::Completed).await;
+    tokio::time::timeout(Duration::from_secs(10), waiter)
+        .await
+        .expect("woken by NOTIFY, not the 60 s poll")
+        .unwrap()
+        .unwrap();
+    let log = b.read_log(&"t".into(), 1, 10).await.unwrap();
+    assert_eq!(log.len(), 1);
+}
+
+/// A replica that stops leaves its active tasks leased; once the lease runs out another
+/// replica fails them, saying why. A live replica keeps its leases.
+async fn leases_resolve_tasks_of_stopped_replicas(config: SqlConfig) {
+    let config = config.with_lease(Some(Duration::from_millis(300)));
+    let dead = common::connect(config.clone().with_replica("dead")).await;
+    let alive = common::connect(config.with_replica("alive")).await;
+    dead.create(
+        task("orphan", TaskState::Working),
+        Owner::default(),
+        Generation::V1,
+    )
+    .await
+    .unwrap();
+    alive
+        .create(
+            task("kept", TaskState::Working),
+            Owner::default(),
+            Generation::V1,
+        )
+        .await
+        .unwrap();
+    alive
+        .create(
+            task("waits", TaskState::Working),
+            Owner::default(),
+            Generation::V1,
+        )
+        .await
+        .unwrap();
+    set_state(&alive, "waits", TaskState::InputRequired).await;
+    // The replica stops: its keeper no longer renews.
+    dead.close().await;
+    drop(dead);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let _ = alive.check_leases().await.unwrap();
+    let orphan = alive.load(&"orphan".into()).await.unwrap().unwrap();
+    assert_eq!(orphan.task.status.state, TaskState::Failed);
+    let text = orphan.task.status.message.as_ref().unwrap().parts[0]
+        .as_text()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        text,
+        "The replica running this task stopped before the task ended (its lease ran out); \
+         send the message again to start a new task."
+    );
+    assert_eq!(orphan.last_seq, 2, "the failure is an event of the log");
+    let kept = alive.load(&"kept".into()).await.unwrap().unwrap();
+    assert_eq!(kept.task.status.state, TaskState::Working);
+    let waits = alive.load(&"waits".into()).await.unwrap().unwrap();
+    assert_eq!(waits.task.status.state, TaskState::InputRequired);
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_leases_resolve_tasks_of_stopped_replicas() {
+    leases_resolve_tasks_of_stopped_replicas(common::sqlite_config()).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_leases_resolve_tasks_of_stopped_replicas() {
+    leases_resolve_tasks_of_stopped_replicas(common::postgres_config()).await;
+}
+
+/// A configuration whose queue is full gets no delivery: counted as dropped, with the reason.
+async fn full_queues_drop_and_say_why(config: SqlConfig) {
+    let store =
+        common::connect(config.with_outbox_limits(OutboxLimits::default().with_max_per_config(1)))
+            .await;
+    let hook = TaskPushNotificationConfig::new("https://hook.example/a")
+        .with_task_id("t")
+        .with_id("a");
+    store.put_push_config(hook, Generation::V1).await.unwrap();
+    store
+        .create(
+            task("t", TaskState::Submitted),
+            Owner::default(),
+            Generation::V1,
+        )
+        .await
+        .unwrap();
+    set_state(&store, "t", TaskState::Working).await;
+    let status = store.push_status(&"t".into()).await.unwrap();
+    assert_eq!(status[0].dropped, 1);
+    assert_eq!(
+        status[0].last_error.as_deref(),
+        Some(
+            "the outbox holds 1 deliveries for push config `a` of task t, its limit \
+             (max_per_config): event 2 was dropped"
+        )
+    );
+    assert_eq!(status[0].deliveries.len(), 1);
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_full_queues_drop_and_say_why() {
+    full_queues_drop_and_say_why(common::sqlite_config()).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_full_queues_drop_and_say_why() {
+    full_queues_drop_and_say_why(common::postgres_config()).await;
+}
+
+/// A database that cannot be reached fails `Unavailable`, naming it without its password.
+#[tokio::test]
+async fn an_unreachable_database_is_unavailable() {
+    let config = SqlConfig::new("postgres://me:secret@127.0.0.1:1/none")
+        .with_acquire_timeout(Duration::from_secs(1));
+    let err = SqlStore::connect(config).await.unwrap_err();
+    let text = err.to_string();
+    assert!(err.is_transient(), "{err:?}");
+    assert!(
+        text.contains("postgres://me:***@127.0.0.1:1/none"),
+        "{text}"
+    );
+    assert!(!text.contains("secret"), "{text}");
+}
