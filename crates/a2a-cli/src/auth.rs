@@ -220,16 +220,27 @@ async fn logout(opts: &Common, diag: &Diag) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The OAuth 2 scheme to log in with.
+/// The scheme to log in with: an OAuth 2 scheme with its flows, or an OpenID Connect one with
+/// its discovery URL.
+enum Picked<'c> {
+    OAuth(&'c OAuthFlows),
+    Oidc(&'c str),
+}
+
+/// The OAuth 2 or OpenID Connect scheme to log in with.
 fn pick_scheme<'c>(
     card: &'c AgentCard,
     wanted: Option<&str>,
-) -> Result<(&'c str, &'c OAuthFlows), CliError> {
+) -> Result<(&'c str, Picked<'c>), CliError> {
     let oauth = card
         .security_schemes
         .iter()
         .filter_map(|(name, scheme)| match scheme {
-            SecurityScheme::OAuth2(oauth) => Some((name.as_str(), &oauth.flows)),
+            SecurityScheme::OAuth2(oauth) => Some((name.as_str(), Picked::OAuth(&oauth.flows))),
+            SecurityScheme::OpenIdConnect(oidc) => Some((
+                name.as_str(),
+                Picked::Oidc(oidc.open_id_connect_url.as_str()),
+            )),
             _ => None,
         });
     let found = match wanted {
@@ -239,9 +250,12 @@ fn pick_scheme<'c>(
     found.ok_or_else(|| {
         let names: Vec<&str> = oauth.map(|(n, _)| n).collect();
         let message = match (wanted, names.is_empty()) {
-            (_, true) => "the agent's card declares no OAuth 2 scheme to log in with".to_owned(),
+            (_, true) => {
+                "the agent's card declares no OAuth 2 or OpenID Connect scheme to log in with"
+                    .to_owned()
+            }
             (Some(w), false) => format!(
-                "the card has no OAuth 2 scheme `{w}`; it has {}",
+                "the card has no OAuth 2 or OpenID Connect scheme `{w}`; it has {}",
                 names.join(", ")
             ),
             (None, false) => unreachable!("a scheme is found when there is one"),
@@ -250,16 +264,77 @@ fn pick_scheme<'c>(
     })
 }
 
+/// The flows an OpenID Connect provider offers, from its discovery document: client
+/// credentials when a client secret is given, else the device-code flow.
+async fn discover(
+    builder: &a2a_client::ClientBuilder,
+    url: &str,
+    args: &LoginArgs,
+) -> Result<OAuthFlows, CliError> {
+    let unusable = |why: String| {
+        CliError::new(
+            Code::CardInvalid,
+            format!("the OpenID Connect discovery document {url} {why}"),
+        )
+    };
+    let request = http::Request::get(url)
+        .header(http::header::ACCEPT, "application/json")
+        .body(Bytes::new())
+        .map_err(|err| unusable(format!("is not a usable URL: {err}")))?;
+    let (head, bytes) = builder
+        .send_http("OAuth", request)
+        .await
+        .map_err(|error| CliError::from_client(&error, &crate::error::Context::default()))?;
+    if !head.status.is_success() {
+        return Err(unusable(format!("answered HTTP {}", head.status)));
+    }
+    let document: Value =
+        serde_json::from_slice(&bytes).map_err(|err| unusable(format!("is not JSON: {err}")))?;
+    let endpoint = |name: &str| {
+        document
+            .get(name)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let token_url =
+        endpoint("token_endpoint").ok_or_else(|| unusable("names no token_endpoint".to_owned()))?;
+    // OpenID Connect's own scope; `--scope` asks for others.
+    let offered = BTreeMap::from([("openid".to_owned(), String::new())]);
+    if args.client_secret.is_some() {
+        return Ok(OAuthFlows::ClientCredentials(
+            a2a_types::v1::ClientCredentialsOAuthFlow::new(token_url, offered),
+        ));
+    }
+    let device = endpoint("device_authorization_endpoint").ok_or_else(|| {
+        unusable(
+            "names no device_authorization_endpoint; log in with --client-id and \
+             A2ACLI_CLIENT_SECRET (client credentials) instead"
+                .to_owned(),
+        )
+    })?;
+    Ok(OAuthFlows::DeviceCode(
+        a2a_types::v1::DeviceCodeOAuthFlow::new(device, token_url, offered),
+    ))
+}
+
 async fn login(args: &LoginArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
     let card = connect::resolve(opts, diag).await?;
     let key = agent_key(&card.card)
         .ok_or_else(|| CliError::new(Code::CardInvalid, "the agent card lists no interface"))?;
-    let (scheme, flows) = pick_scheme(&card.card, args.scheme.as_deref())?;
+    let (scheme, picked) = pick_scheme(&card.card, args.scheme.as_deref())?;
     if let Some(secret) = &args.client_secret {
         diag.secret(secret);
     }
     let builder = connect::logged(connect::builder(opts, diag)?, diag);
+    let discovered;
+    let flows = match picked {
+        Picked::OAuth(flows) => flows,
+        Picked::Oidc(url) => {
+            discovered = discover(&builder, url, args).await?;
+            &discovered
+        }
+    };
     let client_id = args.client_id.as_deref().unwrap_or("a2a-cli");
     let (token_url, scopes, token) = match flows {
         OAuthFlows::DeviceCode(flow) => {

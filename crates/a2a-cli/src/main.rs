@@ -140,12 +140,14 @@ enum Command {
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
             lines of its stderr in the status message. Canceling the task kills the command.\n\n\
-            No authentication: every caller is anonymous, so tasks are not scoped by caller. \
-            ListTasks lists every caller's tasks, and anyone who knows a task's id can read, \
-            follow and cancel it: a single-tenant server, for one client or clients that trust \
-            each other (the default address, 127.0.0.1, is reachable from this machine only). \
-            To scope tasks by caller, serve the agent from Rust with an Authenticator \
-            (crates/a2a-server/examples/scoped_tasks.rs).\n\n\
+            Without --jwks, --oidc-issuer or --api-key there is no authentication: every caller \
+            is anonymous, so tasks are not scoped by caller. ListTasks lists every caller's \
+            tasks, and anyone who knows a task's id can read, follow and cancel it: a \
+            single-tenant server, for one client or clients that trust each other (the default \
+            address, 127.0.0.1, is reachable from this machine only). With them, the card \
+            declares the schemes, a request without valid credentials gets 401 with \
+            WWW-Authenticate, and each caller (the token's `sub`, the key's name) sees only its \
+            own tasks.\n\n\
             The first line printed is `serving the <name> agent at <URL>`."
     )]
     Serve {
@@ -187,6 +189,9 @@ enum Command {
         /// Sign the agent card (A2A 1.0 §8.4).
         #[command(flatten)]
         card_sign: serve::CardSignArgs,
+        /// Who may call: bearer JWTs (--jwks, --oidc-issuer) and API keys (--api-key).
+        #[command(flatten)]
+        auth: serve::AuthArgs,
     },
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
@@ -514,13 +519,14 @@ async fn run(
             store_schema,
             store_lease,
             card_sign,
+            auth,
         } => {
             let store = serve::StoreArgs {
                 url: store,
                 schema: store_schema,
                 lease: store_lease,
             };
-            serve(&addr, exec, name, !no_grpc, push, store, card_sign).await
+            serve(&addr, exec, name, !no_grpc, push, store, card_sign, &auth).await
         }
         Command::Mock {
             script,
@@ -586,6 +592,8 @@ async fn serve_on(
     Ok(())
 }
 
+// One argument per `a2a serve` option group; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 async fn serve(
     addr: &str,
     exec: Option<String>,
@@ -594,6 +602,7 @@ async fn serve(
     push: serve::PushArgs,
     store: serve::StoreArgs,
     card_sign: serve::CardSignArgs,
+    auth: &serve::AuthArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
     let signing = card_sign.signing().map_err(CliError::usage)?;
@@ -603,7 +612,8 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push, store, signing);
+    let service = serve::service(exec, name, &url, grpc, push, store, signing, auth)
+        .map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(

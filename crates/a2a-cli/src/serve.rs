@@ -2,12 +2,21 @@
 
 use std::process::Stdio;
 
+use std::sync::Arc;
+
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
+use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
 use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
 use a2a_server::signing::CardSigning;
-use a2a_server::{A2aService, HandlerConfig};
+use a2a_server::{
+    A2aService, ApiKeyAuthenticator, ApiKeyLocation, Authenticator, HandlerConfig, Principal,
+    SecurityRequirements,
+};
 use a2a_store_sql::{Dialect, SqlConfig, SqlStore};
-use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
+use a2a_types::v1::{
+    AgentCapabilities, AgentCard, AgentSkill, ApiKeySecurityScheme, Artifact,
+    HttpAuthSecurityScheme, OpenIdConnectSecurityScheme, Part, SecurityRequirement,
+};
 
 use crate::error::{CliError, Code};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
@@ -300,6 +309,106 @@ impl CardSignArgs {
     }
 }
 
+/// The authentication options of `a2a serve`.
+#[derive(clap::Args, Debug, Default)]
+pub(crate) struct AuthArgs {
+    /// Require a bearer JWT whose signature verifies with a key of this JWKS URL (refreshed
+    /// when a token names an unknown key); requests without one get 401 with
+    /// `WWW-Authenticate: Bearer`. The card declares the Bearer scheme.
+    #[arg(long, value_name = "URL", conflicts_with = "oidc_issuer")]
+    jwks: Option<String>,
+    /// Require a bearer JWT of this OpenID Connect issuer (keys found through its discovery
+    /// document; `iss` must be the issuer). The card declares the OpenID Connect scheme.
+    #[arg(long = "oidc-issuer", value_name = "URL")]
+    oidc_issuer: Option<String>,
+    /// The `aud` tokens must carry (repeatable: any of them).
+    #[arg(long, value_name = "AUD")]
+    audience: Vec<String>,
+    /// The `iss` tokens must carry (with --jwks).
+    #[arg(long, value_name = "ISS")]
+    issuer: Option<String>,
+    /// Accept this API key in the `X-API-Key` header, as `NAME=KEY` (the caller is NAME) or
+    /// `KEY` (the caller is `api-key-N`); repeatable. With a token option too, either one
+    /// suffices. Prefer A2A_SERVE_API_KEY: a flag's value is visible in the process table.
+    #[arg(
+        long = "api-key",
+        env = "A2A_SERVE_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    api_key: Vec<String>,
+}
+
+impl AuthArgs {
+    /// Whether any caller check is asked for.
+    pub(crate) fn any(&self) -> bool {
+        self.jwks.is_some() || self.oidc_issuer.is_some() || !self.api_key.is_empty()
+    }
+
+    /// Declares the schemes in the card and builds the authenticator that follows its
+    /// security requirements (any one scheme suffices); `None` without any option.
+    pub(crate) fn apply(
+        &self,
+        card: AgentCard,
+    ) -> Result<(AgentCard, Option<SecurityRequirements>), String> {
+        if !self.any() {
+            return Ok((card, None));
+        }
+        let mut card = card;
+        let mut schemes: Vec<(&str, Arc<dyn Authenticator>)> = Vec::new();
+        let mut config = JwtConfig::new();
+        for audience in &self.audience {
+            config = config.with_audience(audience.clone());
+        }
+        if let Some(issuer) = &self.issuer {
+            config = config.with_issuer(issuer.clone());
+        }
+        if let Some(url) = &self.jwks {
+            let jwt = JwtAuthenticator::new(KeySource::JwksUrl(url.clone()), config.clone())
+                .map_err(|e| format!("--jwks: {e}"))?;
+            card = card.with_security_scheme(
+                "bearer",
+                HttpAuthSecurityScheme::new("Bearer").with_bearer_format("JWT"),
+            );
+            schemes.push(("bearer", Arc::new(jwt)));
+        }
+        if let Some(issuer) = &self.oidc_issuer {
+            let jwt = JwtAuthenticator::new(KeySource::OidcIssuer(issuer.clone()), config)
+                .map_err(|e| format!("--oidc-issuer: {e}"))?;
+            card = card.with_security_scheme(
+                "oidc",
+                OpenIdConnectSecurityScheme::new(format!(
+                    "{}/.well-known/openid-configuration",
+                    issuer.trim_end_matches('/')
+                )),
+            );
+            schemes.push(("oidc", Arc::new(jwt)));
+        }
+        if !self.api_key.is_empty() {
+            let mut keys = ApiKeyAuthenticator::new(ApiKeyLocation::Header, "X-API-Key");
+            for (n, given) in self.api_key.iter().enumerate() {
+                let (name, key) = match given.split_once('=') {
+                    Some((name, key)) if !name.is_empty() => (name.to_owned(), key),
+                    _ => (format!("api-key-{}", n + 1), given.as_str()),
+                };
+                if key.is_empty() {
+                    return Err(format!("--api-key `{name}=`: the key is empty"));
+                }
+                keys = keys.key(key, Principal::new(name));
+            }
+            card = card
+                .with_security_scheme("apiKey", ApiKeySecurityScheme::new("header", "X-API-Key"));
+            schemes.push(("apiKey", Arc::new(keys)));
+        }
+        card.security_requirements = schemes
+            .iter()
+            .map(|(name, _)| SecurityRequirement::new().with_scheme(*name, Vec::<String>::new()))
+            .collect();
+        let auth = SecurityRequirements::from_card(&card, schemes)?;
+        Ok((card, Some(auth)))
+    }
+}
+
 /// The task store options of `a2a serve`.
 #[derive(Debug)]
 pub(crate) struct StoreArgs {
@@ -354,6 +463,8 @@ impl StoreArgs {
 /// its card also lists the gRPC interface at the same `host:port` (served beside it by
 /// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications; with
 /// `signing`, its card is signed.
+// One argument per `a2a serve` option group; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn service(
     exec: Option<String>,
     name: Option<String>,
@@ -362,7 +473,8 @@ pub(crate) fn service(
     push: Option<PushSettings>,
     store: Option<SqlStore>,
     signing: Option<CardSigning>,
-) -> A2aService {
+    auth: &AuthArgs,
+) -> Result<A2aService, String> {
     let service = |builder: a2a_server::ServiceBuilder| {
         let builder = match store {
             Some(store) => {
@@ -403,7 +515,11 @@ pub(crate) fn service(
                     ["echo"],
                 ),
             );
-            service(A2aService::builder(Echo, card).public_url(url))
+            let (card, authenticator) = auth.apply(card)?;
+            Ok(service(guard(
+                A2aService::builder(Echo, card).public_url(url),
+                authenticator,
+            )))
         }
         Some(command) => {
             let description = format!(
@@ -415,7 +531,22 @@ pub(crate) fn service(
                 "text/plain",
                 AgentSkill::new("exec", "Run the command", description.clone(), ["exec"]),
             );
-            service(A2aService::builder(Exec { command }, card).public_url(url))
+            let (card, authenticator) = auth.apply(card)?;
+            Ok(service(guard(
+                A2aService::builder(Exec { command }, card).public_url(url),
+                authenticator,
+            )))
         }
+    }
+}
+
+/// The builder with the authenticator, if any.
+fn guard(
+    builder: a2a_server::ServiceBuilder,
+    authenticator: Option<SecurityRequirements>,
+) -> a2a_server::ServiceBuilder {
+    match authenticator {
+        Some(auth) => builder.authenticator(auth),
+        None => builder,
     }
 }

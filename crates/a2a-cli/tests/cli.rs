@@ -384,3 +384,69 @@ fn mock_serves_a_json_script_and_refuses_a_bad_one() {
         failed.stderr
     );
 }
+
+/// One raw HTTP/1.1 request; the status line, the `www-authenticate` header and the body.
+fn raw_post(url: &str, body: &str) -> (String, Option<String>, String) {
+    use std::io::{Read as _, Write as _};
+    let addr = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\na2a-version: 1.0\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    let challenge = head
+        .lines()
+        .find_map(|l| l.strip_prefix("www-authenticate: "))
+        .map(str::to_owned);
+    (
+        head.lines().next().unwrap().to_owned(),
+        challenge,
+        body.to_owned(),
+    )
+}
+
+/// `a2a serve --jwks URL --api-key NAME=KEY`: the card declares both schemes, a request without
+/// credentials gets 401 with both challenges, and the CLI's own client gets through with the
+/// key the card asks for.
+#[test]
+fn serve_refuses_callers_without_credentials() {
+    let agent = Serve::start(&[
+        "--jwks",
+        "http://127.0.0.1:9/jwks.json",
+        "--api-key",
+        "alice=s3cret",
+    ]);
+    let url = agent.url.as_str();
+    let (status, challenge, body) = raw_post(
+        url,
+        r#"{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}"#,
+    );
+    assert_eq!(status, "HTTP/1.1 401 Unauthorized");
+    assert_eq!(
+        challenge.as_deref(),
+        Some(r#"Bearer, ApiKey in="header", name="X-API-Key""#)
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).unwrap(),
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+            "message": "unauthenticated: a bearer token is required; the API key `X-API-Key` is required"}})
+    );
+    let card = ok(&["card", "get", "-a", url, "-o", "json"]).json();
+    assert_eq!(
+        card["securitySchemes"],
+        json!({
+            "apiKey": {"apiKeySecurityScheme": {"location": "header", "name": "X-API-Key"}},
+            "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer", "bearerFormat": "JWT"}}
+        })
+    );
+    // A bad token is refused (the key server is down, so no key verifies it).
+    let refused = run(&["send", "-a", url, "--bearer", "not.a.jwt", "hi"]);
+    assert_eq!(refused.code, 4, "{}", refused.stderr);
+    let sent = ok(&["send", "-a", url, "--api-key", "s3cret", "hi"]);
+    assert_eq!(sent.field("State"), "COMPLETED");
+}

@@ -1991,6 +1991,42 @@ fn a2acli_auth_005() {
     drop(agent);
 }
 
+/// An agent whose card declares OpenID Connect: `auth login` finds the provider's endpoints
+/// through discovery and runs the device-code flow (client credentials with a secret).
+#[test]
+fn a2acli_auth_010() {
+    let auth = OAuthServer::start(0);
+    let (agent, dir, _) = oauth_agent(&auth, "tok-device", "deviceCode");
+    let mut card = card_json(&agent);
+    card["securitySchemes"] = json!({"oidc": {"openIdConnectSecurityScheme": {
+        "openIdConnectUrl": format!("{}/.well-known/openid-configuration", auth.url)}}});
+    card["securityRequirements"] = json!([{"schemes": {"oidc": {"list": []}}}]);
+    let path = card_file(&dir, "oidc.json", &card);
+    let cli = Cli::new();
+    let login = cli.ok(&["auth", "login", "-a", &path, "--client-id", "cli"]);
+    assert_eq!(login.field("Scheme"), "oidc");
+    assert_eq!(login.field("Scopes"), "openid");
+    let requests = auth.requests.lock().unwrap().clone();
+    assert!(
+        requests[0].starts_with("GET /.well-known/openid-configuration"),
+        "{requests:?}"
+    );
+    assert!(
+        requests[1].starts_with("POST /device")
+            && requests[1].contains("client_id=cli&scope=openid"),
+        "{requests:?}"
+    );
+    assert_eq!(
+        cli.ok(&["send", "-a", &path, "hi"]).field("State"),
+        "COMPLETED"
+    );
+    // With a secret: client credentials at the discovered token endpoint.
+    let cc = Cli::new().env("A2ACLI_CLIENT_SECRET", "s3cret");
+    let login = cc.ok(&["auth", "login", "-a", &path, "--client-id", "cli"]);
+    assert_eq!(login.field("Token-Type"), "Bearer");
+    drop(agent);
+}
+
 #[test]
 fn a2acli_auth_006() {
     let auth = OAuthServer::start(0);

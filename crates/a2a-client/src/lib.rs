@@ -118,6 +118,7 @@ mod builder;
 mod call;
 pub mod card;
 mod client;
+pub mod credentials;
 mod error;
 mod http;
 mod interceptor;

@@ -389,7 +389,7 @@ async fn interceptors_authenticate_and_observe() {
     assert_eq!(error.http_status(), Some(http::StatusCode::UNAUTHORIZED));
     assert_eq!(
         error.to_string(),
-        "HTTP 401 Unauthorized: invalid request: a bearer token is required"
+        "HTTP 401 Unauthorized: unauthenticated: a bearer token is required"
     );
 
     // A closure interceptor works as well.

@@ -184,10 +184,14 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let (mut head, body) = request.into_parts();
-        let call = Call(self.a2a.call_context(&head));
-        head.extensions.insert(call);
-        self.server.call(http::Request::from_parts(head, body))
+        let a2a = self.a2a.clone();
+        let mut server = self.server.clone();
+        Box::pin(async move {
+            let (mut head, body) = request.into_parts();
+            let call = Call(a2a.call_context(&head).await);
+            head.extensions.insert(call);
+            server.call(http::Request::from_parts(head, body)).await
+        })
     }
 }
 
@@ -340,7 +344,7 @@ fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
 impl Calls {
     /// The call context of `request` (scoped to `tenant` when it names one), its deadline (the
     /// `grpc-timeout`, if any), or the refusal.
-    fn call<T>(
+    async fn call<T: Sync>(
         &self,
         request: &Request<T>,
         tenant: &str,
@@ -351,6 +355,7 @@ impl Calls {
             None => self
                 .a2a
                 .call_context(&head_of(request))
+                .await
                 .map_err(|e| to_status(&e))?,
         };
         let call = if tenant.is_empty() {
@@ -443,7 +448,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::SendMessageRequest>,
     ) -> Result<Response<proto::SendMessageResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::SendMessageRequest::try_from(request.into_inner()).map_err(invalid)?;
         let handler = self.a2a.handler();
         self.unary(deadline, handler.send_message(req, &call)).await
@@ -455,7 +460,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::SendMessageRequest>,
     ) -> Result<Response<GrpcStream>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::SendMessageRequest::try_from(request.into_inner()).map_err(invalid)?;
         let handler = self.a2a.handler();
         self.stream(deadline, handler.send_streaming_message(req, &call))
@@ -466,7 +471,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::GetTaskRequest>,
     ) -> Result<Response<proto::Task>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::GetTaskRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.get_task(req, &call)).await
@@ -476,7 +481,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::ListTasksRequest>,
     ) -> Result<Response<proto::ListTasksResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::ListTasksRequest::try_from(request.into_inner()).map_err(invalid)?;
         let handler = self.a2a.handler();
         self.unary(deadline, handler.list_tasks(req, &call)).await
@@ -486,7 +491,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::CancelTaskRequest>,
     ) -> Result<Response<proto::Task>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::CancelTaskRequest::try_from(request.into_inner()).map_err(invalid)?;
         let handler = self.a2a.handler();
         self.unary(deadline, handler.cancel_task(req, &call)).await
@@ -498,7 +503,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::SubscribeToTaskRequest>,
     ) -> Result<Response<GrpcStream>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::SubscribeToTaskRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.stream(deadline, handler.subscribe_to_task(&req.id, None, &call))
@@ -509,7 +514,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::TaskPushNotificationConfig>,
     ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::TaskPushNotificationConfig::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.create_push_config(req, &call))
@@ -520,7 +525,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::GetTaskPushNotificationConfigRequest>,
     ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::GetTaskPushNotificationConfigRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.get_push_config(req, &call))
@@ -531,7 +536,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::ListTaskPushNotificationConfigsRequest>,
     ) -> Result<Response<proto::ListTaskPushNotificationConfigsResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::ListTaskPushNotificationConfigsRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.list_push_configs(req, &call))
@@ -542,7 +547,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::GetExtendedAgentCardRequest>,
     ) -> Result<Response<proto::AgentCard>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::GetExtendedAgentCardRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.get_extended_agent_card(req, &call))
@@ -553,7 +558,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<()>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant)?;
+        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
         let req = v1::DeleteTaskPushNotificationConfigRequest::from(request.into_inner());
         let handler = self.a2a.handler();
         self.unary(deadline, handler.delete_push_config(req, &call))

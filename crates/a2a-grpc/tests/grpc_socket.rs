@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use a2a_grpc::proto::{self, stream_response::Payload};
 use a2a_grpc::server::GrpcConfig;
-use a2a_server::{AuthError, Authenticator, Limits, Principal};
+use a2a_server::{AuthError, AuthFuture, Authenticator, Limits, Principal};
 use common::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -398,21 +398,25 @@ async fn every_error_code() {
     // An authenticator that refuses: UNAUTHENTICATED, before anything runs.
     struct Refuse;
     impl Authenticator for Refuse {
-        fn authenticate(
-            &self,
-            head: &http::request::Parts,
-        ) -> Result<Option<Principal>, AuthError> {
-            match head.headers.get("authorization") {
-                Some(v) if v == "Bearer good" => Ok(Some(Principal::new("alice"))),
-                _ => Err(AuthError::unauthorized("no credentials", "Bearer")),
-            }
+        fn authenticate<'a>(&'a self, head: &'a http::request::Parts) -> AuthFuture<'a> {
+            Box::pin(async move {
+                tokio::task::yield_now().await;
+                match head.headers.get("authorization") {
+                    Some(v) if v == "Bearer good" => Ok(Some(Principal::new("alice"))),
+                    _ => Err(AuthError::unauthorized("no credentials", "Bearer")),
+                }
+            })
         }
     }
     let guarded = start_with(card(), |b| b.authenticator(Refuse), GrpcConfig::default()).await;
     let mut guarded_client = guarded.grpc().await;
     let refused = guarded_client.send_message(v1(send("x"))).await;
     assert_eq!(
-        check(refused, Code::Unauthenticated, "no credentials"),
+        check(
+            refused,
+            Code::Unauthenticated,
+            "unauthenticated: no credentials"
+        ),
         "INVALID_REQUEST"
     );
     let mut allowed = v1(send("x"));
@@ -672,4 +676,176 @@ async fn the_tenant_scopes_the_call() {
         .await
         .unwrap();
     assert_eq!(here.into_inner().id, task.id);
+}
+
+/// The leak matrix over gRPC: Alice cannot read, cancel, subscribe to, list, continue or touch
+/// the push configs of Bob's task; every answer is `NOT_FOUND` (`TASK_NOT_FOUND`), as for a
+/// task that does not exist.
+#[tokio::test]
+async fn alice_cannot_reach_bobs_tasks_over_grpc() {
+    use a2a_server::{ApiKeyAuthenticator, ApiKeyLocation};
+    let keys = ApiKeyAuthenticator::new(ApiKeyLocation::Header, "x-api-key")
+        .key("k-alice", Principal::new("alice"))
+        .key("k-bob", Principal::new("bob"));
+    let server = start_with(
+        card(),
+        |b| {
+            b.push(a2a_server::push::PushSettings::default().allow("127.0.0.1/32".parse().unwrap()))
+                .authenticator(keys)
+        },
+        GrpcConfig::default(),
+    )
+    .await;
+    let mut client = server.grpc().await;
+    fn as_<T>(key: &str, message: T) -> tonic::Request<T> {
+        let mut request = v1(message);
+        request
+            .metadata_mut()
+            .insert("x-api-key", key.parse().unwrap());
+        request
+    }
+    let mut wait = send("wait");
+    wait.configuration = Some(proto::SendMessageConfiguration {
+        return_immediately: true,
+        ..Default::default()
+    });
+    let task = task_of(
+        client
+            .send_message(as_("k-bob", wait))
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    let config = proto::TaskPushNotificationConfig {
+        task_id: task.id.clone(),
+        id: "c-1".into(),
+        url: "http://127.0.0.1:9/hook".into(),
+        ..Default::default()
+    };
+    client
+        .create_task_push_notification_config(as_("k-bob", config.clone()))
+        .await
+        .unwrap();
+    let not_found = |result: Result<tonic::Status, &str>, what: &str| {
+        let status = result.unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(status.code(), Code::NotFound, "{what}: {status:?}");
+        assert_eq!(
+            status.message(),
+            format!("task {} not found", task.id),
+            "{what}"
+        );
+        assert_eq!(reason(&status), "TASK_NOT_FOUND", "{what}");
+    };
+    let id = task.id.clone();
+    let get = proto::GetTaskRequest {
+        id: id.clone(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .get_task(as_("k-alice", get))
+            .await
+            .err()
+            .ok_or("answered"),
+        "GetTask",
+    );
+    let cancel = proto::CancelTaskRequest {
+        id: id.clone(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .cancel_task(as_("k-alice", cancel))
+            .await
+            .err()
+            .ok_or("answered"),
+        "CancelTask",
+    );
+    let subscribe = proto::SubscribeToTaskRequest {
+        id: id.clone(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .subscribe_to_task(as_("k-alice", subscribe))
+            .await
+            .err()
+            .ok_or("answered"),
+        "SubscribeToTask",
+    );
+    let get_config = proto::GetTaskPushNotificationConfigRequest {
+        task_id: id.clone(),
+        id: "c-1".into(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .get_task_push_notification_config(as_("k-alice", get_config))
+            .await
+            .err()
+            .ok_or("answered"),
+        "GetTaskPushNotificationConfig",
+    );
+    let list_configs = proto::ListTaskPushNotificationConfigsRequest {
+        task_id: id.clone(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .list_task_push_notification_configs(as_("k-alice", list_configs))
+            .await
+            .err()
+            .ok_or("answered"),
+        "ListTaskPushNotificationConfigs",
+    );
+    let delete = proto::DeleteTaskPushNotificationConfigRequest {
+        task_id: id.clone(),
+        id: "c-1".into(),
+        ..Default::default()
+    };
+    not_found(
+        client
+            .delete_task_push_notification_config(as_("k-alice", delete))
+            .await
+            .err()
+            .ok_or("answered"),
+        "DeleteTaskPushNotificationConfig",
+    );
+    not_found(
+        client
+            .create_task_push_notification_config(as_("k-alice", config))
+            .await
+            .err()
+            .ok_or("answered"),
+        "CreateTaskPushNotificationConfig",
+    );
+    let mut follow_up = send("hi");
+    follow_up.message.as_mut().unwrap().task_id = id.clone();
+    not_found(
+        client
+            .send_message(as_("k-alice", follow_up))
+            .await
+            .err()
+            .ok_or("answered"),
+        "SendMessage",
+    );
+    let listed = client
+        .list_tasks(as_("k-alice", proto::ListTasksRequest::default()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((listed.tasks.len(), listed.total_size), (0, 0));
+    // Bob's task is untouched.
+    let his = client
+        .get_task(as_(
+            "k-bob",
+            proto::GetTaskRequest {
+                id,
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(his.status.unwrap().state(), proto::TaskState::Working);
 }

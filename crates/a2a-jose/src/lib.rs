@@ -1,10 +1,12 @@
 //! The small part of JOSE that A2A needs, on `ring`: JSON Web Keys and key sets (RFC 7517),
-//! compact JSON Web Signatures (RFC 7515) with ES256 (ECDSA P-256, SHA-256) and EdDSA
-//! (Ed25519), base64url, and RFC 7638 key thumbprints.
+//! compact JSON Web Signatures (RFC 7515) with ES256 (ECDSA P-256, SHA-256), EdDSA
+//! (Ed25519) and RS256 (RSASSA-PKCS1-v1_5 with SHA-256, 2048 to 8192 bits, the usual algorithm
+//! of OpenID Connect issuers), base64url, and RFC 7638 key thumbprints.
 //!
 //! The server signs push deliveries with it and serves its public keys as a JWKS; the client
 //! checks them (see `docs/push.md`). Signed agent cards (spec 1.0 §8.4) use the same pieces.
-//! No RSA, no encryption (JWE), no `alg: none`: a token in any other algorithm is refused.
+//! No encryption (JWE), no HMAC, no `alg: none`: a token in any other algorithm is refused.
+//! RSA keys are read from PKCS#8 documents; ring does not generate them.
 //!
 //! ```
 //! use a2a_jose::{Algorithm, Jwks, SigningKey, verify};
@@ -20,7 +22,7 @@
 use std::fmt;
 
 use ring::rand::{SecureRandom as _, SystemRandom};
-use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair as _};
+use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair as _, RsaKeyPair};
 use serde::{Deserialize, Serialize};
 
 pub mod b64;
@@ -59,6 +61,8 @@ pub enum Algorithm {
     Es256,
     /// `EdDSA`: Ed25519.
     EdDsa,
+    /// `RS256`: RSASSA-PKCS1-v1_5 with SHA-256, keys of 2048 to 8192 bits.
+    Rs256,
 }
 
 impl Algorithm {
@@ -67,6 +71,7 @@ impl Algorithm {
         match self {
             Algorithm::Es256 => "ES256",
             Algorithm::EdDsa => "EdDSA",
+            Algorithm::Rs256 => "RS256",
         }
     }
 
@@ -75,6 +80,7 @@ impl Algorithm {
         match name {
             "ES256" => Some(Algorithm::Es256),
             "EdDSA" => Some(Algorithm::EdDsa),
+            "RS256" => Some(Algorithm::Rs256),
             _ => None,
         }
     }
@@ -86,8 +92,9 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// A public JSON Web Key (RFC 7517): an EC P-256 key (`kty: EC`) or an Ed25519 key
-/// (`kty: OKP`). Keys of other types are read (a key set may hold them) but verify nothing.
+/// A public JSON Web Key (RFC 7517): an EC P-256 key (`kty: EC`), an Ed25519 key
+/// (`kty: OKP`) or an RSA key (`kty: RSA`). Keys of other types are read (a key set may hold
+/// them) but verify nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Jwk {
@@ -111,6 +118,12 @@ pub struct Jwk {
     /// The y coordinate (EC), base64url.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub y: Option<String>,
+    /// The modulus (RSA), base64url of its big-endian bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<String>,
+    /// The public exponent (RSA), base64url of its big-endian bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub e: Option<String>,
 }
 
 impl Jwk {
@@ -119,6 +132,7 @@ impl Jwk {
         match (self.kty.as_str(), self.crv.as_deref()) {
             ("EC", Some("P-256")) => Some(Algorithm::Es256),
             ("OKP", Some("Ed25519")) => Some(Algorithm::EdDsa),
+            ("RSA", _) => Some(Algorithm::Rs256),
             _ => None,
         }
         .filter(|alg| self.alg.as_deref().is_none_or(|a| a == alg.name()))
@@ -142,6 +156,11 @@ impl Jwk {
                 "crv": member(&self.crv, "crv")?,
                 "kty": "OKP",
                 "x": member(&self.x, "x")?,
+            }),
+            "RSA" => serde_json::json!({
+                "e": member(&self.e, "e")?,
+                "kty": "RSA",
+                "n": member(&self.n, "n")?,
             }),
             other => return Err(Error::Key(format!("no thumbprint for key type `{other}`"))),
         };
@@ -175,7 +194,23 @@ impl Jwk {
                 Ok(point)
             }
             Algorithm::EdDsa => coordinate(&self.x, "x", 32),
+            Algorithm::Rs256 => Err(Error::Key(format!(
+                "key `{kid}` is an RSA key, verified from its components"
+            ))),
         }
+    }
+
+    /// The RSA modulus and exponent, decoded.
+    fn rsa_components(&self) -> Result<(Vec<u8>, Vec<u8>), Error> {
+        let kid = self.kid.as_deref().unwrap_or("(no kid)");
+        let member = |v: &Option<String>, name: &str| {
+            let text = v
+                .as_deref()
+                .ok_or_else(|| Error::Key(format!("key `{kid}` has no `{name}`")))?;
+            b64::decode(text)
+                .map_err(|e| Error::Key(format!("key `{kid}`: `{name}` is not base64url: {e}")))
+        };
+        Ok((member(&self.n, "n")?, member(&self.e, "e")?))
     }
 }
 
@@ -243,6 +278,7 @@ pub struct SigningKey {
 enum Pair {
     Es256(EcdsaKeyPair),
     EdDsa(Ed25519KeyPair),
+    Rs256(RsaKeyPair),
 }
 
 impl fmt::Debug for SigningKey {
@@ -268,6 +304,13 @@ impl SigningKey {
                 EcdsaKeyPair::generate_pkcs8(&signature::ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
             }
             Algorithm::EdDsa => Ed25519KeyPair::generate_pkcs8(&rng),
+            Algorithm::Rs256 => {
+                return Err(Error::Algorithm(
+                    "RS256 keys cannot be generated here; read one from PKCS#8 \
+                     (`openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048`)"
+                        .to_owned(),
+                ));
+            }
         }
         .map_err(|_| Error::Key("the system random source failed".to_owned()))?;
         Ok(doc.as_ref().to_vec())
@@ -284,6 +327,7 @@ impl SigningKey {
             )
             .map(Pair::Es256),
             Algorithm::EdDsa => Ed25519KeyPair::from_pkcs8_maybe_unchecked(der).map(Pair::EdDsa),
+            Algorithm::Rs256 => RsaKeyPair::from_pkcs8(der).map(Pair::Rs256),
         }
         .map_err(|e| Error::Key(format!("not a PKCS#8 {alg} private key: {e}")))?;
         let mut key = Self {
@@ -316,6 +360,7 @@ impl SigningKey {
         match self.pair {
             Pair::Es256(_) => Algorithm::Es256,
             Pair::EdDsa(_) => Algorithm::EdDsa,
+            Pair::Rs256(_) => Algorithm::Rs256,
         }
     }
 
@@ -347,6 +392,15 @@ impl SigningKey {
                 x: Some(b64::encode(pair.public_key().as_ref())),
                 ..Jwk::default()
             },
+            Pair::Rs256(pair) => {
+                let components = signature::RsaPublicKeyComponents::<Vec<u8>>::from(pair.public());
+                Jwk {
+                    kty: "RSA".to_owned(),
+                    n: Some(b64::encode(&components.n)),
+                    e: Some(b64::encode(&components.e)),
+                    ..Jwk::default()
+                }
+            }
         }
     }
 
@@ -377,6 +431,17 @@ impl SigningKey {
                 .as_ref()
                 .to_vec(),
             Pair::EdDsa(pair) => pair.sign(token.as_bytes()).as_ref().to_vec(),
+            Pair::Rs256(pair) => {
+                let mut signature = vec![0u8; pair.public().modulus_len()];
+                pair.sign(
+                    &signature::RSA_PKCS1_SHA256,
+                    &SystemRandom::new(),
+                    token.as_bytes(),
+                    &mut signature,
+                )
+                .expect("RSA signing into a buffer of the modulus' length");
+                signature
+            }
         };
         token.push('.');
         token.push_str(&b64::encode(signature));
@@ -408,7 +473,7 @@ pub fn verify(token: &str, jwks: &Jwks) -> Result<Verified, Error> {
     }
     let alg = Algorithm::from_name(&header.alg).ok_or_else(|| {
         Error::Algorithm(format!(
-            "`{}` (only ES256 and EdDSA are accepted)",
+            "`{}` (only ES256, EdDSA and RS256 are accepted)",
             header.alg
         ))
     })?;
@@ -431,22 +496,33 @@ pub fn verify(token: &str, jwks: &Jwks) -> Result<Verified, Error> {
     };
     let kid = key.kid.clone().unwrap_or_default();
     if key.algorithm() != Some(alg) {
+        let kind = match key.crv.as_deref() {
+            Some(crv) => format!("{} {crv}", key.kty),
+            None => key.kty.clone(),
+        };
         return Err(Error::Algorithm(format!(
-            "the token is signed {alg}, but key `{kid}` is a {} {} key",
-            key.kty,
-            key.crv.as_deref().unwrap_or("?")
+            "the token is signed {alg}, but key `{kid}` is a {kind} key"
         )));
     }
-    let public = key.public_bytes(alg)?;
     let signature = part(signature_b64, "signature")?;
-    let algorithm: &dyn signature::VerificationAlgorithm = match alg {
-        Algorithm::Es256 => &signature::ECDSA_P256_SHA256_FIXED,
-        Algorithm::EdDsa => &signature::ED25519,
-    };
     let signing_input = &token.trim()[..header_b64.len() + 1 + payload_b64.len()];
-    signature::UnparsedPublicKey::new(algorithm, public)
-        .verify(signing_input.as_bytes(), &signature)
-        .map_err(|_| Error::Signature(kid))?;
+    let checked = if alg == Algorithm::Rs256 {
+        let (n, e) = key.rsa_components()?;
+        signature::RsaPublicKeyComponents { n, e }.verify(
+            &signature::RSA_PKCS1_2048_8192_SHA256,
+            signing_input.as_bytes(),
+            &signature,
+        )
+    } else {
+        let public = key.public_bytes(alg)?;
+        let algorithm: &dyn signature::VerificationAlgorithm = match alg {
+            Algorithm::Es256 => &signature::ECDSA_P256_SHA256_FIXED,
+            _ => &signature::ED25519,
+        };
+        signature::UnparsedPublicKey::new(algorithm, public)
+            .verify(signing_input.as_bytes(), &signature)
+    };
+    checked.map_err(|_| Error::Signature(kid))?;
     Ok(Verified {
         header,
         payload: part(payload_b64, "payload")?,
@@ -597,7 +673,7 @@ mod tests {
         assert_eq!(
             verify(&none, &jwks),
             Err(Error::Algorithm(
-                "`none` (only ES256 and EdDSA are accepted)".to_owned()
+                "`none` (only ES256, EdDSA and RS256 are accepted)".to_owned()
             ))
         );
         let crit = format!(
@@ -653,8 +729,14 @@ mod tests {
             r#"{"keys":[{"kty":"RSA","n":"x","e":"AQAB","kid":"r"},{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"e","use":"sig"}]}"#,
         )
         .unwrap();
-        assert_eq!(jwks.keys[0].algorithm(), None);
+        assert_eq!(jwks.keys[0].algorithm(), Some(Algorithm::Rs256));
+        assert_eq!(
+            serde_json::to_string(&jwks.keys[0]).unwrap(),
+            r#"{"kty":"RSA","kid":"r","n":"x","e":"AQAB"}"#
+        );
         assert_eq!(jwks.keys[1].algorithm(), Some(Algorithm::EdDsa));
+        let hmac: Jwk = serde_json::from_str(r#"{"kty":"oct","k":"c2VjcmV0"}"#).unwrap();
+        assert_eq!(hmac.algorithm(), None);
         assert_eq!(
             serde_json::to_string(&jwks.keys[1]).unwrap(),
             r#"{"kty":"OKP","kid":"e","use":"sig","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#

@@ -106,6 +106,44 @@ impl A2aError {
         )
     }
 
+    /// -32600 answered with HTTP 401 (gRPC `UNAUTHENTICATED`): the request carries no
+    /// credentials, or none that hold (`"unauthenticated: <detail>"`). The binding adds the
+    /// `WWW-Authenticate` challenge.
+    ///
+    /// ```
+    /// use a2a_jsonrpc::A2aError;
+    ///
+    /// let error = A2aError::unauthenticated("a bearer token is required");
+    /// assert_eq!(error.message(), "unauthenticated: a bearer token is required");
+    /// assert_eq!((error.http_status(), error.grpc_status()), (401, "UNAUTHENTICATED"));
+    /// ```
+    pub fn unauthenticated(detail: impl fmt::Display) -> Self {
+        Self::new(
+            ErrorCode::INVALID_REQUEST,
+            format!("unauthenticated: {detail}"),
+        )
+        .with_http_status(401)
+    }
+
+    /// -32600 answered with HTTP 403 (gRPC `PERMISSION_DENIED`): the caller is known but may
+    /// not do this (`"permission denied: <detail>"`), such as a token without the scope an
+    /// operation needs.
+    ///
+    /// ```
+    /// use a2a_jsonrpc::A2aError;
+    ///
+    /// let error = A2aError::permission_denied("GetTask needs the scope `tasks:read`");
+    /// assert_eq!(error.message(), "permission denied: GetTask needs the scope `tasks:read`");
+    /// assert_eq!((error.http_status(), error.grpc_status()), (403, "PERMISSION_DENIED"));
+    /// ```
+    pub fn permission_denied(detail: impl fmt::Display) -> Self {
+        Self::new(
+            ErrorCode::INVALID_REQUEST,
+            format!("permission denied: {detail}"),
+        )
+        .with_http_status(403)
+    }
+
     /// -32601: no such method (`"method not found: <method>"`).
     pub fn method_not_found(method: impl fmt::Display) -> Self {
         Self::new(

@@ -1,4 +1,4 @@
-//! Tasks scoped by caller: an [`Authenticator`] names each caller from its API key, so every
+//! Tasks scoped by caller: an `ApiKeyAuthenticator` names each caller from its API key, so every
 //! task belongs to the caller that created it. Another caller gets `TaskNotFoundError` for it,
 //! and `ListTasks` lists each caller's own tasks only.
 //!
@@ -20,30 +20,25 @@
 )]
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, AuthError, Authenticator, Principal};
-use a2a_types::v1::{AgentCapabilities, AgentCard, ApiKeySecurityScheme, Artifact, Part};
+use a2a_server::{A2aService, ApiKeyAuthenticator, ApiKeyLocation, Principal};
+use a2a_types::v1::{
+    AgentCapabilities, AgentCard, ApiKeySecurityScheme, Artifact, Part, SecurityScheme,
+};
 use http_body_util::{BodyExt as _, Full};
 use serde_json::{Value, json};
 
-/// The API keys this server knows, and whom each names.
-const KEYS: &[(&str, &str)] = &[("alice-key", "alice"), ("bob-key", "bob")];
-
-/// Names the caller from the `x-api-key` header: 401 without one, 403 for an unknown one.
-struct ApiKeys;
-
-impl Authenticator for ApiKeys {
-    fn authenticate(&self, head: &http::request::Parts) -> Result<Option<Principal>, AuthError> {
-        let Some(key) = head.headers.get("x-api-key") else {
-            return Err(AuthError::unauthorized(
-                "send your API key in the x-api-key header",
-                "ApiKey",
-            ));
-        };
-        KEYS.iter()
-            .find(|(known, _)| key.as_bytes() == known.as_bytes())
-            .map(|(_, name)| Some(Principal::new(name)))
-            .ok_or_else(|| AuthError::forbidden("unknown API key"))
-    }
+/// The API keys this server knows, and whom each names: the ready-made authenticator of the
+/// card's API key scheme (401 without a key or with an unknown one, keys compared in constant
+/// time).
+fn api_keys(card: &AgentCard) -> ApiKeyAuthenticator {
+    let scheme = match card.security_schemes.get("apiKey") {
+        Some(SecurityScheme::ApiKey(scheme)) => scheme.clone(),
+        _ => ApiKeySecurityScheme::new("header", "x-api-key"),
+    };
+    ApiKeyAuthenticator::for_scheme(&scheme)
+        .unwrap_or_else(|_| ApiKeyAuthenticator::new(ApiKeyLocation::Header, "x-api-key"))
+        .key("alice-key", Principal::new("alice"))
+        .key("bob-key", Principal::new("bob"))
 }
 
 /// Tells the caller who it is.
@@ -70,8 +65,9 @@ fn service() -> A2aService {
     .with_default_input_modes(["text/plain"])
     .with_default_output_modes(["text/plain"])
     .with_security_scheme("apiKey", ApiKeySecurityScheme::new("header", "x-api-key"));
+    let keys = api_keys(&card);
     A2aService::builder(WhoAmI, card)
-        .authenticator(ApiKeys)
+        .authenticator(keys)
         .build()
 }
 

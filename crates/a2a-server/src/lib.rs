@@ -78,6 +78,14 @@
 //! names its callers with [`ServiceBuilder::authenticator`]: `examples/scoped_tasks.rs` scopes
 //! tasks by API key, and shows two callers that do not see each other's tasks.
 //!
+//! Ready-made authenticators ([`auth`]): [`ApiKeyAuthenticator`] (header, query or cookie),
+//! `auth::jwt::JwtAuthenticator` (bearer JWTs against a JWKS URL or an OpenID Connect issuer;
+//! feature `jwt`), and [`AnyOf`], [`AllOf`] and [`SecurityRequirements`] (the card's
+//! `securityRequirements`). [`ServiceBuilder::scopes`] sets the scopes each operation needs
+//! ([`OperationScopes`]); with an authenticator, `GetExtendedAgentCard` needs an authenticated
+//! caller, and [`ServiceBuilder::extended_card_for`] gives each its own card. Refusals are 401
+//! with `WWW-Authenticate` or 403, in each binding's error shape (`docs/security.md`).
+//!
 //! # Mounting
 //!
 //! [`A2aService`] is a `tower_service::Service<http::Request<B>>` with `Error = Infallible`:
@@ -180,7 +188,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;
-mod auth;
+pub mod auth;
 mod binding;
 mod error;
 mod handler;
@@ -201,7 +209,10 @@ pub use agent::{
     Agent, AgentError, AgentEvent, BoxAgent, DynAgent, EventSink, RequestContext, SinkError,
     StatusMessage,
 };
-pub use auth::{AuthError, Authenticator, Principal};
+pub use auth::{
+    AllOf, AnyOf, ApiKeyAuthenticator, ApiKeyLocation, AuthError, AuthFuture, AuthResult,
+    Authenticator, OperationScopes, Principal, SecurityRequirements,
+};
 pub use error::A2aError;
 pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,

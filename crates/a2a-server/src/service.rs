@@ -15,7 +15,7 @@ use http::header;
 use tracing::Instrument as _;
 
 use crate::agent::Agent;
-use crate::auth::Authenticator;
+use crate::auth::{Authenticator, OperationScopes, Principal};
 use crate::binding::card::{self, CardEndpoint};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
@@ -319,10 +319,34 @@ impl ServiceBuilder {
         self
     }
 
-    /// Names the caller of each request; tasks then belong to their creator.
+    /// Names the caller of each request (see [`Authenticator`]); tasks then belong to their
+    /// creator, and `GetExtendedAgentCard` needs an authenticated caller (an anonymous one gets
+    /// 401).
     #[must_use]
     pub fn authenticator(mut self, authenticator: impl Authenticator) -> Self {
         self.authenticator = Some(Arc::new(authenticator));
+        self.handler = self.handler.extended_card_needs_principal(true);
+        self
+    }
+
+    /// The scopes each operation needs (see [`OperationScopes`]): a caller without them is
+    /// refused with 403 (`PERMISSION_DENIED`). None by default.
+    #[must_use]
+    pub fn scopes(mut self, scopes: OperationScopes) -> Self {
+        self.handler = self.handler.scopes(scopes);
+        self
+    }
+
+    /// The extended card `GetExtendedAgentCard` returns to each authenticated caller (`None`:
+    /// `ExtendedAgentCardNotConfiguredError`); takes precedence over
+    /// [`extended_card`](Self::extended_card). The public card must declare
+    /// `capabilities.extendedAgentCard`.
+    #[must_use]
+    pub fn extended_card_for(
+        mut self,
+        card_for: impl Fn(&Principal) -> Option<AgentCard> + Send + Sync + 'static,
+    ) -> Self {
+        self.handler = self.handler.extended_card_for(card_for);
         self
     }
 
@@ -604,8 +628,8 @@ impl A2aService {
     /// # Errors
     ///
     /// The refusal of the [`Authenticator`], or `VersionNotSupportedError`.
-    pub fn call_context(&self, head: &http::request::Parts) -> Result<CallContext, A2aError> {
-        let call = self.call(head).map_err(|refused| refused.error)?;
+    pub async fn call_context(&self, head: &http::request::Parts) -> Result<CallContext, A2aError> {
+        let call = self.call(head).await.map_err(|refused| refused.error)?;
         head::RequestedVersion::of(head).require_v1()?;
         Ok(call)
     }
@@ -666,7 +690,7 @@ impl A2aService {
             return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
         if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
-            return match self.call(&head) {
+            return match self.call(&head).await {
                 Ok(call) => card::v0_2_extended_card(&inner.handler, &head, &call).await,
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
             };
@@ -690,7 +714,7 @@ impl A2aService {
             .as_ref()
             .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
         {
-            let call = match self.call(&head) {
+            let call = match self.call(&head).await {
                 Ok(call) => call,
                 Err(refused) => {
                     return refuse(refused, |e| jsonrpc::error_response(Id::Null, e));
@@ -717,7 +741,7 @@ impl A2aService {
             Ok(route) => route,
             Err(response) => return *response,
         };
-        let call = match self.call(&head) {
+        let call = match self.call(&head).await {
             Ok(call) => call,
             Err(refused) => return refuse(refused, rest::error_response),
         };
@@ -735,8 +759,8 @@ impl A2aService {
 
     /// The call context of a request: its caller (or the refusal), and the extensions it asks
     /// for.
-    fn call(&self, head: &http::request::Parts) -> Result<CallContext, Refused> {
-        let principal = head::authenticate(self.inner.authenticator.as_deref(), head)?;
+    async fn call(&self, head: &http::request::Parts) -> Result<CallContext, Refused> {
+        let principal = head::authenticate(self.inner.authenticator.as_deref(), head).await?;
         // Set by `handle`; a binding outside this crate (gRPC) reads the headers here.
         let trace = head
             .extensions

@@ -609,7 +609,7 @@ async fn tasks_are_scoped_to_their_principal() {
     assert_eq!(headers["www-authenticate"], "X-User");
     assert_eq!(
         body,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: who are you?"}}"#
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"unauthenticated: who are you?"}}"#
     );
     let (_, _, answer) = rpc_with(
         server.addr,

@@ -1215,7 +1215,7 @@ async fn authentication_in_the_rest_shape() {
         doc(
             401,
             "UNAUTHENTICATED",
-            "invalid request: who are you?",
+            "unauthenticated: who are you?",
             "INVALID_REQUEST",
             json!({})
         )
@@ -1236,7 +1236,7 @@ async fn authentication_in_the_rest_shape() {
         doc(
             403,
             "PERMISSION_DENIED",
-            "invalid request: not you",
+            "permission denied: not you",
             "INVALID_REQUEST",
             json!({})
         )

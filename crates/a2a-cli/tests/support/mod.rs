@@ -748,9 +748,20 @@ pub struct OAuthServer {
 impl OAuthServer {
     pub fn start(pending: usize) -> Self {
         let mut pending = pending;
+        let own_url = Arc::new(std::sync::OnceLock::<String>::new());
+        let known = own_url.clone();
         let (url, requests) = scripted(move |text| {
             let basic = format!("basic {}", base64_cli_secret());
-            let (status, body) = if text.starts_with("POST /device") {
+            let (status, body) = if text.starts_with("GET /.well-known/openid-configuration") {
+                // OpenID Connect discovery: the same endpoints.
+                let base = known.get().cloned().unwrap_or_default();
+                (
+                    "200 OK",
+                    format!(
+                        r#"{{"issuer":"{base}","token_endpoint":"{base}/token","device_authorization_endpoint":"{base}/device","jwks_uri":"{base}/jwks"}}"#
+                    ),
+                )
+            } else if text.starts_with("POST /device") {
                 ("200 OK", r#"{"device_code":"dev-code-1","user_code":"WDJB-MJHT","verification_uri":"https://login.example/activate","expires_in":60,"interval":0}"#.to_owned())
             } else if text
                 .contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code")
@@ -790,6 +801,7 @@ impl OAuthServer {
             )
             .into_bytes()
         });
+        let _ = own_url.set(url.clone());
         OAuthServer { url, requests }
     }
 }

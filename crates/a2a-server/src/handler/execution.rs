@@ -1,6 +1,7 @@
 //! Running the agent: `SendMessage`, `SendStreamingMessage`, and the task writer behind an
 //! [`EventSink`](crate::agent::EventSink).
 
+use a2a_types::protocol::Operation;
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -48,6 +49,7 @@ impl RequestHandler {
         req: SendMessageRequest,
         call: &CallContext,
     ) -> Result<SendMessageResponse, A2aError> {
+        self.authorize(Operation::SendMessage, call)?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
         let return_immediately = req
             .configuration
@@ -105,6 +107,7 @@ impl RequestHandler {
         req: SendMessageRequest,
         call: &CallContext,
     ) -> Result<EventStream, A2aError> {
+        self.authorize(Operation::SendStreamingMessage, call)?;
         self.streaming_supported()?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
         match Box::pin(self.start(req, call, false)).await? {

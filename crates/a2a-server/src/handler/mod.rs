@@ -18,11 +18,12 @@ use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, DynAgent};
-use crate::auth::Principal;
+use crate::auth::{AccessPolicy, ExtendedCardFn, OperationScopes, Principal};
 use crate::error::A2aError;
 #[cfg(feature = "push")]
 use crate::push::{PushSettings, Pusher};
 use crate::store::{ListQuery, Observer, Owner, PushStatus, StoreError, TaskStore};
+use a2a_types::protocol::Operation;
 
 mod execution;
 mod expiry;
@@ -98,9 +99,16 @@ impl CallContext {
         self
     }
 
-    /// Whom the tasks of this call belong to: its principal under its tenant.
+    /// Whom the tasks of this call belong to: its principal (its subject, without the
+    /// request's scopes and claims) under the tenant the call addresses, else the principal's
+    /// own tenant (a principal with a tenant may address no other).
     pub fn owner(&self) -> Owner {
-        Owner::new(self.principal.clone(), self.tenant.clone())
+        let tenant = self.tenant.clone().filter(|t| !t.is_empty()).or_else(|| {
+            self.principal
+                .as_ref()
+                .and_then(|p| p.tenant().map(str::to_owned))
+        });
+        Owner::new(self.principal.clone(), tenant)
     }
 
     /// Sets the trace context.
@@ -242,6 +250,7 @@ struct Inner {
     store: Arc<dyn TaskStore>,
     card: AgentCard,
     extended_card: Option<AgentCard>,
+    access: AccessPolicy,
     config: HandlerConfig,
     running: Running,
     /// Held around each update whose decision involves `running` (see [`turns`]).
@@ -280,6 +289,7 @@ pub struct HandlerBuilder {
     card: AgentCard,
     store: Option<Arc<dyn TaskStore>>,
     extended_card: Option<AgentCard>,
+    access: AccessPolicy,
     config: HandlerConfig,
     #[cfg(feature = "push")]
     push: Option<PushSettings>,
@@ -314,6 +324,34 @@ impl HandlerBuilder {
     #[must_use]
     pub fn extended_card(mut self, card: AgentCard) -> Self {
         self.extended_card = Some(card);
+        self
+    }
+
+    /// The extended card for each authenticated caller: `None` answers
+    /// `ExtendedAgentCardNotConfiguredError`. Takes precedence over
+    /// [`extended_card`](Self::extended_card).
+    #[must_use]
+    pub fn extended_card_for(
+        mut self,
+        card_for: impl Fn(&Principal) -> Option<AgentCard> + Send + Sync + 'static,
+    ) -> Self {
+        self.access.extended_card_for = Some(Arc::new(card_for) as ExtendedCardFn);
+        self
+    }
+
+    /// The scopes each operation needs (see [`OperationScopes`]); none by default.
+    #[must_use]
+    pub fn scopes(mut self, scopes: OperationScopes) -> Self {
+        self.access.scopes = scopes;
+        self
+    }
+
+    /// Whether `GetExtendedAgentCard` needs an authenticated caller (default: off for a bare
+    /// handler; the [`A2aService`](crate::A2aService) turns it on when it has an
+    /// authenticator). An anonymous caller is then refused with 401.
+    #[must_use]
+    pub fn extended_card_needs_principal(mut self, on: bool) -> Self {
+        self.access.extended_card_needs_principal = on;
         self
     }
 
@@ -363,6 +401,7 @@ impl HandlerBuilder {
                     .unwrap_or_else(|| Arc::new(crate::store::InMemoryTaskStore::new())),
                 card: self.card,
                 extended_card: self.extended_card,
+                access: self.access,
                 config: self.config,
                 running: Running::default(),
                 turns: Arc::default(),
@@ -393,6 +432,7 @@ impl RequestHandler {
             card,
             store: None,
             extended_card: None,
+            access: AccessPolicy::default(),
             config: HandlerConfig::default(),
             #[cfg(feature = "push")]
             push: None,
@@ -555,6 +595,7 @@ impl RequestHandler {
         req: GetTaskRequest,
         call: &CallContext,
     ) -> Result<Task, A2aError> {
+        self.authorize(Operation::GetTask, call)?;
         check_history_length(req.history_length, "historyLength")?;
         let task = self.load_visible(&req.id, call).await?;
         Ok(lifecycle::present(task, req.history_length, true))
@@ -567,6 +608,7 @@ impl RequestHandler {
         req: ListTasksRequest,
         call: &CallContext,
     ) -> Result<ListTasksResponse, A2aError> {
+        self.authorize(Operation::ListTasks, call)?;
         check_history_length(req.history_length, "historyLength")?;
         let max = self.inner.config.max_page_size;
         let page_size = match req.page_size {
@@ -617,6 +659,7 @@ impl RequestHandler {
         req: CancelTaskRequest,
         call: &CallContext,
     ) -> Result<Task, A2aError> {
+        self.authorize(Operation::CancelTask, call)?;
         let task = self.load_visible(&req.id, call).await?;
         match task.status.state {
             TaskState::Canceled => return Ok(task),
@@ -703,6 +746,7 @@ impl RequestHandler {
         config: TaskPushNotificationConfig,
         call: &CallContext,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.authorize(Operation::CreateTaskPushNotificationConfig, call)?;
         self.push_supported()?;
         let task_id = config
             .task_id
@@ -756,6 +800,7 @@ impl RequestHandler {
         task_id: &TaskId,
         call: &CallContext,
     ) -> Result<Vec<PushStatus>, A2aError> {
+        self.authorize(Operation::GetTaskPushNotificationConfig, call)?;
         self.push_supported()?;
         self.load_visible(task_id, call).await?;
         Ok(self.inner.store.push_status(task_id).await?)
@@ -768,6 +813,7 @@ impl RequestHandler {
         req: GetTaskPushNotificationConfigRequest,
         call: &CallContext,
     ) -> Result<TaskPushNotificationConfig, A2aError> {
+        self.authorize(Operation::GetTaskPushNotificationConfig, call)?;
         self.push_supported()?;
         self.load_visible(&req.task_id, call).await?;
         self.inner
@@ -789,6 +835,7 @@ impl RequestHandler {
         req: ListTaskPushNotificationConfigsRequest,
         call: &CallContext,
     ) -> Result<ListTaskPushNotificationConfigsResponse, A2aError> {
+        self.authorize(Operation::ListTaskPushNotificationConfigs, call)?;
         self.push_supported()?;
         self.load_visible(&req.task_id, call).await?;
         let configs = self.inner.store.list_push_configs(&req.task_id).await?;
@@ -802,6 +849,7 @@ impl RequestHandler {
         req: DeleteTaskPushNotificationConfigRequest,
         call: &CallContext,
     ) -> Result<(), A2aError> {
+        self.authorize(Operation::DeleteTaskPushNotificationConfig, call)?;
         self.push_supported()?;
         self.load_visible(&req.task_id, call).await?;
         if self
@@ -819,22 +867,46 @@ impl RequestHandler {
         }
     }
 
-    /// `GetExtendedAgentCard`.
+    /// `GetExtendedAgentCard`: for an authenticated caller (when
+    /// [`extended_card_needs_principal`](HandlerBuilder::extended_card_needs_principal) is
+    /// on), the card [`extended_card_for`](HandlerBuilder::extended_card_for) gives its
+    /// principal, else the configured extended card.
     #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetExtendedAgentCard"))]
     pub async fn get_extended_agent_card(
         &self,
         _req: GetExtendedAgentCardRequest,
-        _call: &CallContext,
+        call: &CallContext,
     ) -> Result<AgentCard, A2aError> {
+        self.authorize(Operation::GetExtendedAgentCard, call)?;
         if self.inner.card.capabilities.extended_agent_card != Some(true) {
             return Err(A2aError::unsupported_operation(
                 "this agent has no extended agent card (capabilities.extendedAgentCard is not true)".to_owned(),
             ));
         }
+        let access = &self.inner.access;
+        if access.extended_card_needs_principal && call.principal.is_none() {
+            return Err(A2aError::unauthenticated(
+                "GetExtendedAgentCard needs an authenticated caller",
+            ));
+        }
+        if let (Some(card_for), Some(principal)) = (&access.extended_card_for, &call.principal) {
+            return card_for(principal).ok_or(A2aError::extended_agent_card_not_configured());
+        }
         self.inner
             .extended_card
             .clone()
             .ok_or(A2aError::extended_agent_card_not_configured())
+    }
+
+    /// Whether the call may run the operation: the scopes it needs, the principal's tenant.
+    pub(crate) fn authorize(
+        &self,
+        operation: Operation,
+        call: &CallContext,
+    ) -> Result<(), A2aError> {
+        self.inner
+            .access
+            .check(operation, call.principal.as_ref(), call.tenant.as_deref())
     }
 }
 

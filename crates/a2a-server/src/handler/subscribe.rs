@@ -1,5 +1,6 @@
 //! Following a task: `SubscribeToTask` and the log stream every event stream reads.
 
+use a2a_types::protocol::Operation;
 use std::sync::Arc;
 
 use a2a_types::v1::{StreamResponse, TaskId};
@@ -18,6 +19,7 @@ impl RequestHandler {
         last_event_id: Option<u64>,
         call: &CallContext,
     ) -> Result<EventStream, A2aError> {
+        self.authorize(Operation::SubscribeToTask, call)?;
         self.streaming_supported()?;
         let stored = match self.inner.store.load(id).await? {
             Some(stored) if stored.owner == call.owner() => stored,

@@ -115,20 +115,22 @@ pub(crate) struct Refused {
 }
 
 /// Names the caller, or refuses the request (401 or 403, rendered by the binding).
-pub(crate) fn authenticate(
+pub(crate) async fn authenticate(
     authenticator: Option<&dyn Authenticator>,
     head: &http::request::Parts,
 ) -> Result<Option<Principal>, Refused> {
     let Some(auth) = authenticator else {
         return Ok(None);
     };
-    auth.authenticate(head).map_err(|err: AuthError| Refused {
-        error: A2aError::invalid_request(&err.message).with_http_status(err.status.as_u16()),
-        challenge: err
-            .challenge
-            .as_deref()
-            .and_then(|c| HeaderValue::from_str(c).ok()),
-    })
+    auth.authenticate(head)
+        .await
+        .map_err(|err: AuthError| Refused {
+            error: err.to_a2a_error(),
+            challenge: err
+                .challenge
+                .as_deref()
+                .and_then(|c| HeaderValue::from_str(c).ok()),
+        })
 }
 
 #[cfg(test)]

@@ -174,9 +174,12 @@ pub struct Owner {
 
 impl Owner {
     /// The owner of tasks created by `principal` under `tenant`.
+    ///
+    /// Only the principal's subject is kept ([`Principal::identity`]): its scopes and claims
+    /// describe one request, and its tenant is the call's.
     pub fn new(principal: Option<Principal>, tenant: Option<String>) -> Self {
         Self {
-            principal,
+            principal: principal.as_ref().map(Principal::identity),
             tenant: tenant.filter(|t| !t.is_empty()),
         }
     }
