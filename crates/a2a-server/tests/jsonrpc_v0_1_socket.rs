@@ -30,6 +30,8 @@ fn builder(gate: Arc<Semaphore>) -> a2a_server::ServiceBuilder {
     A2aService::builder(scripted_agent(gate), card())
         .public_url("http://127.0.0.1:7420")
         .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)))
+        // Push delivery on: the card declares push notifications, push configs are taken.
+        .push(a2a_server::push::PushSettings::default())
 }
 
 fn service() -> A2aService {

@@ -41,6 +41,8 @@ fn service_with(gate: Arc<Semaphore>) -> A2aService {
             extended
         })
         .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(200)))
+        // Push delivery on: the card declares push notifications, push configs are taken.
+        .push(a2a_server::push::PushSettings::default())
         .build()
 }
 

@@ -36,6 +36,8 @@ fn card() -> AgentCard {
 fn service() -> A2aService {
     A2aService::builder(scripted_agent(Arc::new(Semaphore::new(100))), card())
         .public_url("http://127.0.0.1:7420")
+        // Push delivery on: the card declares push notifications, push configs are taken.
+        .push(a2a_server::push::PushSettings::default())
         .build()
 }
 

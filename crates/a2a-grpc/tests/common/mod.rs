@@ -160,7 +160,9 @@ pub async fn start() -> TestServer {
         |b| {
             let mut extended = card();
             extended.description = "The extended card".to_owned();
+            // Push delivery on: the card declares push notifications, push configs are taken.
             b.extended_card(extended)
+                .push(a2a_server::push::PushSettings::default())
         },
         GrpcConfig::default(),
     )
