@@ -216,10 +216,23 @@ pub(crate) struct Fixture {
     pub(crate) document: Result<Value, String>,
 }
 
-/// Every `*.json` under `dir`, recursively, sorted.
+/// Top-level folders of `tests/fixtures/` that hold no protocol documents, with why.
+const NOT_PROTOCOL: &[(&str, &str)] = &[(
+    "tools",
+    "the tool bridge's goldens (a2a-client feature `tools`): cards it reads and the tool \
+     descriptors it writes, checked by crates/a2a-client/tests/tools.rs",
+)];
+
+/// Every `*.json` under `dir`, recursively, sorted; the folders of [`NOT_PROTOCOL`] left out.
 pub(crate) fn discover(dir: &Path) -> Result<Vec<Fixture>, String> {
     let mut files = Vec::new();
     walk_dir(dir, &mut files)?;
+    files.retain(|f| {
+        let first = f.strip_prefix(dir).ok().and_then(|r| r.iter().next());
+        !NOT_PROTOCOL
+            .iter()
+            .any(|(name, _)| first.is_some_and(|d| d == *name))
+    });
     files.sort();
     Ok(files.iter().map(|f| classify(dir, f)).collect())
 }
