@@ -423,7 +423,7 @@ mod tests {
         assert_eq!(
             outcome.to_string(),
             "unverifiable: signature 1 (kid `k`): the signature does not verify with key `k`; \
-             signature 2: unsupported algorithm: `none` (only ES256 and EdDSA are accepted); \
+             signature 2: unsupported algorithm: `none` (only ES256, EdDSA and RS256 are accepted); \
              signature 3: malformed JWS: the protected header is not a JOSE header: EOF while \
              parsing a value at line 1 column 0"
         );

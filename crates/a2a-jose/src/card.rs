@@ -286,14 +286,14 @@ mod tests {
         assert_eq!(
             verify(&[&signed], &none, &keys),
             Err(Error::Algorithm(
-                "`none` (only ES256 and EdDSA are accepted)".to_owned()
+                "`none` (only ES256, EdDSA and RS256 are accepted)".to_owned()
             ))
         );
         let hs256 = Signature::new(b64::encode(r#"{"alg":"HS256","kid":"k"}"#), "AA");
         assert_eq!(
             verify(&[&signed], &hs256, &keys),
             Err(Error::Algorithm(
-                "`HS256` (only ES256 and EdDSA are accepted)".to_owned()
+                "`HS256` (only ES256, EdDSA and RS256 are accepted)".to_owned()
             ))
         );
     }
