@@ -6,7 +6,9 @@
 //!   `UNSPECIFIED` keep it going.
 //! * `send` without `--stream` prefers the stream when the card advertises streaming (the answer
 //!   comes as soon as it exists), and falls back to polling `GetTask` every `--poll-interval`
-//!   when the stream breaks; without streaming it sends with `returnImmediately` and polls.
+//!   when the stream breaks; without streaming it sends with `returnImmediately` and polls (a
+//!   reply to an interrupted task is sent blocking: until the agent's turn starts, a poll
+//!   would read the state the reply answers).
 //! * A poll that fails on the way (no connection, HTTP 503) is tried again after a pause that
 //!   doubles, up to eight poll intervals (at most a minute), until the deadline.
 //! * When `--timeout` expires or Ctrl-C comes, the error names the task, its context, the last
@@ -263,8 +265,20 @@ impl<'a> Waiter<'a> {
             let task = self.poll(&id, None).await?;
             return Ok(SendMessageResponse::Task(task));
         }
-        let request = request
-            .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
+        // A new task is sent with `returnImmediately` and polled. A follow-up to an interrupted
+        // task is not: until the agent takes its turn, the task still reads as it was
+        // (`INPUT_REQUIRED`), so neither the immediate answer nor a poll could tell the state
+        // before the reply from the state after it. The blocking call returns once the turn
+        // the reply started has ended; a task still running then (the agent's own limit on
+        // blocking calls) is polled as above.
+        let continuing = request.message.task_id.is_some();
+        let request = if continuing {
+            request
+        } else {
+            request.with_configuration(
+                SendMessageConfiguration::default().with_return_immediately(true),
+            )
+        };
         let answer = self.call(client.send_message(request)).await?;
         match answer {
             SendMessageResponse::Task(task) if !task.status.state.is_final() => {

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use support::{A2A, Served, TempDir, block, ok, run};
+use support::{A2A, Served, Setup, TempDir, block, ok, run};
 
 /// `a2a serve` on a free port; killed when dropped.
 struct Serve {
@@ -283,6 +283,39 @@ fn retries_are_counted_and_said() {
         3,
         "{}",
         once.stderr
+    );
+}
+
+/// A reply to an interrupted task, to an agent without streaming, prints the task after the
+/// turn the reply started, not the `INPUT_REQUIRED` it still read before the agent took it up.
+#[test]
+fn a_reply_without_streaming_waits_for_the_turn_it_starts() {
+    let agent = Served::with(Setup {
+        no_streaming: true,
+        ..Setup::default()
+    });
+    let host = agent.host();
+    let asked = ok(&["send", "-a", host, "ask", "-o", "json"]).json();
+    assert_eq!(
+        asked["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    let id = asked["task"]["id"].as_str().unwrap();
+    let done = ok(&[
+        "send",
+        "-a",
+        host,
+        "--task-id",
+        id,
+        "later Oslo",
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(done["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        done["task"]["artifacts"][0]["parts"],
+        json!([{"text": "Sunny in later Oslo."}])
     );
 }
 

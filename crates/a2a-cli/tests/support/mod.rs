@@ -26,7 +26,7 @@ pub const A2A: &str = env!("CARGO_BIN_EXE_a2a");
 /// | text | what it does |
 /// |---|---|
 /// | `hello ...` | a direct message `hi!` (no task) |
-/// | `ask` | `INPUT_REQUIRED` "Which city?"; the follow-up completes with `Sunny in <text>.` |
+/// | `ask` | `INPUT_REQUIRED` "Which city?"; the follow-up completes with `Sunny in <text>.` (a follow-up starting `later` first waits 300 ms, still `INPUT_REQUIRED`) |
 /// | `login` | `AUTH_REQUIRED`; the follow-up completes |
 /// | `wait` | works until canceled |
 /// | `slow <ms>` | works `<ms>` ms, then completes with the artifact `done` |
@@ -42,6 +42,9 @@ impl Agent for TestAgent {
     async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
         let text = ctx.text();
         if ctx.task.is_some() {
+            if text.starts_with("later") {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
             sink.working(None).await?;
             sink.artifact(
                 Artifact::new("forecast", vec![Part::text(format!("Sunny in {text}."))])
