@@ -4,47 +4,11 @@
 
 mod support;
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use support::{A2A, Served, Setup, TempDir, block, ok, run};
-
-/// `a2a serve` on a free port; killed when dropped.
-struct Serve {
-    child: Child,
-    url: String,
-}
-
-impl Serve {
-    fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(A2A)
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("a2a serve starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        let url = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
-            .to_owned();
-        Serve { child, url }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::{Serve, Served, Setup, TempDir, block, ok, run};
 
 #[test]
 fn serve_keeps_its_flags_and_help() {

@@ -1,43 +1,15 @@
 //! `a2a tools` prints an agent's tool descriptors; `a2a mcp` serves them to an MCP client,
 //! driven here over stdio by rmcp's own client against `a2a serve` (the echo agent).
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
-const A2A: &str = env!("CARGO_BIN_EXE_a2a");
+mod support;
 
-/// `a2a serve` (the echo agent) on a free port; killed when dropped.
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve() -> (Served, String) {
-    let mut child = Command::new(A2A)
-        .args(["serve", "--addr", "127.0.0.1:0", "--no-grpc"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("a2a serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
-        .to_owned();
-    (Served(child), url)
-}
+use support::{A2A, Serve};
 
 /// The echo agent's one tool, as an MCP tool.
 fn echo_tool() -> Value {
@@ -76,7 +48,8 @@ fn echo_tool() -> Value {
 
 #[test]
 fn tools_prints_the_descriptors_in_each_format() {
-    let (_served, url) = serve();
+    let served = Serve::start(&["--no-grpc"]);
+    let url = served.url.clone();
     let run = |format: &str| -> Value {
         let out = Command::new(A2A)
             .args(["tools", &url, "--format", format])
@@ -114,7 +87,8 @@ fn tools_prints_the_descriptors_in_each_format() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_serves_the_tools_to_an_mcp_client_over_stdio() {
-    let (_served, url) = serve();
+    let served = Serve::start(&["--no-grpc"]);
+    let url = served.url.clone();
     let mut child = tokio::process::Command::new(A2A)
         .args(["mcp", &url])
         .stdin(Stdio::piped())
@@ -226,7 +200,8 @@ async fn post(url: &str, session: Option<&str>, body: Value) -> (Option<String>,
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_serves_streamable_http_with_http() {
-    let (_served, url) = serve();
+    let served = Serve::start(&["--no-grpc"]);
+    let url = served.url.clone();
     let mut child = tokio::process::Command::new(A2A)
         .args(["mcp", &url, "--http", "127.0.0.1:0"])
         .stdout(Stdio::piped())

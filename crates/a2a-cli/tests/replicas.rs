@@ -4,10 +4,12 @@
 //! the other replica. PostgreSQL at 127.0.0.1:5432 (`A2A_TEST_POSTGRES_URL` overrides) must be
 //! reachable: these tests fail, never skip, without it.
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
+mod support;
+
+use support::Serve;
 
 use a2a_client::A2aClient;
 use a2a_types::v1::{
@@ -17,54 +19,26 @@ use a2a_types::v1::{
 use futures_util::StreamExt as _;
 
 /// One `a2a serve` process on a free port; killed (SIGKILL) when dropped.
-struct Replica {
-    child: Child,
-    url: String,
-}
+struct Replica(Serve);
 
 impl Replica {
     fn start(store: &[String], exec: &str) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-            .args([
-                "serve",
-                "--addr",
-                "127.0.0.1:0",
-                "--no-grpc",
-                "--exec",
-                exec,
-            ])
-            .args(store)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("a2a serve starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        let url = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
-            .to_owned();
-        Self { child, url }
+        let mut args = vec!["--no-grpc", "--exec", exec];
+        args.extend(store.iter().map(String::as_str));
+        Self(Serve::start(&args))
+    }
+
+    fn url(&self) -> &str {
+        &self.0.url
     }
 
     async fn client(&self) -> A2aClient {
-        A2aClient::connect(&self.url).await.unwrap()
+        A2aClient::connect(self.url()).await.unwrap()
     }
 
     /// `kill -9`: no shutdown of any kind.
-    fn kill(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    fn kill(self) {
+        self.0.kill();
     }
 }
 

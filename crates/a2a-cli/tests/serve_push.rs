@@ -4,44 +4,18 @@
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
+
+mod support;
+
+use support::Serve;
 
 use a2a_client::push::{Verifier, fetch_jwks, jwks_url};
 use a2a_types::v1::{
     Message, SendMessageConfiguration, SendMessageRequest, StreamResponse,
     TaskPushNotificationConfig, TaskState,
 };
-
-/// `a2a serve` with `args` on a free port; killed when dropped.
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> (Served, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("a2a serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
-        .to_owned();
-    (Served(child), url)
-}
 
 /// Reads one HTTP/1.1 request from a connection of `listener` and answers 200; returns its
 /// headers and body.
@@ -77,7 +51,8 @@ fn receive(listener: &TcpListener) -> (http::HeaderMap, Vec<u8>) {
 
 #[test]
 fn serve_push_delivers_signed_events() {
-    let (_served, url) = serve(&["--push-allow", "127.0.0.1", "--push-sign"]);
+    let served = Serve::start(&["--push-allow", "127.0.0.1", "--push-sign"]);
+    let url = served.url.clone();
     let hook = TcpListener::bind("127.0.0.1:0").unwrap();
     let hook_url = format!("http://{}/hook", hook.local_addr().unwrap());
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -119,7 +94,8 @@ fn serve_push_delivers_signed_events() {
 
 #[test]
 fn serve_without_push_declares_none() {
-    let (_served, url) = serve(&[]);
+    let served = Serve::start(&[]);
+    let url = served.url.clone();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -145,13 +121,14 @@ fn the_receiver_takes_the_signed_deliveries_of_a2a_serve() {
         "while [ ! -f '{}' ]; do sleep 0.05; done; echo done",
         go.display()
     );
-    let (_served, url) = serve(&[
+    let served = Serve::start(&[
         "--push-allow",
         "127.0.0.1",
         "--push-sign",
         "--exec",
         &command,
     ]);
+    let url = served.url.clone();
     let a2a = |args: &[&str]| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_a2a"));
         command

@@ -5,10 +5,10 @@
 #![allow(dead_code, unreachable_pub)]
 
 use std::collections::BTreeMap;
-use std::io::{Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -981,6 +981,55 @@ impl Mock {
 }
 
 impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `a2a serve` as a child process on 127.0.0.1 port 0, with `args` after `--addr`; killed
+/// (SIGKILL, no shutdown of any kind) when dropped or by [`kill`](Self::kill).
+pub struct Serve {
+    child: Child,
+    /// The URL `a2a serve` printed on its first line.
+    pub url: String,
+}
+
+impl Serve {
+    /// Starts `a2a serve --addr 127.0.0.1:0 ARGS...` and reads the URL from its first line.
+    pub fn start(args: &[&str]) -> Self {
+        let mut child = Command::new(A2A)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("a2a serve starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://") || w.starts_with("https://"))
+            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+            .to_owned();
+        Serve { child, url }
+    }
+
+    /// The process, for signals and waiting.
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+
+    /// `kill -9`, and waits for the process to be gone.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
