@@ -776,40 +776,13 @@ fn run_push(paths: &Paths<'_>, built: &Built) -> Vec<String> {
         Ok(server) => server,
         Err(err) => return vec![format!("[push] {err}")],
     };
-    let log_path = paths.work.join("logs").join("client-python-push.log");
-    let stderr = fs::File::create(&log_path).map_or_else(|_| Stdio::null(), Stdio::from);
-    let mut script = Command::new(&paths.venv_python);
-    script
-        .arg("-u")
-        .arg(paths.root.join("tests/interop/python/push_scenarios.py"))
-        .arg(&server.url)
-        .current_dir(&paths.work)
-        .stderr(stderr);
-    let captured = match run_capture(&mut script, CELL_TIMEOUT, "the push scenarios") {
-        Ok(captured) => captured,
-        Err(err) => return vec![format!("[push] {err}")],
-    };
-    let mut failures = Vec::new();
-    let mut reported = 0;
-    for line in captured.stdout.lines() {
-        if line.starts_with("PASS ") {
-            reported += 1;
-            eprintln!("    {line}");
-        } else if let Some(rest) = line.strip_prefix("FAIL ") {
-            reported += 1;
-            eprintln!("    {line}");
-            failures.push(format!("[push] {rest}"));
-        }
-    }
-    if reported == 0 || (!captured.status.success() && failures.is_empty()) {
-        failures.push(format!(
-            "[push] the push scenarios reported {reported} scenario(s) and exited with {} \
-             (stderr in {})",
-            captured.status,
-            log_path.display()
-        ));
-    }
-    failures
+    scripted(
+        paths,
+        "push",
+        "client-python-push.log",
+        "tests/interop/python/push_scenarios.py",
+        std::ffi::OsStr::new(&server.url),
+    )
 }
 
 /// Signed agent cards against the Python SDK's signing utilities, both ways:
@@ -818,18 +791,42 @@ fn run_push(paths: &Paths<'_>, built: &Built) -> Vec<String> {
 /// with ES256 and EdDSA keys, and refusing a tampered card). Returns the failures.
 fn run_card_signing(paths: &Paths<'_>, built: &Built) -> Vec<String> {
     eprintln!("\n==> interop: signed cards, the python SDK against `a2a card get` and `a2a serve`");
-    let log_path = paths.work.join("logs").join("card-signing.log");
+    scripted(
+        paths,
+        "card signing",
+        "card-signing.log",
+        "tests/interop/python/card_signing.py",
+        built.cli.as_os_str(),
+    )
+}
+
+/// Runs one of the Python scenario scripts (`script`, under the root) with `arg`, its stderr in
+/// `logs/<log>`, and reads its `PASS name` / `FAIL name: why` lines. Returns the failures, each
+/// prefixed with `[label]`; a script that reports nothing, or exits with an error without a
+/// `FAIL` line, is a failure too.
+fn scripted(
+    paths: &Paths<'_>,
+    label: &str,
+    log: &str,
+    script: &str,
+    arg: &std::ffi::OsStr,
+) -> Vec<String> {
+    let log_path = paths.work.join("logs").join(log);
     let stderr = fs::File::create(&log_path).map_or_else(|_| Stdio::null(), Stdio::from);
-    let mut script = Command::new(&paths.venv_python);
-    script
+    let mut command = Command::new(&paths.venv_python);
+    command
         .arg("-u")
-        .arg(paths.root.join("tests/interop/python/card_signing.py"))
-        .arg(&built.cli)
+        .arg(paths.root.join(script))
+        .arg(arg)
         .current_dir(&paths.work)
         .stderr(stderr);
-    let captured = match run_capture(&mut script, CELL_TIMEOUT, "the card signing scenarios") {
+    let captured = match run_capture(
+        &mut command,
+        CELL_TIMEOUT,
+        &format!("the {label} scenarios"),
+    ) {
         Ok(captured) => captured,
-        Err(err) => return vec![format!("[card signing] {err}")],
+        Err(err) => return vec![format!("[{label}] {err}")],
     };
     let mut failures = Vec::new();
     let mut reported = 0;
@@ -840,12 +837,12 @@ fn run_card_signing(paths: &Paths<'_>, built: &Built) -> Vec<String> {
         } else if let Some(rest) = line.strip_prefix("FAIL ") {
             reported += 1;
             eprintln!("    {line}");
-            failures.push(format!("[card signing] {rest}"));
+            failures.push(format!("[{label}] {rest}"));
         }
     }
     if reported == 0 || (!captured.status.success() && failures.is_empty()) {
         failures.push(format!(
-            "[card signing] the scenarios reported {reported} scenario(s) and exited with {} \
+            "[{label}] the scenarios reported {reported} scenario(s) and exited with {} \
              (stderr in {})",
             captured.status,
             log_path.display()
