@@ -260,12 +260,17 @@ impl Otlp {
     ///
     /// # Errors
     ///
-    /// The last export failed.
+    /// The last export failed (the collector is away or refused).
     pub async fn shutdown(self) -> Result<(), Error> {
         let provider = self.provider;
-        tokio::task::spawn_blocking(move || provider.shutdown())
-            .await
-            .map_err(|err| Error::new(format!("the OTLP shutdown: {err}")))?
-            .map_err(|err| Error::new(format!("the OTLP shutdown: {err}")))
+        // A flush first: the SDK's shutdown does not report a failed last export.
+        tokio::task::spawn_blocking(move || {
+            let flushed = provider.force_flush();
+            let stopped = provider.shutdown();
+            flushed.and(stopped)
+        })
+        .await
+        .map_err(|err| Error::new(format!("the OTLP shutdown: {err}")))?
+        .map_err(|err| Error::new(format!("the OTLP shutdown: {err}")))
     }
 }

@@ -402,3 +402,22 @@ fn bad_endpoints_are_refused_with_a_reason() {
         "OTLP export must be started inside a Tokio runtime"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_last_export_is_reported_by_shutdown() {
+    // A port nobody listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let otlp =
+        Otlp::start(&OtlpConfig::new(url, "away-test").with_export_timeout(Duration::from_secs(2)))
+            .unwrap();
+    let subscriber = tracing_subscriber::registry().with(otlp.layer());
+    let _default = tracing::subscriber::set_default(subscriber);
+    drop(tracing::info_span!("lost"));
+    let err = otlp.shutdown().await.unwrap_err();
+    assert_eq!(
+        err.message(),
+        "the OTLP shutdown: Operation failed: errs: [Err(InternalFailure(\"HTTP export failed: network error\"))]"
+    );
+}
