@@ -410,7 +410,7 @@ async fn a_failed_last_export_is_reported_by_shutdown() {
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     let otlp =
-        Otlp::start(&OtlpConfig::new(url, "away-test").with_export_timeout(Duration::from_secs(2)))
+        Otlp::start(&OtlpConfig::new(url, "away-test").with_export_timeout(Duration::from_secs(1)))
             .unwrap();
     let subscriber = tracing_subscriber::registry().with(otlp.layer());
     let _default = tracing::subscriber::set_default(subscriber);
