@@ -29,6 +29,7 @@ mod download;
 mod error;
 mod mock;
 mod options;
+mod otel;
 mod output;
 mod push;
 mod send;
@@ -192,6 +193,9 @@ enum Command {
         /// Who may call: bearer JWTs (--jwks, --oidc-issuer) and API keys (--api-key).
         #[command(flatten)]
         auth: serve::AuthArgs,
+        /// OTLP export of the server's spans (--otlp-endpoint).
+        #[command(flatten)]
+        otel: otel::OtelArgs,
     },
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
@@ -520,13 +524,17 @@ async fn run(
             store_lease,
             card_sign,
             auth,
+            otel,
         } => {
             let store = serve::StoreArgs {
                 url: store,
                 schema: store_schema,
                 lease: store_lease,
             };
-            serve(&addr, exec, name, !no_grpc, push, store, card_sign, &auth).await
+            let export = otel.start(diag)?;
+            let served = serve(&addr, exec, name, !no_grpc, push, store, card_sign, &auth).await;
+            otel::finish(export, diag).await;
+            served
         }
         Command::Mock {
             script,

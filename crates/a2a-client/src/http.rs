@@ -216,8 +216,10 @@ impl HttpClient {
         }
         let uri = request.uri().clone();
         let method = request.method().clone();
+        let span = crate::trace::send_span(call, &method, &uri, request.headers());
         let request = request.map(Full::new);
-        self.client.request(request).await.map_err(|err| {
+        let sent = tracing::Instrument::instrument(self.client.request(request), span).await;
+        sent.map_err(|err| {
             if err.is_connect() {
                 let target = uri.authority().map_or("the server", |a| a.as_str());
                 Error::connect(format!("cannot connect to {target}"), err)
