@@ -40,7 +40,8 @@ struct Needs {
 /// **What a skill needs.** Each skill of the card with `securityRequirements` needs any one of
 /// them: the caller must be authenticated and hold every scope that requirement lists (under
 /// all of its schemes; which scheme authenticated the caller is the authenticator's business,
-/// see [`SecurityRequirements`](super::SecurityRequirements)). Scopes added with
+/// see [`SecurityRequirements`](super::SecurityRequirements)); an empty requirement (`{}`)
+/// among them makes the skill open to anyone, as in OpenAPI. Scopes added with
 /// [`require`](Self::require) are needed as well, all of them. The card's requirements are
 /// read when the handler is built, so a card's skill requirements are always enforced.
 ///
@@ -137,6 +138,15 @@ impl SkillScopes {
     pub fn with_card(mut self, card: &AgentCard) -> Self {
         for skill in &card.skills {
             let needs = self.skills.entry(skill.id.clone()).or_default();
+            // An empty requirement (`{}`, as in OpenAPI) makes the skill's security optional.
+            if skill
+                .security_requirements
+                .iter()
+                .any(|r| r.schemes.is_empty())
+            {
+                needs.any_of = Vec::new();
+                continue;
+            }
             needs.any_of = skill
                 .security_requirements
                 .iter()
@@ -323,6 +333,19 @@ mod tests {
         assert_eq!(skills.check(None, None), Ok(()));
         assert_eq!(skills.check(Some("elsewhere"), None), Ok(()));
         assert_eq!(skills.needed("admin").collect::<Vec<_>>(), ["audit"]);
+        // An empty requirement among a skill's makes it open.
+        let optional = AgentCard::new("A", "a", "1").with_skills([AgentSkill::new(
+            "maybe",
+            "Maybe",
+            "Either",
+            ["x"],
+        )
+        .with_security_requirements([
+            SecurityRequirement::new().with_scheme("key", ["k"]),
+            SecurityRequirement::new(),
+        ])]);
+        let optional = SkillScopes::new().with_card(&optional);
+        assert_eq!(optional.check(Some("maybe"), None), Ok(()));
     }
 
     #[test]
