@@ -788,7 +788,7 @@ fn run_push(paths: &Paths<'_>, built: &Built) -> Vec<String> {
 /// Signed agent cards against the Python SDK's signing utilities, both ways:
 /// `tests/interop/python/card_signing.py` signs cards that `a2a card get --card-jwks
 /// --require-signature` must verify, and verifies the cards `a2a serve --card-key` signs (each
-/// with ES256 and EdDSA keys, and refusing a tampered card). Returns the failures.
+/// with ES256, EdDSA and RS256 keys, and refusing a tampered card). Returns the failures.
 fn run_card_signing(paths: &Paths<'_>, built: &Built) -> Vec<String> {
     eprintln!("\n==> interop: signed cards, the python SDK against `a2a card get` and `a2a serve`");
     scripted(

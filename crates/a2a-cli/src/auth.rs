@@ -5,7 +5,9 @@
 //! Tokens are stored in `~/.config/a2a-cli/tokens.json` (`$XDG_CONFIG_HOME/a2a-cli`), created
 //! with mode 0600 in a folder of mode 0700, keyed by the agent's origin (the scheme, host and
 //! port of its card's first interface). Later commands for that agent send the stored token as
-//! `Authorization: Bearer` (a `--bearer` given wins over it) until it expires. `auth logout`
+//! `Authorization: Bearer` (a `--bearer` given wins over it) until it expires, through
+//! `a2a_client::credentials::RefreshingToken` (read from the store again when it expires or
+//! the agent refuses it). No refresh token is kept: an expired token needs a new `auth login`. `auth logout`
 //! removes it; the file can also be edited or deleted by hand. Nothing else is stored: no task,
 //! no context.
 
@@ -13,6 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use a2a_client::credentials::RefreshingToken;
 use a2a_types::v1::{AgentCard, OAuthFlows, SecurityScheme};
 use base64::Engine as _;
 use bytes::Bytes;
@@ -157,19 +160,21 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The stored token for this agent, if there is one that has not expired.
-pub(crate) fn stored_token(card: &AgentCard, diag: &Diag) -> Option<String> {
+/// The stored token for this agent, if there is one that has not expired, as a token provider
+/// of `a2a_client::credentials`: it is read again from the store when it expires (or the agent
+/// refuses it), so a token another `a2a auth login` stored meanwhile is picked up; an expired
+/// one is not sent.
+pub(crate) fn stored_token(card: &AgentCard, diag: &Diag) -> Option<RefreshingToken> {
     let key = agent_key(card)?;
     let path = store_path();
-    let store = match read_store(&path) {
-        Ok(store) => store,
+    let first = match read_store(&path) {
+        Ok(store) => store.tokens.get(&key).cloned()?,
         Err(message) => {
             diag.warn(&message);
             return None;
         }
     };
-    let stored = store.tokens.get(&key)?;
-    if stored.expires_at.is_some_and(|at| at <= now()) {
+    if first.expires_at.is_some_and(|at| at <= now()) {
         diag.warn(&format!(
             "the token stored for {key} has expired; log in again with `a2a auth login`"
         ));
@@ -178,7 +183,34 @@ pub(crate) fn stored_token(card: &AgentCard, diag: &Diag) -> Option<String> {
     diag.debug(&format!(
         "using the token stored for {key} by `a2a auth login`"
     ));
-    Some(stored.access_token.clone())
+    diag.secret(&first.access_token);
+    let first = std::sync::Mutex::new(Some(first));
+    Some(
+        RefreshingToken::new(move || {
+            // The token read above first; the store again after it.
+            let taken = first
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            let stored = match taken {
+                Some(stored) => stored,
+                None => read_store(&path)?.tokens.remove(&key).ok_or_else(|| {
+                    format!("no token is stored for {key} any more; log in with `a2a auth login`")
+                })?,
+            };
+            let now = now();
+            match stored.expires_at {
+                Some(at) if at <= now => Err(format!(
+                    "the token stored for {key} has expired; log in again with `a2a auth login`"
+                )),
+                at => Ok((
+                    stored.access_token,
+                    at.map(|at| Duration::from_secs(at - now)),
+                )),
+            }
+        })
+        .with_margin(Duration::ZERO),
+    )
 }
 
 /// Form encoding (`application/x-www-form-urlencoded`).

@@ -8,7 +8,8 @@
 //! * The public card is fetched without credentials.
 //! * The interface is the card's first supported one, or the first of the `--transport`
 //!   preferences the card offers (the client decides; see `a2a_client::card`).
-//! * Credentials go where the card's security schemes say: a bearer token (`--bearer`, or the
+//! * Credentials go where the card's security schemes say, placed by
+//!   `a2a_client::credentials` (`Credentials::for_schemes`): a bearer token (`--bearer`, or the
 //!   token `a2a auth login` stored) as `Authorization: Bearer` when a scheme takes one (HTTP
 //!   bearer, OAuth 2, OpenID Connect) or the card declares no scheme at all; an API key in the
 //!   header, query parameter or cookie of the card's API-key scheme. A credential no declared
@@ -16,11 +17,12 @@
 
 use std::path::PathBuf;
 
-use a2a_client::{A2aClient, CallInfo, ClientBuilder, Error, Interceptor, RetryPolicy};
+use a2a_client::credentials::{CardCredentials, Credentials};
+use a2a_client::{A2aClient, CallInfo, ClientBuilder, Error, RetryPolicy};
 use a2a_types::protocol::{content_type, headers, paths};
 use a2a_types::v1::{AgentCard, SecurityScheme};
 use bytes::Bytes;
-use http::{HeaderName, HeaderValue};
+use http::HeaderValue;
 
 use crate::diag::Diag;
 use crate::error::{CliError, Code, Context, quote};
@@ -453,57 +455,6 @@ fn implemented_extensions(card: &AgentCard, opts: &Common) -> Vec<String> {
         .collect()
 }
 
-/// Where an API key goes.
-#[derive(Clone, Debug)]
-enum Place {
-    Header(HeaderName),
-    Query(String),
-    Cookie(String),
-}
-
-/// Puts the credentials on each request.
-#[derive(Clone, Debug)]
-pub(crate) struct Credentials {
-    bearer: Option<HeaderValue>,
-    api_key: Option<(Place, String)>,
-}
-
-impl Interceptor for Credentials {
-    fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
-        if call.method == CallInfo::AGENT_CARD {
-            // The public card is public: no credential goes there.
-            return;
-        }
-        if let Some(bearer) = &self.bearer {
-            request
-                .headers_mut()
-                .insert(http::header::AUTHORIZATION, bearer.clone());
-        }
-        match &self.api_key {
-            Some((Place::Header(name), key)) => {
-                if let Ok(mut value) = HeaderValue::from_str(key) {
-                    value.set_sensitive(true);
-                    request.headers_mut().insert(name.clone(), value);
-                }
-            }
-            Some((Place::Cookie(name), key)) => {
-                if let Ok(mut value) = HeaderValue::from_str(&format!("{name}={key}")) {
-                    value.set_sensitive(true);
-                    request.headers_mut().append(http::header::COOKIE, value);
-                }
-            }
-            Some((Place::Query(name), key)) => {
-                let uri = request.uri().to_string();
-                let joined = if uri.contains('?') { '&' } else { '?' };
-                if let Ok(uri) = format!("{uri}{joined}{}={}", encode(name), encode(key)).parse() {
-                    *request.uri_mut() = uri;
-                }
-            }
-            None => {}
-        }
-    }
-}
-
 /// Percent-encoding of a query component.
 pub(crate) fn encode(text: &str) -> String {
     let mut out = String::new();
@@ -517,42 +468,49 @@ pub(crate) fn encode(text: &str) -> String {
     out
 }
 
-fn takes_bearer(scheme: &SecurityScheme) -> bool {
-    match scheme {
-        SecurityScheme::HttpAuth(http) => http.scheme.eq_ignore_ascii_case("bearer"),
-        SecurityScheme::OAuth2(_) | SecurityScheme::OpenIdConnect(_) => true,
-        _ => false,
-    }
-}
-
-/// The credentials of the options (or the stored OAuth token) that the card's schemes take.
+/// The credentials of the options (or the stored OAuth token) that the card's schemes take,
+/// placed by `a2a_client::credentials` (each credential where the first declared scheme that
+/// takes it says; a bearer token also to an agent that declares no scheme, when `trust` is
+/// lenient). A credential no declared scheme takes is not sent, with a warning.
 fn credentials(
     opts: &Common,
     diag: &Diag,
     card: &AgentCard,
     trust: Trust,
-) -> Result<Option<Credentials>, CliError> {
+) -> Result<Option<CardCredentials>, CliError> {
     let schemes = &card.security_schemes;
     let declared: Vec<String> = schemes
         .iter()
         .map(|(name, scheme)| format!("{name} ({})", crate::output::scheme_text(scheme)))
         .collect();
-    let mut bearer = None;
-    let token = match &opts.bearer {
-        Some(token) => Some(token.clone()),
-        None => crate::auth::stored_token(card, diag),
-    };
-    if let Some(token) = token {
-        diag.secret(&token);
-        let taken =
-            schemes.values().any(takes_bearer) || (schemes.is_empty() && trust == Trust::Lenient);
-        if taken {
-            let mut value =
-                HeaderValue::from_str(&format!("Bearer {}", token.trim())).map_err(|_| {
-                    CliError::usage("the bearer token holds characters a header cannot carry")
-                })?;
-            value.set_sensitive(true);
-            bearer = Some(value);
+    let mut held = Credentials::new().bearer_without_schemes(trust == Trust::Lenient);
+    let mut bearer = false;
+    if let Some(token) = &opts.bearer {
+        diag.secret(token);
+        let token = token.trim().to_owned();
+        check_bearer(&token)?;
+        held = held.bearer_token(token);
+        bearer = true;
+    } else if let Some(stored) = crate::auth::stored_token(card, diag) {
+        bearer = true;
+        held = held.bearer(stored);
+    }
+    if let Some(key) = &opts.api_key {
+        diag.secret(key);
+        held = held.api_key(key.clone());
+        for scheme in schemes.values() {
+            if let SecurityScheme::ApiKey(api) = scheme
+                && api.location.eq_ignore_ascii_case("header")
+            {
+                diag.hide_header(&api.name);
+            }
+        }
+    }
+    let chosen = held
+        .for_schemes(card)
+        .map_err(|error| CliError::new(Code::CardInvalid, error.to_string()))?;
+    if bearer {
+        if chosen.carries_bearer() {
             diag.debug("a bearer token goes with each call (Authorization: Bearer [redacted])");
         } else {
             diag.warn(&format!(
@@ -561,38 +519,19 @@ fn credentials(
             ));
         }
     }
-    let mut api_key = None;
-    if let Some(key) = &opts.api_key {
-        diag.secret(key);
-        let place = schemes.values().find_map(|scheme| match scheme {
-            SecurityScheme::ApiKey(api) => Some(api),
-            _ => None,
-        });
-        match place {
-            Some(api) => {
-                let place = match api.location.to_ascii_lowercase().as_str() {
-                    "query" => Place::Query(api.name.clone()),
-                    "cookie" => Place::Cookie(api.name.clone()),
-                    _ => {
-                        let name = HeaderName::from_bytes(api.name.as_bytes()).map_err(|_| {
-                            CliError::new(
-                                Code::CardInvalid,
-                                format!(
-                                    "the card's API-key header name `{}` is not a header name",
-                                    api.name
-                                ),
-                            )
-                        })?;
-                        diag.hide_header(name.as_str());
-                        Place::Header(name)
-                    }
-                };
-                diag.debug(&format!(
-                    "the API key goes in the {} `{}` of each call",
-                    api.location, api.name
-                ));
-                api_key = Some((place, key.clone()));
-            }
+    if opts.api_key.is_some() {
+        let api = chosen
+            .schemes()
+            .iter()
+            .find_map(|name| match schemes.get(name) {
+                Some(SecurityScheme::ApiKey(api)) => Some(api),
+                _ => None,
+            });
+        match api {
+            Some(api) => diag.debug(&format!(
+                "the API key goes in the {} `{}` of each call",
+                api.location, api.name
+            )),
             None => diag.warn(&format!(
                 "the API key is not sent: the agent's card declares no API-key scheme; send it \
                  yourself with -H 'NAME: KEY' if the agent wants it ({})",
@@ -604,7 +543,14 @@ fn credentials(
             )),
         }
     }
-    Ok((bearer.is_some() || api_key.is_some()).then_some(Credentials { bearer, api_key }))
+    Ok((!chosen.is_empty()).then_some(chosen))
+}
+
+/// A bearer token must fit in a header.
+fn check_bearer(token: &str) -> Result<(), CliError> {
+    HeaderValue::from_str(&format!("Bearer {token}"))
+        .map(drop)
+        .map_err(|_| CliError::usage("the bearer token holds characters a header cannot carry"))
 }
 
 /// What to tell a caller who gave no credentials, from the card's schemes.

@@ -263,8 +263,8 @@ impl PushArgs {
 /// The card-signing options of `a2a serve`.
 #[derive(clap::Args, Debug, Default)]
 pub(crate) struct CardSignArgs {
-    /// Sign the agent card with this key (a PKCS#8 PEM file: ES256 on P-256, or Ed25519), and
-    /// list its public key in the JWKS at /.well-known/jwks.json, which the signature's `jku`
+    /// Sign the agent card with this key (a PKCS#8 PEM file: ES256 on P-256, Ed25519, or RS256
+    /// on an RSA key of 2048 to 8192 bits), and list its public key in the JWKS at /.well-known/jwks.json, which the signature's `jku`
     /// names.
     #[arg(long, value_name = "PEM")]
     card_key: Option<std::path::PathBuf>,
@@ -285,10 +285,11 @@ impl CardSignArgs {
                     .map_err(|e| format!("--card-key: cannot read {}: {e}", path.display()))?;
                 SigningKey::from_pkcs8_pem(Algorithm::Es256, &pem)
                     .or_else(|_| SigningKey::from_pkcs8_pem(Algorithm::EdDsa, &pem))
+                    .or_else(|_| SigningKey::from_pkcs8_pem(Algorithm::Rs256, &pem))
                     .map_err(|e| {
                         format!(
-                            "--card-key {}: not a PKCS#8 PEM key for ES256 (P-256) or EdDSA \
-                             (Ed25519): {e}",
+                            "--card-key {}: not a PKCS#8 PEM key for ES256 (P-256), EdDSA \
+                             (Ed25519) or RS256 (RSA, 2048 to 8192 bits): {e}",
                             path.display()
                         )
                     })?

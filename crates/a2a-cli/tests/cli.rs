@@ -447,3 +447,57 @@ fn serve_refuses_callers_without_credentials() {
     let sent = ok(&["send", "-a", url, "--api-key", "s3cret", "hi"]);
     assert_eq!(sent.field("State"), "COMPLETED");
 }
+
+/// `a2a serve --card-key` with an RSA PKCS#8 key signs the card RS256; `a2a card get` verifies
+/// it with the JWKS the signature names (the agent's own), and a key of no usable kind is
+/// refused at start with the kinds it takes.
+#[test]
+fn serve_signs_its_card_with_an_rsa_key() {
+    let dir = TempDir::new();
+    let pem = dir.file(
+        "card-key.pem",
+        include_bytes!("../../a2a-jose/tests/fixtures/rs256-test-key.pem"),
+    );
+    let agent = Serve::start(&[
+        "--card-key",
+        pem.to_str().unwrap(),
+        "--card-kid",
+        "rsa-card",
+    ]);
+    let url = agent.url.as_str();
+    let got = ok(&["card", "get", "-a", url, "--require-signature"]);
+    assert_eq!(
+        got.field("Signatures"),
+        "verified: signature 1 (kid `rsa-card`)"
+    );
+    let card = ok(&["card", "get", "-a", url, "-o", "json"]).json();
+    let protected = card["signatures"][0]["protected"].as_str().unwrap();
+    assert_eq!(
+        a2a_jose::b64::decode(protected).unwrap(),
+        format!(
+            r#"{{"alg":"RS256","kid":"rsa-card","typ":"JOSE","jku":"{url}/.well-known/jwks.json"}}"#
+        )
+        .into_bytes()
+    );
+    let bad = dir.file(
+        "bad.pem",
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+    );
+    let refused = run(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--card-key",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains(&format!(
+            "--card-key {}: not a PKCS#8 PEM key for ES256 (P-256), EdDSA (Ed25519) or RS256 \
+             (RSA, 2048 to 8192 bits)",
+            bad.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+}

@@ -140,6 +140,7 @@ pub struct Credentials {
     bearer: Option<Arc<dyn TokenProvider>>,
     api_key: Option<String>,
     api_keys: BTreeMap<String, String>,
+    bearer_without_schemes: bool,
 }
 
 impl fmt::Debug for Credentials {
@@ -149,6 +150,7 @@ impl fmt::Debug for Credentials {
             .field("bearer", &self.bearer.is_some())
             .field("api_key", &self.api_key.is_some())
             .field("api_keys", &self.api_keys.keys().collect::<Vec<_>>())
+            .field("bearer_without_schemes", &self.bearer_without_schemes)
             .finish()
     }
 }
@@ -187,15 +189,104 @@ impl Credentials {
         self
     }
 
+    /// Whether the bearer token goes to an agent whose card declares no security scheme at
+    /// all (default: off, nothing is sent to such an agent). A card that declares schemes gets
+    /// only what one of them takes, whatever this says.
+    #[must_use]
+    pub fn bearer_without_schemes(mut self, on: bool) -> Self {
+        self.bearer_without_schemes = on;
+        self
+    }
+
+    /// The credentials for an agent whose card declares no scheme.
+    fn without_schemes(&self) -> CardCredentials {
+        let places = match (&self.bearer, self.bearer_without_schemes) {
+            (Some(provider), true) => vec![Place::Bearer(provider.clone())],
+            _ => Vec::new(),
+        };
+        CardCredentials {
+            schemes: Vec::new(),
+            places,
+        }
+    }
+
+    /// Each credential held where the first declared scheme that takes it says, whatever the
+    /// card's `securityRequirements` combine (the server judges whether what is sent is
+    /// enough): the bearer token for the first HTTP Bearer, OAuth 2 or OpenID Connect scheme,
+    /// the API key for the first API key scheme (one named with
+    /// [`api_key_for`](Self::api_key_for) first). A credential no declared scheme takes is not
+    /// sent ([`CardCredentials::carries_bearer`], [`CardCredentials::carries_api_key`] tell);
+    /// a card that declares no scheme gets nothing (but see
+    /// [`bearer_without_schemes`](Self::bearer_without_schemes)). No credential ever goes to
+    /// the public card's fetch.
+    ///
+    /// ```
+    /// use a2a_client::credentials::Credentials;
+    /// use a2a_types::v1::{AgentCard, ApiKeySecurityScheme, HttpAuthSecurityScheme};
+    ///
+    /// let card = AgentCard::new("A", "An agent", "1.0.0")
+    ///     .with_security_scheme("jwt", HttpAuthSecurityScheme::new("Bearer"))
+    ///     .with_security_scheme("key", ApiKeySecurityScheme::new("header", "X-API-Key"));
+    /// let both = Credentials::new().bearer_token("t").api_key("k").for_schemes(&card).unwrap();
+    /// assert_eq!(both.schemes(), ["jwt", "key"]);
+    /// let open = Credentials::new().bearer_token("t").for_schemes(&AgentCard::new("A", "a", "1")).unwrap();
+    /// assert!(!open.carries_bearer());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] when the API key would go in a header whose name, as the card
+    /// declares it, is not a header name.
+    pub fn for_schemes(&self, card: &AgentCard) -> Result<CardCredentials, Error> {
+        if card.security_schemes.is_empty() {
+            return Ok(self.without_schemes());
+        }
+        let mut chosen = CardCredentials {
+            schemes: Vec::new(),
+            places: Vec::new(),
+        };
+        if let Some((name, place)) = card
+            .security_schemes
+            .iter()
+            .filter(|(_, scheme)| takes_bearer(scheme))
+            .find_map(|(name, scheme)| Some((name, self.place(name, scheme)?)))
+        {
+            chosen.schemes.push(name.clone());
+            chosen.places.push(place);
+        }
+        let api_keys = || {
+            card.security_schemes
+                .iter()
+                .filter_map(|(name, scheme)| match scheme {
+                    SecurityScheme::ApiKey(api) => Some((name, api)),
+                    _ => None,
+                })
+        };
+        let first = api_keys()
+            .find(|(name, _)| self.api_keys.contains_key(*name))
+            .or_else(|| api_keys().next().filter(|_| self.api_key.is_some()));
+        if let Some((name, api)) = first {
+            if api.location.eq_ignore_ascii_case("header")
+                && HeaderName::from_bytes(api.name.as_bytes()).is_err()
+            {
+                return Err(Error::Config(format!(
+                    "the card's API-key header name `{}` is not a header name",
+                    api.name
+                )));
+            }
+            let scheme = &card.security_schemes[name];
+            if let Some(place) = self.place(name, scheme) {
+                chosen.schemes.push(name.clone());
+                chosen.places.push(place);
+            }
+        }
+        Ok(chosen)
+    }
+
     /// What to send for one scheme, if these credentials can satisfy it.
     fn place(&self, name: &str, scheme: &SecurityScheme) -> Option<Place> {
         match scheme {
-            SecurityScheme::HttpAuth(http) if http.scheme.eq_ignore_ascii_case("bearer") => {
-                self.bearer.clone().map(Place::Bearer)
-            }
-            SecurityScheme::OAuth2(_) | SecurityScheme::OpenIdConnect(_) => {
-                self.bearer.clone().map(Place::Bearer)
-            }
+            scheme if takes_bearer(scheme) => self.bearer.clone().map(Place::Bearer),
             SecurityScheme::ApiKey(api) => {
                 let key = self.api_keys.get(name).or(self.api_key.as_ref())?.clone();
                 match api.location.to_ascii_lowercase().as_str() {
@@ -213,7 +304,10 @@ impl Credentials {
 
     /// The credentials for the first of the card's `securityRequirements` whose every scheme
     /// they can satisfy (without requirements: each declared scheme they can satisfy), as an
-    /// [`Interceptor`]. A card that declares no security gets nothing.
+    /// [`Interceptor`]. A card that declares no security gets nothing (but see
+    /// [`bearer_without_schemes`](Self::bearer_without_schemes)); to send each credential a
+    /// declared scheme takes whatever the requirements combine, see
+    /// [`for_schemes`](Self::for_schemes).
     ///
     /// # Errors
     ///
@@ -228,10 +322,7 @@ impl Credentials {
                 .collect()
         };
         if alternatives.is_empty() {
-            return Ok(CardCredentials {
-                schemes: Vec::new(),
-                places: Vec::new(),
-            });
+            return Ok(self.without_schemes());
         }
         for names in &alternatives {
             let places: Option<Vec<Place>> = names
@@ -266,6 +357,15 @@ impl Credentials {
     }
 }
 
+/// Whether the scheme takes a bearer token: HTTP Bearer, OAuth 2, OpenID Connect.
+fn takes_bearer(scheme: &SecurityScheme) -> bool {
+    match scheme {
+        SecurityScheme::HttpAuth(http) => http.scheme.eq_ignore_ascii_case("bearer"),
+        SecurityScheme::OAuth2(_) | SecurityScheme::OpenIdConnect(_) => true,
+        _ => false,
+    }
+}
+
 /// Where one credential goes.
 #[derive(Clone)]
 enum Place {
@@ -295,6 +395,21 @@ impl CardCredentials {
     /// The names of the card's schemes the credentials go by.
     pub fn schemes(&self) -> &[String] {
         &self.schemes
+    }
+
+    /// Whether nothing is sent.
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+    }
+
+    /// Whether the bearer token is sent.
+    pub fn carries_bearer(&self) -> bool {
+        self.places.iter().any(|p| matches!(p, Place::Bearer(_)))
+    }
+
+    /// Whether an API key is sent.
+    pub fn carries_api_key(&self) -> bool {
+        self.places.iter().any(|p| !matches!(p, Place::Bearer(_)))
     }
 }
 
@@ -454,6 +569,70 @@ mod tests {
             .for_card(&AgentCard::new("A", "a", "1"))
             .unwrap();
         assert!(applied(&open).headers().get("authorization").is_none());
+    }
+
+    #[test]
+    fn each_credential_goes_to_the_first_declared_scheme_that_takes_it() {
+        // Both a token and a key: both sent, though no one requirement combines them.
+        let chosen = Credentials::new()
+            .bearer_token("t")
+            .api_key("k 1")
+            .for_schemes(&card())
+            .unwrap();
+        assert_eq!(chosen.schemes(), ["jwt", "key"]);
+        assert!(chosen.carries_bearer() && chosen.carries_api_key());
+        let request = applied(&chosen);
+        assert_eq!(request.headers()["authorization"], "Bearer t");
+        assert_eq!(request.uri(), "http://agent/a2a?x=1&api%20key=k%201");
+        // A key for a named scheme goes there.
+        let chosen = Credentials::new()
+            .api_key_for("session", "s")
+            .for_schemes(&card())
+            .unwrap();
+        assert_eq!(chosen.schemes(), ["session"]);
+        assert!(!chosen.carries_bearer());
+        assert_eq!(applied(&chosen).headers()["cookie"], "sid=s");
+        // A token for a card with API keys only: not sent.
+        let keys_only = AgentCard::new("A", "a", "1")
+            .with_security_scheme("key", ApiKeySecurityScheme::new("header", "X-Key"));
+        let chosen = Credentials::new()
+            .bearer_token("t")
+            .for_schemes(&keys_only)
+            .unwrap();
+        assert!(chosen.is_empty());
+        assert!(applied(&chosen).headers().is_empty());
+        // A card without schemes: the token only when asked (also through for_card).
+        let open = AgentCard::new("A", "a", "1");
+        let lenient = Credentials::new()
+            .bearer_token("t")
+            .api_key("k")
+            .bearer_without_schemes(true);
+        for chosen in [
+            lenient.for_schemes(&open).unwrap(),
+            lenient.for_card(&open).unwrap(),
+        ] {
+            assert!(chosen.carries_bearer() && !chosen.carries_api_key());
+            assert_eq!(applied(&chosen).headers()["authorization"], "Bearer t");
+        }
+        assert!(
+            Credentials::new()
+                .bearer_token("t")
+                .for_schemes(&open)
+                .unwrap()
+                .is_empty()
+        );
+        // A header name the card gets wrong.
+        let broken = AgentCard::new("A", "a", "1")
+            .with_security_scheme("key", ApiKeySecurityScheme::new("header", "X Key"));
+        assert_eq!(
+            Credentials::new()
+                .api_key("k")
+                .for_schemes(&broken)
+                .unwrap_err()
+                .to_string(),
+            Error::Config("the card's API-key header name `X Key` is not a header name".to_owned())
+                .to_string()
+        );
     }
 
     #[test]

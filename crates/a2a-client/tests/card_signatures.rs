@@ -15,8 +15,18 @@ use a2a_types::v1::{SecurityRequirement, SecurityScheme};
 use common::{Scripted, Seen, TestServer, answer, start_with};
 use pretty_assertions::assert_eq;
 
+/// A key of `alg`: a new one, or for RS256 (ring does not generate RSA keys) the test key of
+/// a2a-jose.
 fn key(alg: Algorithm, kid: &str) -> SigningKey {
-    SigningKey::generate(alg).unwrap().with_kid(kid)
+    match alg {
+        Algorithm::Rs256 => SigningKey::from_pkcs8_pem(
+            alg,
+            include_str!("../../a2a-jose/tests/fixtures/rs256-test-key.pem"),
+        )
+        .unwrap()
+        .with_kid(kid),
+        _ => SigningKey::generate(alg).unwrap().with_kid(kid),
+    }
 }
 
 /// The test card with a security scheme and push deliveries signed by `push_key`: the parts
@@ -59,7 +69,7 @@ async fn get_json(url: &str) -> serde_json::Value {
 
 #[tokio::test]
 async fn a_served_card_verifies_with_the_served_jwks() {
-    for alg in [Algorithm::Es256, Algorithm::EdDsa] {
+    for alg in [Algorithm::Es256, Algorithm::EdDsa, Algorithm::Rs256] {
         let server = signed_agent(key(alg, "card-1"), Some(key(Algorithm::Es256, "push-1"))).await;
         let url = server.url();
         let document = get_json(&format!("{url}/.well-known/agent-card.json")).await;

@@ -6,7 +6,8 @@
 //!   `AgentCard` message: optional members at their defaults left out, required ones kept);
 //!   that is for the caller to produce, as this crate knows JSON, not cards.
 //! * Each signature is `{"protected": <base64url header>, "signature": <base64url>}`; the
-//!   protected header is `{"alg":..,"kid":..,"typ":"JOSE"}`, with `jku` (the URL of a JWKS
+//!   protected header is `{"alg":..,"kid":..,"typ":"JOSE"}` (`alg`: ES256, EdDSA or RS256, as
+//!   the key is), with `jku` (the URL of a JWKS
 //!   holding the key) when the signer names one.
 //! * Verifying: the signing input `protected || "." || BASE64URL(payload)` is rebuilt from the
 //!   card as received and checked with the key the header's `kid` names.
@@ -225,10 +226,22 @@ mod tests {
         );
     }
 
+    /// A new key of `alg`; RS256 keys (which ring does not generate) from the test PEM.
+    fn new_key(alg: Algorithm) -> SigningKey {
+        match alg {
+            Algorithm::Rs256 => SigningKey::from_pkcs8_pem(
+                alg,
+                include_str!("../tests/fixtures/rs256-test-key.pem"),
+            )
+            .unwrap(),
+            _ => SigningKey::generate(alg).unwrap(),
+        }
+    }
+
     #[test]
     fn round_trip_and_tampering() {
-        for alg in [Algorithm::Es256, Algorithm::EdDsa] {
-            let key = SigningKey::generate(alg).unwrap();
+        for alg in [Algorithm::Es256, Algorithm::EdDsa, Algorithm::Rs256] {
+            let key = new_key(alg);
             let keys = Jwks::new(vec![key.public_jwk()]);
             let signature = sign(&card(), &key, None).unwrap();
             let signed = payload(&card()).unwrap();
@@ -256,12 +269,7 @@ mod tests {
             );
             // A second candidate payload is tried after the first.
             assert!(verify(&[&tampered, &signed], &signature, &keys).is_ok());
-            let other = Jwks::new(vec![
-                SigningKey::generate(alg)
-                    .unwrap()
-                    .with_kid("other")
-                    .public_jwk(),
-            ]);
+            let other = Jwks::new(vec![new_key(alg).with_kid("other").public_jwk()]);
             assert_eq!(
                 verify(&[&signed], &signature, &other),
                 Err(Error::UnknownKey(format!(
@@ -270,6 +278,33 @@ mod tests {
                 )))
             );
         }
+    }
+
+    #[test]
+    fn rs256_signatures_are_exact() {
+        let key = new_key(Algorithm::Rs256).with_kid("rsa-card");
+        let signature = sign(&card(), &key, None).unwrap();
+        assert_eq!(
+            String::from_utf8(b64::decode(&signature.protected).unwrap()).unwrap(),
+            r#"{"alg":"RS256","kid":"rsa-card","typ":"JOSE"}"#
+        );
+        // RSASSA-PKCS1-v1_5 is deterministic, and the signature is as long as the modulus
+        // (2048 bits).
+        assert_eq!(sign(&card(), &key, None).unwrap(), signature);
+        assert_eq!(b64::decode(&signature.signature).unwrap().len(), 256);
+        // An RS256 signature does not verify with an EC key under the same kid.
+        let impostor = Jwks::new(vec![
+            SigningKey::generate(Algorithm::Es256)
+                .unwrap()
+                .with_kid("rsa-card")
+                .public_jwk(),
+        ]);
+        assert_eq!(
+            verify(&[&payload(&card()).unwrap()], &signature, &impostor),
+            Err(Error::Algorithm(
+                "the token is signed RS256, but key `rsa-card` is a EC P-256 key".to_owned()
+            ))
+        );
     }
 
     #[test]

@@ -268,7 +268,7 @@ pub struct Verified {
     pub payload: Vec<u8>,
 }
 
-/// A private key that signs: ES256 or EdDSA, with its key id (by default its RFC 7638
+/// A private key that signs: ES256, EdDSA or RS256, with its key id (by default its RFC 7638
 /// thumbprint). Its `Debug` shows the id, never the key.
 pub struct SigningKey {
     kid: String,

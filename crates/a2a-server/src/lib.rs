@@ -211,7 +211,7 @@ pub use agent::{
 };
 pub use auth::{
     AllOf, AnyOf, ApiKeyAuthenticator, ApiKeyLocation, AuthError, AuthFuture, AuthResult,
-    Authenticator, OperationScopes, Principal, SecurityRequirements,
+    Authenticator, OperationScopes, Principal, SecurityRequirements, SkillScopes,
 };
 pub use error::A2aError;
 pub use handler::{

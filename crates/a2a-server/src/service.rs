@@ -15,7 +15,7 @@ use http::header;
 use tracing::Instrument as _;
 
 use crate::agent::Agent;
-use crate::auth::{Authenticator, OperationScopes, Principal};
+use crate::auth::{Authenticator, OperationScopes, Principal, SkillScopes};
 use crate::binding::card::{self, CardEndpoint};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
@@ -334,6 +334,16 @@ impl ServiceBuilder {
     #[must_use]
     pub fn scopes(mut self, scopes: OperationScopes) -> Self {
         self.handler = self.handler.scopes(scopes);
+        self
+    }
+
+    /// The scopes each skill needs (see [`SkillScopes`]), besides the `securityRequirements`
+    /// of the card's skills, which are always enforced: a message asking for a skill its
+    /// caller may not run is refused with 403 (`PERMISSION_DENIED`; 401 for an anonymous
+    /// caller) before a task is created.
+    #[must_use]
+    pub fn skill_scopes(mut self, skills: SkillScopes) -> Self {
+        self.handler = self.handler.skill_scopes(skills);
         self
     }
 

@@ -58,7 +58,7 @@ impl fmt::Debug for CardSigning {
 }
 
 impl CardSigning {
-    /// Signs with `key` (ES256 or EdDSA; its `kid` names it), naming the service's own JWKS
+    /// Signs with `key` (ES256, EdDSA or RS256; its `kid` names it), naming the service's own JWKS
     /// (`{public_url}/.well-known/jwks.json`) as `jku`.
     pub fn new(key: SigningKey) -> Self {
         Self {

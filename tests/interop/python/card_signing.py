@@ -2,11 +2,11 @@
 
 Usage: python card_signing.py A2A_BINARY [SCENARIO ...]
 
-* python_signs_rust_verifies_*: the SDK's `create_agent_card_signer` signs a card (ES256 and
-  EdDSA keys made here); our client verifies it: `a2a card get -a CARD_FILE --card-jwks
+* python_signs_rust_verifies_*: the SDK's `create_agent_card_signer` signs a card (ES256,
+  EdDSA and RS256 keys made here: P-256, Ed25519, RSA 2048); our client verifies it: `a2a card get -a CARD_FILE --card-jwks
   JWKS_FILE --require-signature` must print `Signatures: verified ...`. The same card with a
   changed field must be refused (exit 1, A2ACLI_ERR_CARD_INVALID).
-* rust_signs_python_verifies_*: `a2a serve --card-key PEM` (the same two key types) serves a
+* rust_signs_python_verifies_*: `a2a serve --card-key PEM` (the same three key types) serves a
   signed card; the SDK's `create_signature_verifier`, with the key from the agent's JWKS (at
   the signature's `jku`), must accept the card as served, and refuse it with a changed field.
 
@@ -22,7 +22,7 @@ import traceback
 import urllib.request
 
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from google.protobuf import json_format
 from jwt.api_jwk import PyJWK
 
@@ -33,7 +33,7 @@ from a2a.utils.signing import (
     create_signature_verifier,
 )
 
-ALGORITHMS = ['ES256', 'EdDSA']
+ALGORITHMS = ['ES256', 'EdDSA', 'RS256']
 
 
 class Failed(Exception):
@@ -49,6 +49,8 @@ def new_key(alg):
     """A private key of the JWS algorithm `alg`."""
     if alg == 'ES256':
         return ec.generate_private_key(ec.SECP256R1())
+    if alg == 'RS256':
+        return rsa.generate_private_key(public_exponent=65537, key_size=2048)
     return ed25519.Ed25519PrivateKey.generate()
 
 
@@ -62,9 +64,9 @@ def pem(key):
 
 def public_jwk(key, alg, kid):
     """The public JWK of `key`, as PyJWT writes it, with `kid` and `alg`."""
-    from jwt.algorithms import ECAlgorithm, OKPAlgorithm
+    from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
 
-    algorithm = ECAlgorithm if alg == 'ES256' else OKPAlgorithm
+    algorithm = {'ES256': ECAlgorithm, 'RS256': RSAAlgorithm}.get(alg, OKPAlgorithm)
     jwk = json.loads(algorithm.to_jwk(key.public_key()))
     jwk.update({'kid': kid, 'alg': alg, 'use': 'sig'})
     return jwk
@@ -177,6 +179,8 @@ SCENARIOS = {
     'python_signs_rust_verifies_eddsa': lambda b: python_signs_rust_verifies(b, 'EdDSA'),
     'rust_signs_python_verifies_es256': lambda b: rust_signs_python_verifies(b, 'ES256'),
     'rust_signs_python_verifies_eddsa': lambda b: rust_signs_python_verifies(b, 'EdDSA'),
+    'python_signs_rust_verifies_rs256': lambda b: python_signs_rust_verifies(b, 'RS256'),
+    'rust_signs_python_verifies_rs256': lambda b: rust_signs_python_verifies(b, 'RS256'),
 }
 
 

@@ -1,6 +1,7 @@
 //! Who is calling: the [`Authenticator`] hook, the [`Principal`] it yields, the ready-made
-//! authenticators (API keys, bearer JWTs, the card's security requirements) and the scopes
-//! each operation needs ([`OperationScopes`]).
+//! authenticators (API keys, bearer JWTs, the card's security requirements), the scopes
+//! each operation needs ([`OperationScopes`]) and the scopes each skill needs
+//! ([`SkillScopes`]).
 //!
 //! The service asks its authenticator about every request before any binding reads the body;
 //! a refusal is answered in the binding's shape (a JSON-RPC error object, a `google.rpc.Status`,
@@ -22,6 +23,7 @@ use serde_json::{Map, Value};
 mod api_key;
 mod requirements;
 mod scopes;
+mod skills;
 
 #[cfg(feature = "jwt")]
 pub mod jwt;
@@ -29,6 +31,7 @@ pub mod jwt;
 pub use api_key::{ApiKeyAuthenticator, ApiKeyLocation};
 pub use requirements::{AllOf, AnyOf, SecurityRequirements};
 pub use scopes::OperationScopes;
+pub use skills::{DEFAULT_SKILL_KEYS, SkillScopes};
 
 /// The authenticated caller of a request: a subject, the tenant it belongs to (if any), the
 /// scopes it was granted and the claims of its credential.
@@ -329,6 +332,9 @@ where
 #[derive(Clone, Default)]
 pub(crate) struct AccessPolicy {
     pub(crate) scopes: OperationScopes,
+    /// The scopes each skill needs (the card's skill requirements are added when the handler
+    /// is built).
+    pub(crate) skills: SkillScopes,
     /// `GetExtendedAgentCard` needs an authenticated caller (on when the service has an
     /// authenticator).
     pub(crate) extended_card_needs_principal: bool,
@@ -368,6 +374,7 @@ impl fmt::Debug for AccessPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AccessPolicy")
             .field("scopes", &self.scopes)
+            .field("skills", &self.skills)
             .field(
                 "extended_card_needs_principal",
                 &self.extended_card_needs_principal,

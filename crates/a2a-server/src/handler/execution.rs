@@ -50,6 +50,7 @@ impl RequestHandler {
         call: &CallContext,
     ) -> Result<SendMessageResponse, A2aError> {
         self.authorize(Operation::SendMessage, call)?;
+        self.authorize_skill(&req, call)?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
         let return_immediately = req
             .configuration
@@ -109,6 +110,7 @@ impl RequestHandler {
     ) -> Result<EventStream, A2aError> {
         self.authorize(Operation::SendStreamingMessage, call)?;
         self.streaming_supported()?;
+        self.authorize_skill(&req, call)?;
         let history_length = req.configuration.as_ref().and_then(|c| c.history_length);
         match Box::pin(self.start(req, call, false)).await? {
             Started::Replied(message) => {

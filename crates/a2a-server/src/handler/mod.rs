@@ -18,7 +18,7 @@ use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, DynAgent};
-use crate::auth::{AccessPolicy, ExtendedCardFn, OperationScopes, Principal};
+use crate::auth::{AccessPolicy, ExtendedCardFn, OperationScopes, Principal, SkillScopes};
 use crate::error::A2aError;
 #[cfg(feature = "push")]
 use crate::push::{PushSettings, Pusher};
@@ -346,6 +346,16 @@ impl HandlerBuilder {
         self
     }
 
+    /// The scopes each skill needs (see [`SkillScopes`]): the skill a message asks for is
+    /// checked before a task is created or the agent runs. The card's skills'
+    /// `securityRequirements` are added when the handler is built, whatever is set here
+    /// (default: [`SkillScopes::new`]).
+    #[must_use]
+    pub fn skill_scopes(mut self, skills: SkillScopes) -> Self {
+        self.access.skills = skills;
+        self
+    }
+
     /// Whether `GetExtendedAgentCard` needs an authenticated caller (default: off for a bare
     /// handler; the [`A2aService`](crate::A2aService) turns it on when it has an
     /// authenticator). An anonymous caller is then refused with 401.
@@ -392,6 +402,7 @@ impl HandlerBuilder {
             );
             self.card.capabilities.push_notifications = Some(false);
         }
+        self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
         let handler = RequestHandler {
             inner: Arc::new_cyclic(|handler| Inner {
@@ -907,6 +918,18 @@ impl RequestHandler {
         self.inner
             .access
             .check(operation, call.principal.as_ref(), call.tenant.as_deref())
+    }
+
+    /// Whether the call may run the skill its message asks for (see [`SkillScopes`]).
+    pub(crate) fn authorize_skill(
+        &self,
+        req: &a2a_types::v1::SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<(), A2aError> {
+        self.inner
+            .access
+            .skills
+            .check_request(req, call.principal.as_ref())
     }
 }
 
