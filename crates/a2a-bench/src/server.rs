@@ -3,7 +3,7 @@
 //! allocator).
 //!
 //! ```text
-//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
+//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-total-bytes 268435456] [--max-streams 10000] [--serve auto|http1]
 //! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
 //!
@@ -66,6 +66,7 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     let addr: String = crate::flag(&flags, "addr", "127.0.0.1:7431".to_owned())?;
     let defaults = RetentionPolicy::default();
     let max_tasks = crate::flag(&flags, "max-tasks", defaults.max_tasks)?;
+    let max_total_bytes = crate::flag(&flags, "max-total-bytes", defaults.max_total_bytes)?;
     let max_streams = crate::flag(&flags, "max-streams", Limits::default().max_streams)?;
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
@@ -98,7 +99,9 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     let service = A2aService::builder(Bench, card)
         .public_url(url)
         .store(InMemoryTaskStore::with_retention(
-            defaults.with_max_tasks(max_tasks),
+            defaults
+                .with_max_tasks(max_tasks)
+                .with_max_total_bytes(max_total_bytes),
         ))
         .limits(Limits::default().with_max_streams(max_streams))
         .build();
