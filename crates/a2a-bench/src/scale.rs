@@ -36,6 +36,10 @@ use crate::procfs;
 
 /// What the scale phases need to know.
 #[derive(Clone, Debug)]
+#[expect(
+    clippy::exhaustive_structs,
+    reason = "the bench driver builds it field by field"
+)]
 pub struct ScaleConfig {
     /// The store sizes, in kept tasks.
     pub sizes: Vec<u64>,
@@ -53,10 +57,11 @@ pub struct ScaleConfig {
 
 /// The figures at one store size.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct ScaleRow {
     /// Tasks kept (`ListTasks`' `totalSize` after the fill).
     pub tasks: u64,
-    /// Seconds the fill took, and its request rate.
+    /// Seconds the fill took.
     pub fill_s: f64,
     /// RSS growth per kept task, bytes.
     pub rss_per_task: f64,
@@ -74,6 +79,7 @@ pub struct ScaleRow {
 
 /// The figures at one subscriber count.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct SubscriberRow {
     /// The count asked for.
     pub asked: usize,
