@@ -3,7 +3,8 @@
 //! allocator).
 //!
 //! ```text
-//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-total-bytes 268435456] [--max-streams 10000] [--serve auto|http1]
+//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-total-bytes 268435456] [--max-streams 10000]
+//!                  [--max-connections max(10000, max-streams + 100)] [--serve auto|http1]
 //! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
 //!
@@ -68,6 +69,12 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     let max_tasks = crate::flag(&flags, "max-tasks", defaults.max_tasks)?;
     let max_total_bytes = crate::flag(&flags, "max-total-bytes", defaults.max_total_bytes)?;
     let max_streams = crate::flag(&flags, "max-streams", Limits::default().max_streams)?;
+    // Each stream is a connection: room for them all, and for a few calls beside.
+    let max_connections = crate::flag(
+        &flags,
+        "max-connections",
+        (max_streams + 100).max(a2a_server::ServeConfig::default().max_connections),
+    )?;
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .map_err(|e| format!("bind {addr}: {e}"))?;
@@ -107,9 +114,12 @@ pub async fn run(args: &[String]) -> Result<(), String> {
         .build();
     match crate::flag(&flags, "serve", "auto".to_owned())?.as_str() {
         // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
-        "auto" => a2a_server::serve(listener, service)
-            .await
-            .map_err(|e| e.to_string()),
+        "auto" => {
+            let config = service.serve_config().with_max_connections(max_connections);
+            a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
+                .await
+                .map_err(|e| e.to_string())
+        }
         // For comparison: the service on hyper's plain HTTP/1.1 connection, as the floor serves.
         "http1" => serve_http1(listener, service).await,
         // Diagnosis of the idle-subscriber memory: which part of the library's loop costs it.

@@ -106,6 +106,13 @@ impl RetentionPolicy {
 /// artifact event to the parts it added), and is rebuilt when read. An artifact that is
 /// replaced moves into the log, for the events that carried it.
 ///
+/// An ended task that nothing pins (see [`TaskStore::pin`]) is kept compact: the task's JSON
+/// and its log in a short binary form, in one allocation (~600 bytes for an echo task instead
+/// of ~18 blocks). `load` and `ListTasks` pages decode its task, `read_log` the whole form; an
+/// edit thaws it. The store's total, which [`RetentionPolicy::max_total_bytes`] bounds, counts
+/// such a task as its compact size plus 384 bytes for its entry; the task's own account
+/// ([`StoredTask::bytes`]) is unchanged.
+///
 /// ```
 /// use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
 ///
