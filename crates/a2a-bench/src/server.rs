@@ -3,13 +3,17 @@
 //! allocator).
 //!
 //! ```text
-//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-total-bytes 268435456] [--max-streams 10000]
-//!                  [--max-connections max(10000, max-streams + 100)] [--serve auto|http1]
+//! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
 //! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
 //!
 //! `--soak true` serves with the short limits and small store of [`crate::soak::preset`]
 //! (for `cargo xtask soak`); the other flags are then ignored.
+//!
+//! `--max-total-bytes N` sets the store's `max_total_bytes` (default 256 MiB; the scale phases
+//! raise it so that only `--max-tasks` limits the store), and `--max-connections N` serve's
+//! connection cap (default max(10 000, `--max-streams` + 100): each idle stream is a
+//! connection).
 //!
 //! The agent is `examples/echo.rs`'s echo (working, one artifact `echo` with the message text,
 //! completed), served by [`a2a_server::serve`] with the default limits and retention, with
