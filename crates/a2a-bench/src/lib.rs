@@ -22,6 +22,7 @@
 pub mod alloc_stats;
 pub mod process;
 pub mod procfs;
+pub mod scale;
 pub mod server;
 pub mod soak;
 pub mod wire;

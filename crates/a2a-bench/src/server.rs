@@ -10,6 +10,11 @@
 //! `--soak true` serves with the short limits and small store of [`crate::soak::preset`]
 //! (for `cargo xtask soak`); the other flags are then ignored.
 //!
+//! `--max-total-bytes N` sets the store's `max_total_bytes` (default 256 MiB; the scale phases
+//! raise it so that only `--max-tasks` limits the store), and `--max-connections N` serve's
+//! connection cap (default max(10 000, `--max-streams` + 100): each idle stream is a
+//! connection).
+//!
 //! The agent is `examples/echo.rs`'s echo (working, one artifact `echo` with the message text,
 //! completed), served by [`a2a_server::serve`] with the default limits and retention, with
 //! additions for the SSE phases: the text `stream N` emits `N` artifact chunks between working
@@ -66,7 +71,14 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     let addr: String = crate::flag(&flags, "addr", "127.0.0.1:7431".to_owned())?;
     let defaults = RetentionPolicy::default();
     let max_tasks = crate::flag(&flags, "max-tasks", defaults.max_tasks)?;
+    let max_total_bytes = crate::flag(&flags, "max-total-bytes", defaults.max_total_bytes)?;
     let max_streams = crate::flag(&flags, "max-streams", Limits::default().max_streams)?;
+    // Each stream is a connection: room for them all, and for a few calls beside.
+    let max_connections = crate::flag(
+        &flags,
+        "max-connections",
+        (max_streams + 100).max(a2a_server::ServeConfig::default().max_connections),
+    )?;
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .map_err(|e| format!("bind {addr}: {e}"))?;
@@ -98,15 +110,20 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     let service = A2aService::builder(Bench, card)
         .public_url(url)
         .store(InMemoryTaskStore::with_retention(
-            defaults.with_max_tasks(max_tasks),
+            defaults
+                .with_max_tasks(max_tasks)
+                .with_max_total_bytes(max_total_bytes),
         ))
         .limits(Limits::default().with_max_streams(max_streams))
         .build();
     match crate::flag(&flags, "serve", "auto".to_owned())?.as_str() {
         // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
-        "auto" => a2a_server::serve(listener, service)
-            .await
-            .map_err(|e| e.to_string()),
+        "auto" => {
+            let config = service.serve_config().with_max_connections(max_connections);
+            a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
+                .await
+                .map_err(|e| e.to_string())
+        }
         // For comparison: the service on hyper's plain HTTP/1.1 connection, as the floor serves.
         "http1" => serve_http1(listener, service).await,
         // Diagnosis of the idle-subscriber memory: which part of the library's loop costs it.

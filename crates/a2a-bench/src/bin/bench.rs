@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! a2a-bench [--duration 5] [--warmup 1] [--concurrency 1,16,64] [--retain-requests 20000]
-//!           [--stream-events 1000] [--stream-repeat 10] [--subscribers 10000]
-//!           [--only floor,a2a-rs,python,js] [--threads 1] [--root DIR]
+//!           [--stream-events 1000] [--stream-repeat 10] [--subscribers 10000,50000]
+//!           [--scale 1k,10k,100k,1M] [--only floor,a2a-rs,python,js] [--threads 1] [--root DIR]
 //! ```
 //!
 //! For each server (the floor, a2a-rs, and the Python and JS SDK echo servers when the interop
@@ -22,6 +22,8 @@
 //!    allocations and allocated bytes per `SendMessage` with the store full at the default
 //!    retention (every request evicts a task), and the allocator's bytes held per kept task
 //!    over `--retain-requests` tasks.
+//! 6. (a2a-rs only, [`a2a_bench::scale`]) the figures at each `--scale` store size (1k to 1M
+//!    kept tasks), and idle subscribers at each further `--subscribers` count.
 //!
 //! It prints a Markdown table with every figure and its ratio to the floor, and writes it with
 //! the raw figures to `target/bench/`.
@@ -48,7 +50,9 @@ struct Config {
     retain_requests: u64,
     stream_events: usize,
     stream_repeat: usize,
+    /// The first `--subscribers` count (phase 4); the others are scale rows.
     subscribers: usize,
+    scale: a2a_bench::scale::ScaleConfig,
     threads: usize,
     only: Option<Vec<String>>,
     root: PathBuf,
@@ -86,6 +90,9 @@ fn run(args: &[String]) -> Result<bool, String> {
         .canonicalize()
         .map_err(|e| format!("{}: {e}", root.display()))?;
     let concurrency: String = a2a_bench::flag(&flags, "concurrency", "1,16,64".to_owned())?;
+    let subscribers: String = a2a_bench::flag(&flags, "subscribers", "10000,50000".to_owned())?;
+    let subscribers = a2a_bench::scale::parse_counts(&subscribers)?;
+    let sizes: String = a2a_bench::flag(&flags, "scale", "1k,10k,100k,1M".to_owned())?;
     let config = Config {
         duration: a2a_bench::flag(&flags, "duration", 5.0)?,
         warmup: a2a_bench::flag(&flags, "warmup", 1.0)?,
@@ -100,7 +107,15 @@ fn run(args: &[String]) -> Result<bool, String> {
         retain_requests: a2a_bench::flag(&flags, "retain-requests", 20_000)?,
         stream_events: a2a_bench::flag(&flags, "stream-events", 1000)?,
         stream_repeat: a2a_bench::flag(&flags, "stream-repeat", 10)?,
-        subscribers: a2a_bench::flag(&flags, "subscribers", 10_000)?,
+        subscribers: subscribers.first().copied().unwrap_or(0),
+        scale: a2a_bench::scale::ScaleConfig {
+            sizes: a2a_bench::scale::parse_sizes(&sizes)?,
+            subscribers: subscribers.iter().skip(1).copied().collect(),
+            bin_dir: bin_dir.clone(),
+            out_dir: root.join("target/bench"),
+            clock_ticks: procfs::clock_ticks(),
+            threads: a2a_bench::flag(&flags, "threads", 1)?,
+        },
         threads: a2a_bench::flag(&flags, "threads", 1)?,
         only: flags
             .iter()
@@ -138,16 +153,42 @@ fn run(args: &[String]) -> Result<bool, String> {
         };
         results.push((target.name, result));
     }
-    let table = report(&config, &machine, &results);
+    let ours = results.iter().any(|(name, _)| *name == "a2a-rs");
+    let scale = if ours {
+        eprintln!("\n== a2a-rs at scale");
+        a2a_bench::scale::run_scale(&config.scale)
+    } else {
+        Vec::new()
+    };
+    let subscribers = if ours {
+        a2a_bench::scale::run_subscribers(&config.scale)
+    } else {
+        Vec::new()
+    };
+    let mut table = report(&config, &machine, &results);
+    let scale_rows = a2a_bench::scale::report_rows(&scale, &subscribers);
+    if !scale_rows.is_empty() {
+        table.push_str(
+            "\n\na2a-rs at scale (`--scale`, `--subscribers`; see `a2a_bench::scale`):\n\n\
+             | metric | floor | a2a-rs | a2a-rs / floor | goal | met |\n\
+             |---|---:|---:|---:|---|---|\n",
+        );
+        table.push_str(&scale_rows.join("\n"));
+        table.push('\n');
+    }
     {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{table}");
     }
-    let raw: Value = results
+    let mut raw: serde_json::Map<String, Value> = results
         .iter()
         .map(|(name, r)| ((*name).to_owned(), r.to_json()))
-        .collect::<serde_json::Map<_, _>>()
-        .into();
+        .collect();
+    raw.insert(
+        "a2a-rs-scale".into(),
+        a2a_bench::scale::to_json(&scale, &subscribers),
+    );
+    let raw = Value::from(raw);
     std::fs::write(config.out_dir.join("report.md"), &table).map_err(|e| e.to_string())?;
     std::fs::write(
         config.out_dir.join("results.json"),
@@ -162,7 +203,8 @@ fn run(args: &[String]) -> Result<bool, String> {
     Ok(results
         .iter()
         .filter(|(name, _)| *name == "floor" || *name == "a2a-rs")
-        .all(|(_, r)| r.errors.is_empty()))
+        .all(|(_, r)| r.errors.is_empty())
+        && scale.iter().all(|(_, r)| r.is_ok()))
 }
 
 const USAGE: &str = "
@@ -174,7 +216,10 @@ usage: cargo xtask bench [-- OPTIONS]   (or target/release/a2a-bench OPTIONS)
   --retain-requests N      completed tasks for the RSS-per-task figure (default 20000)
   --stream-events N        artifact chunks of the SSE stream (default 1000)
   --stream-repeat N        streams measured; the median counts (default 10)
-  --subscribers N          idle SSE subscribers (default 10000)
+  --subscribers LIST       idle SSE subscribers: the first for every server, the others
+                           a2a-rs only (default 10000,50000; raised by prlimit as root)
+  --scale LIST             a2a-rs kept-task sizes, each filled through HTTP (default
+                           1k,10k,100k,1M; `none` skips them)
   --threads N              load generator runtime threads (default 1)
   --only LIST              servers to run, of floor,a2a-rs,python,js (default all)
   --root DIR               the workspace (default: this crate's ../..)

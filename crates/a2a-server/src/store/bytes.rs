@@ -25,6 +25,16 @@ pub(super) const EVENT_BYTES: u64 = 64;
 /// store's maps and indexes.
 const TASK_BYTES: u64 = 512;
 
+/// What an ended task kept in compact form by the in-memory store costs besides that form: its
+/// store entry, the id in the store's maps and its places in the time and eviction orders.
+const COMPACT_ENTRY_BYTES: u64 = 384;
+
+/// The bytes the in-memory store's total counts for an ended task kept in compact form of
+/// `len` bytes: the form and [`COMPACT_ENTRY_BYTES`].
+pub(super) fn compact_bytes(len: usize) -> u64 {
+    COMPACT_ENTRY_BYTES.saturating_add(self::len(len))
+}
+
 /// How many entries a B-tree node of a JSON object holds (std's `BTreeMap` node capacity).
 const NODE_CAPACITY: usize = 11;
 

@@ -1,22 +1,27 @@
 //! The in-memory store: the embedded default.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use a2a_types::v1::{
-    Artifact, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId, TaskPushNotificationConfig,
-    TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
+    Artifact, ContextId, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId,
+    TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
 };
 use tokio::sync::Notify;
 
 use a2a_types::protocol::Generation;
 
+mod compact;
+
+use compact::Frozen;
+
 use super::outbox::{Outbox, Settle, Target};
 use super::{
     Change, Claimed, ListPage, ListQuery, LogEntry, Observer, OutboxLimits, Owner, PushStatus,
     Room, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
-    json_len, present_task, task_bytes,
+    bytes::compact_bytes, json_len, present_task, task_bytes,
 };
 
 /// How much an [`InMemoryTaskStore`] keeps, so that a long-running server's memory stays
@@ -101,6 +106,13 @@ impl RetentionPolicy {
 /// artifact event to the parts it added), and is rebuilt when read. An artifact that is
 /// replaced moves into the log, for the events that carried it.
 ///
+/// An ended task that nothing pins (see [`TaskStore::pin`]) is kept compact: the task's JSON
+/// and its log in a short binary form, in one allocation (~600 bytes for an echo task instead
+/// of ~18 blocks). `load` and `ListTasks` pages decode its task, `read_log` the whole form; an
+/// edit thaws it. The store's total, which [`RetentionPolicy::max_total_bytes`] bounds, counts
+/// such a task as its compact size plus 384 bytes for its entry; the task's own account
+/// ([`StoredTask::bytes`]) is unchanged.
+///
 /// ```
 /// use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
 ///
@@ -143,9 +155,36 @@ struct Inner {
 
 #[derive(Debug)]
 struct Entry {
-    task: Task,
+    /// The task and its log: live values while it may change or someone pins it, one
+    /// compact allocation once it ended and nobody pins it.
+    body: Body,
     owner: Owner,
     generation: Generation,
+    /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
+    /// by the first of them and dropped once it has woken them: an idle task holds none.
+    notify: Option<Arc<Notify>>,
+    time_key: i128,
+    /// The order of creation, which breaks ties of `time_key`.
+    number: u64,
+    /// The bytes accounted to the task (see the [module docs](super#bytes)): what
+    /// [`StoredTask::bytes`] and [`Room`] tell, whichever form the task is kept in.
+    bytes: u64,
+    /// How many [`TaskPin`]s hold the task.
+    pins: u32,
+}
+
+#[derive(Debug)]
+enum Body {
+    Live(Box<Live>),
+    /// An ended task nobody pinned when it was frozen: decoded for each read, thawed by an
+    /// edit.
+    Frozen(Frozen),
+}
+
+/// A task and its log as live values.
+#[derive(Debug)]
+struct Live {
+    task: Task,
     /// The events, in the short forms of [`Logged`]; the sequence number of `log[i]` is `i + 1`.
     log: Vec<Logged>,
     /// The artifacts the log's artifact events refer to, by slot.
@@ -154,16 +193,6 @@ struct Entry {
     artifact_slots: Vec<u32>,
     /// The index in the history of the current status's message, when it has one there.
     status_message: Option<u32>,
-    /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
-    /// by the first of them and dropped once it has woken them: an idle task holds none.
-    notify: Option<Arc<Notify>>,
-    time_key: i128,
-    /// The order of creation, which breaks ties of `time_key`.
-    number: u64,
-    /// The bytes accounted to the task.
-    bytes: u64,
-    /// How many [`TaskPin`]s hold the task.
-    pins: u32,
 }
 
 /// One event of a task's log.
@@ -234,6 +263,86 @@ impl Entry {
         (time_key, number): Key,
         bytes: u64,
     ) -> Self {
+        Self {
+            body: Body::Live(Box::new(Live::new(task))),
+            owner,
+            generation,
+            notify: None,
+            time_key,
+            number,
+            bytes,
+            pins: 0,
+        }
+    }
+
+    fn last_seq(&self) -> u64 {
+        match &self.body {
+            Body::Live(live) => live.log.len() as u64,
+            Body::Frozen(frozen) => frozen.last_seq(),
+        }
+    }
+
+    fn state(&self) -> TaskState {
+        match &self.body {
+            Body::Live(live) => live.task.status.state,
+            Body::Frozen(frozen) => frozen.state(),
+        }
+    }
+
+    fn key(&self) -> Key {
+        (self.time_key, self.number)
+    }
+
+    fn evictable(&self) -> bool {
+        self.pins == 0 && self.state().is_terminal()
+    }
+
+    /// The bytes the store's total counts for the task: its account while live, the compact
+    /// form's size (and the entry's) once frozen.
+    fn held(&self) -> u64 {
+        match &self.body {
+            Body::Live(_) => self.bytes,
+            Body::Frozen(frozen) => compact_bytes(frozen.len()),
+        }
+    }
+
+    /// Whether the task's context is `context`.
+    fn in_context(&self, context: &ContextId) -> bool {
+        match &self.body {
+            Body::Live(live) => live.task.context_id.as_ref() == Some(context),
+            Body::Frozen(frozen) => frozen.context_id() == Some(context.as_str().as_bytes()),
+        }
+    }
+
+    /// The task: borrowed while live, decoded when frozen.
+    fn task(&self) -> Result<Cow<'_, Task>, StoreError> {
+        match &self.body {
+            Body::Live(live) => Ok(Cow::Borrowed(&live.task)),
+            Body::Frozen(frozen) => frozen.task().map(Cow::Owned),
+        }
+    }
+
+    /// `read` of the live values, decoded first when frozen.
+    fn with_live<R>(&self, read: impl FnOnce(&Live) -> R) -> Result<R, StoreError> {
+        match &self.body {
+            Body::Live(live) => Ok(read(live)),
+            Body::Frozen(frozen) => frozen.thaw().map(|live| read(&live)),
+        }
+    }
+
+    /// Keeps the task in compact form (see [`Frozen`]), moving `total` (the store's bytes) by
+    /// the change of [`held`](Self::held).
+    fn freeze(&mut self, total: &mut u64) {
+        if let Body::Live(live) = &self.body {
+            let held = self.held();
+            self.body = Body::Frozen(Frozen::freeze(live));
+            *total = total.saturating_sub(held).saturating_add(self.held());
+        }
+    }
+}
+
+impl Live {
+    fn new(task: Task) -> Self {
         let mut status = TaskStatus::new(task.status.state);
         status.timestamp = task.status.timestamp;
         let first = if status == task.status && task.artifacts.is_empty() {
@@ -256,28 +365,9 @@ impl Entry {
             artifact_slots: (0..index(task.artifacts.len())).collect(),
             slots,
             task,
-            owner,
-            generation,
             log: vec![first],
             status_message: None,
-            notify: None,
-            time_key,
-            number,
-            bytes,
-            pins: 0,
         }
-    }
-
-    fn last_seq(&self) -> u64 {
-        self.log.len() as u64
-    }
-
-    fn key(&self) -> Key {
-        (self.time_key, self.number)
-    }
-
-    fn evictable(&self) -> bool {
-        self.pins == 0 && self.task.status.state.is_terminal()
     }
 
     fn status_event(&self) -> StreamResponse {
@@ -510,13 +600,13 @@ impl Entry {
         self.slots.shrink_to_fit();
         self.artifact_slots.shrink_to_fit();
     }
+}
 
-    /// Wakes every registered waiter; each re-checks and, if it must go on waiting, registers
-    /// with a new `Notify`.
-    fn notify(&mut self) {
-        if let Some(notify) = self.notify.take() {
-            notify.notify_waiters();
-        }
+/// Wakes every waiter registered in `notify`; each re-checks and, if it must go on waiting,
+/// registers with a new `Notify`.
+fn notify_all(notify: &mut Option<Arc<Notify>>) {
+    if let Some(notify) = notify.take() {
+        notify.notify_waiters();
     }
 }
 
@@ -585,6 +675,15 @@ impl InMemoryTaskStore {
     /// The bytes all tasks hold together, as accounted (see the [module docs](super#bytes)).
     pub fn total_bytes(&self) -> u64 {
         self.shared.lock().total_bytes
+    }
+
+    /// The bytes the store's total counts for a task (its account while live, its compact
+    /// form's once frozen) and whether it is frozen.
+    #[cfg(test)]
+    pub(super) fn held_bytes(&self, id: &TaskId) -> Option<(u64, bool)> {
+        let inner = self.shared.lock();
+        let entry = inner.tasks.get(id)?;
+        Some((entry.held(), matches!(entry.body, Body::Frozen(_))))
     }
 
     /// The retention policy.
@@ -677,8 +776,9 @@ impl Shared {
         };
         entry.pins -= 1;
         if entry.evictable() {
+            entry.freeze(&mut inner.total_bytes);
             inner.evictable.insert(entry.key());
-            inner.evictable_bytes += entry.bytes;
+            inner.evictable_bytes += entry.held();
             let evicted = self.evict(inner);
             drop(guard);
             drop(evicted);
@@ -700,10 +800,10 @@ impl Inner {
             return true;
         };
         if let Some(mut entry) = self.tasks.remove(&id) {
-            self.evictable_bytes -= entry.bytes;
-            self.total_bytes -= entry.bytes;
+            self.evictable_bytes -= entry.held();
+            self.total_bytes -= entry.held();
             // Waiters re-read and find the task gone.
-            entry.notify();
+            notify_all(&mut entry.notify);
             evicted.push(entry);
         }
         if let Some(targets) = self.push.remove(&id) {
@@ -781,21 +881,24 @@ impl TaskStore for InMemoryTaskStore {
             let id = task.id.clone();
             let number = inner.next_number;
             inner.next_number += 1;
-            let entry = Box::new(Entry::new(task, owner, generation, (key, number), bytes));
+            let mut entry = Box::new(Entry::new(task, owner, generation, (key, number), bytes));
             inner.by_time.insert(entry.key(), id.clone());
-            inner.total_bytes += bytes;
-            if entry.evictable() {
-                inner.evictable.insert(entry.key());
-                inner.evictable_bytes += bytes;
-            }
-            if let Some(targets) = inner.push.get(&id).filter(|t| !t.is_empty()) {
-                let event = entry.event(0);
+            if let Some(targets) = inner.push.get(&id).filter(|t| !t.is_empty())
+                && let Body::Live(live) = &entry.body
+            {
+                let event = live.event(0);
                 if inner
                     .outbox
                     .enqueue(&id, 1, &event, targets, SystemTime::now())
                 {
                     shared.outbox_ready.notify_one();
                 }
+            }
+            inner.total_bytes += bytes;
+            if entry.evictable() {
+                entry.freeze(&mut inner.total_bytes);
+                inner.evictable.insert(entry.key());
+                inner.evictable_bytes += entry.held();
             }
             inner.tasks.insert(id, entry);
             let evicted = shared.evict(inner);
@@ -813,21 +916,23 @@ impl TaskStore for InMemoryTaskStore {
 
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
         let inner = self.shared.lock();
-        let found = inner.tasks.get(id).map(|e| StoredTask {
-            task: e.task.clone(),
-            owner: e.owner.clone(),
-            generation: e.generation,
-            last_seq: e.last_seq(),
-            bytes: e.bytes,
+        let found = inner.tasks.get(id).map_or(Ok(None), |e| {
+            Ok(Some(StoredTask {
+                task: e.task()?.into_owned(),
+                owner: e.owner.clone(),
+                generation: e.generation,
+                last_seq: e.last_seq(),
+                bytes: e.bytes,
+            }))
         });
-        Box::pin(std::future::ready(Ok(found)))
+        Box::pin(std::future::ready(found))
     }
 
     fn progress<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<UpdateOutcome>> {
         let inner = self.shared.lock();
         let found = inner.tasks.get(id).map(|e| UpdateOutcome {
             last_seq: e.last_seq(),
-            state: e.task.status.state,
+            state: e.state(),
         });
         Box::pin(std::future::ready(Ok(found)))
     }
@@ -838,7 +943,7 @@ impl TaskStore for InMemoryTaskStore {
         let pin = inner.tasks.get_mut(id).map(|entry| {
             if entry.evictable() {
                 inner.evictable.remove(&entry.key());
-                inner.evictable_bytes -= entry.bytes;
+                inner.evictable_bytes -= entry.held();
             }
             entry.pins += 1;
             TaskPin::new(PinGuard {
@@ -862,41 +967,67 @@ impl TaskStore for InMemoryTaskStore {
         let Some(entry) = inner.tasks.get_mut(id) else {
             return Box::pin(std::future::ready(Ok(None)));
         };
+        let entry: &mut Entry = entry;
+        // A frozen task is decoded for the change, and thawed only when it edits.
+        let decoded = match &entry.body {
+            Body::Live(_) => None,
+            Body::Frozen(frozen) => match frozen.thaw() {
+                Ok(live) => Some(Box::new(live)),
+                Err(e) => return Box::pin(std::future::ready(Err(e))),
+            },
+        };
         let mut change = change;
-        let Some(edit) = change(&entry.task, Room::new(entry.bytes, store_room)) else {
+        let edit = match (&decoded, &entry.body) {
+            (Some(live), _) | (None, Body::Live(live)) => {
+                change(&live.task, Room::new(entry.bytes, store_room))
+            }
+            (None, Body::Frozen(_)) => None,
+        };
+        let Some(edit) = edit else {
             let outcome = UpdateOutcome {
                 last_seq: entry.last_seq(),
-                state: entry.task.status.state,
+                state: entry.state(),
             };
             return Box::pin(std::future::ready(Ok(Some(outcome))));
         };
         let was_evictable = entry.evictable();
+        let held = entry.held();
         if was_evictable {
             inner.evictable.remove(&entry.key());
-            inner.evictable_bytes -= entry.bytes;
+            inner.evictable_bytes -= held;
         }
-        let was_terminal = entry.task.status.state.is_terminal();
+        if let Some(live) = decoded {
+            entry.body = Body::Live(live);
+            inner.total_bytes = inner.total_bytes.saturating_sub(held) + entry.bytes;
+        }
+        let Body::Live(live) = &mut entry.body else {
+            // Thawed just above.
+            return Box::pin(std::future::ready(Err(StoreError::Corrupt(
+                "a task thawed for an edit is still frozen".to_owned(),
+            ))));
+        };
+        let was_terminal = live.task.status.state.is_terminal();
         let cost = edit.bytes();
-        let logged = entry.apply(edit);
+        let logged = live.apply(edit);
         entry.bytes = entry.bytes.saturating_add(cost);
         inner.total_bytes = inner.total_bytes.saturating_add(cost);
-        let key = time_key(&entry.task);
+        let key = time_key(&live.task);
         if key != entry.time_key {
-            let old = entry.key();
+            let old = (entry.time_key, entry.number);
             entry.time_key = key;
             let id = inner.by_time.remove(&old).unwrap_or_else(|| id.clone());
-            inner.by_time.insert(entry.key(), id);
+            inner.by_time.insert((entry.time_key, entry.number), id);
         }
-        let state = entry.task.status.state;
+        let state = live.task.status.state;
         if state.is_terminal() && !was_terminal {
-            entry.shrink();
+            live.shrink();
         }
         let logged_event = logged.is_some();
         if let Some(logged) = logged {
-            entry.log.push(logged);
+            live.log.push(logged);
             if let Some(targets) = inner.push.get(id).filter(|t| !t.is_empty()) {
-                let seq = entry.last_seq();
-                let event = entry.event(entry.log.len() - 1);
+                let seq = live.log.len() as u64;
+                let event = live.event(live.log.len() - 1);
                 if inner
                     .outbox
                     .enqueue(id, seq, &event, targets, SystemTime::now())
@@ -906,16 +1037,17 @@ impl TaskStore for InMemoryTaskStore {
             }
         }
         if let Some(then) = then {
-            then(&entry.task);
+            then(&live.task);
         }
         if logged_event {
-            entry.notify();
+            notify_all(&mut entry.notify);
         }
         let last_seq = entry.last_seq();
         let evictable = entry.evictable();
         if evictable {
+            entry.freeze(&mut inner.total_bytes);
             inner.evictable.insert(entry.key());
-            inner.evictable_bytes += entry.bytes;
+            inner.evictable_bytes += entry.held();
         }
         if (evictable && !was_evictable) || inner.total_bytes > shared.retention.max_total_bytes {
             let evicted = shared.evict(inner);
@@ -935,18 +1067,20 @@ impl TaskStore for InMemoryTaskStore {
         limit: usize,
     ) -> StoreFuture<'a, Vec<LogEntry>> {
         let inner = self.shared.lock();
-        let entries = inner.tasks.get(id).map_or_else(Vec::new, |e| {
-            let len = e.log.len();
-            let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
-            (start..len)
-                .take(limit)
-                .map(|i| LogEntry {
-                    seq: (i + 1) as u64,
-                    event: e.event(i),
-                })
-                .collect()
+        let entries = inner.tasks.get(id).map_or(Ok(Vec::new()), |e| {
+            e.with_live(|live| {
+                let len = live.log.len();
+                let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
+                (start..len)
+                    .take(limit)
+                    .map(|i| LogEntry {
+                        seq: (i + 1) as u64,
+                        event: live.event(i),
+                    })
+                    .collect()
+            })
         });
-        Box::pin(std::future::ready(Ok(entries)))
+        Box::pin(std::future::ready(entries))
     }
 
     fn wait<'a>(&'a self, id: &'a TaskId, after: u64) -> StoreFuture<'a, ()> {
@@ -986,8 +1120,8 @@ impl TaskStore for InMemoryTaskStore {
                     && query
                         .context_id
                         .as_ref()
-                        .is_none_or(|c| entry.task.context_id.as_ref() == Some(c))
-                    && query.state.is_none_or(|s| entry.task.status.state == s))
+                        .is_none_or(|c| entry.in_context(c))
+                    && query.state.is_none_or(|s| entry.state() == s))
                 .then_some(entry)
             };
             let newest_first = inner
@@ -1011,8 +1145,8 @@ impl TaskStore for InMemoryTaskStore {
                     more = true;
                     continue;
                 }
-                let shown =
-                    present_task(&entry.task, query.history_length, query.include_artifacts);
+                let task: Cow<'_, Task> = entry.task()?;
+                let shown = present_task(&task, query.history_length, query.include_artifacts);
                 // The JSON of a task in the page, and the comma before it.
                 let size = json_len(&shown) + 1;
                 if !tasks.is_empty() && page_bytes.saturating_add(size) > max_bytes {

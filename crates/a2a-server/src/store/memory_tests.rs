@@ -451,7 +451,12 @@ fn the_log_reads_back_what_the_reference_logged() {
         let stored = store.load(&id).await.unwrap().unwrap();
         assert_eq!(stored.task, shadow);
         assert_eq!(stored.bytes, bytes);
-        assert_eq!(store.total_bytes(), bytes);
+        // Ended and unpinned, the task is kept compact: the total counts that form, which is
+        // far smaller than the account of its content.
+        let (held, frozen) = store.held_bytes(&id).unwrap();
+        assert!(frozen);
+        assert!(held < bytes / 2, "{held} of {bytes}");
+        assert_eq!(store.total_bytes(), held);
         assert_eq!(events(&store, &id).await, logged);
         // Reading from a cursor numbers the entries from there.
         let tail: Vec<LogEntry> = store.read_log(&id, 10, 2).await.unwrap();
@@ -521,7 +526,10 @@ fn the_total_budget_evicts_by_bytes() {
                 .await
                 .unwrap();
         }
-        assert_eq!(store.total_bytes(), 3 * one);
+        // Ended, the tasks are kept compact: the total counts that form (the three are alike).
+        let (kept, frozen) = store.held_bytes(&"t-0".into()).unwrap();
+        assert!(frozen && kept < one, "{kept} of {one}");
+        assert_eq!(store.total_bytes(), 3 * kept);
         // One more pushes the oldest out, by bytes: the count limit is far away.
         store
             .create(
@@ -533,7 +541,7 @@ fn the_total_budget_evicts_by_bytes() {
             .unwrap();
         assert!(store.load(&"t-0".into()).await.unwrap().is_none());
         assert_eq!(store.len(), 3);
-        assert_eq!(store.total_bytes(), 3 * one);
+        assert_eq!(store.total_bytes(), 2 * kept + one);
         // Growing a live task makes room by dropping ended ones too.
         let room = std::sync::Mutex::new(None);
         let grow = TaskEdit::Message(Message::new(
@@ -557,7 +565,7 @@ fn the_total_budget_evicts_by_bytes() {
         // The change was told what the live task holds, and that only it is kept for sure.
         assert_eq!(room.lock().unwrap().unwrap(), Room::new(one, 2 * one));
         assert!(store.load(&"t-1".into()).await.unwrap().is_none());
-        assert_eq!(store.total_bytes(), 2 * one + cost);
+        assert_eq!(store.total_bytes(), kept + one + cost);
         // Live tasks that fill the budget leave no room for a new task of that size.
         store
             .create(
@@ -764,5 +772,206 @@ fn pages_are_cut_by_bytes() {
             ..small
         };
         assert_eq!(ids(&store.list(&over).await.unwrap()), ["a", "b", "c"]);
+    });
+}
+
+/// What every read shows of a task: `load`, the whole log, and `ListTasks` pages filtered by
+/// owner, context, state and time, with `historyLength` 1 and 0, with and without artifacts.
+async fn reads(store: &InMemoryTaskStore, id: &TaskId, owner: &Owner) -> String {
+    let stored = store.load(id).await.unwrap().expect("stored");
+    let log: Vec<(u64, StreamResponse)> = store
+        .read_log(id, 0, usize::MAX)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.seq, e.event))
+        .collect();
+    let tail = store.read_log(id, 3, 2).await.unwrap();
+    let mut pages = Vec::new();
+    for (history_length, include_artifacts) in [(None, true), (Some(1), false), (Some(0), true)] {
+        let query = ListQuery {
+            owner: owner.clone(),
+            page_size: 10,
+            context_id: Some("ctx-f".into()),
+            state: Some(stored.task.status.state),
+            status_after: Timestamp::from_unix(1_600_000_000, 0),
+            history_length,
+            include_artifacts,
+            ..ListQuery::default()
+        };
+        let page = store.list(&query).await.unwrap();
+        pages.push((page.tasks, page.total_size, page.next_page_token));
+    }
+    let other_context = ListQuery {
+        owner: owner.clone(),
+        page_size: 10,
+        context_id: Some("ctx-g".into()),
+        ..ListQuery::default()
+    };
+    let none = store.list(&other_context).await.unwrap();
+    format!(
+        "{}\n{:?} {:?} {} {}\n{}\n{:?}\n{}\n{}",
+        serde_json::to_string(&stored.task).unwrap(),
+        stored.owner,
+        stored.generation,
+        stored.last_seq,
+        stored.bytes,
+        serde_json::to_string(&log).unwrap(),
+        tail.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        serde_json::to_string(&pages).unwrap(),
+        none.total_size,
+    )
+}
+
+/// An ended task nobody pins is kept compact, and every read of it shows what it showed live:
+/// the task with every kind of part, metadata, a replaced artifact, status messages, the log
+/// (short and whole events), pages, the owner and a 0.x generation. An edit thaws it.
+#[test]
+fn a_frozen_task_reads_as_it_did_live() {
+    block_on(async {
+        let store = InMemoryTaskStore::new();
+        let id = TaskId::from("f");
+        let owner = Owner::new(Some(Principal::new("alice")), Some("acme".to_owned()));
+        let mut created = task("f", TaskState::Submitted, 1_700_000_000)
+            .with_history([Message::new("m-1", Role::User, vec![Part::text("hello")])]);
+        created.context_id = Some("ctx-f".into());
+        created.metadata = Some(serde_json::from_str(r#"{"k":"v","n":[1,2.5,null]}"#).unwrap());
+        store
+            .create(created, owner.clone(), Generation::V0_3)
+            .await
+            .unwrap();
+        let pin = store.pin(&id).await.unwrap().expect("pinned");
+        let part_metadata = serde_json::from_str(r#"{"p":true}"#).unwrap();
+        let every_part = Artifact::new(
+            "a",
+            vec![
+                Part::text("text").with_metadata(part_metadata),
+                Part::raw(vec![0, 1, 254, 255])
+                    .with_filename("f.bin")
+                    .with_media_type("application/octet-stream"),
+                Part::url("https://example.com/u").with_media_type("text/html"),
+                Part::data(serde_json::json!({"x": [1, {"y": "z"}], "e": {}})),
+            ],
+        )
+        .with_name("every part");
+        let mut with_metadata = Artifact::new("a", vec![Part::text("more")]);
+        with_metadata.metadata = Some(serde_json::from_str(r#"{"page":2}"#).unwrap());
+        let question = Message::new("m-2", Role::Agent, vec![Part::text("which city?")]);
+        let mut odd_status = TaskStatus::now(TaskState::Working);
+        odd_status.message = Some(question.clone());
+        for e in [
+            status(TaskState::Working),
+            TaskEdit::Artifact {
+                artifact: every_part,
+                append: false,
+                last_chunk: false,
+            },
+            TaskEdit::Artifact {
+                artifact: with_metadata,
+                append: true,
+                last_chunk: true,
+            },
+            TaskEdit::Status(TaskStatus::now(TaskState::InputRequired).with_message(question)),
+            TaskEdit::Message(Message::new("m-3", Role::User, vec![Part::text("Paris")])),
+            TaskEdit::Status(odd_status),
+            // Replaces artifact `a`: the events that carried the old one still show it.
+            chunk("a", "new", false, true),
+            chunk("b", "bee", false, true),
+            TaskEdit::Status(
+                TaskStatus::now(TaskState::Completed).with_message(Message::new(
+                    "m-4",
+                    Role::Agent,
+                    vec![Part::text("done")],
+                )),
+            ),
+        ] {
+            edit(&store, &id, e).await;
+        }
+        let live = reads(&store, &id, &owner).await;
+        assert_eq!(store.held_bytes(&id).unwrap().1, false, "pinned: live");
+        drop(pin);
+        let (held, frozen) = store.held_bytes(&id).unwrap();
+        assert!(frozen, "ended and unpinned: compact");
+        assert_eq!(store.total_bytes(), held);
+        assert_eq!(reads(&store, &id, &owner).await, live);
+        // Pinned again (a stream of the ended task), it stays compact and reads the same.
+        let pin = store.pin(&id).await.unwrap().expect("pinned");
+        assert_eq!(store.held_bytes(&id).unwrap(), (held, true));
+        assert_eq!(reads(&store, &id, &owner).await, live);
+        drop(pin);
+        // A change that edits nothing leaves it compact; an edit thaws it, logs, and it is
+        // frozen again once it is droppable.
+        store
+            .update(&id, Box::new(|_, _| None), None)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(store.held_bytes(&id).unwrap(), (held, true));
+        let restated = Timestamp::from_unix(1_800_000_000, 0).unwrap();
+        assert_eq!(edit(&store, &id, TaskEdit::Restate(restated)).await, 10);
+        let (_, frozen) = store.held_bytes(&id).unwrap();
+        assert!(frozen);
+        let log = store.read_log(&id, 9, 5).await.unwrap();
+        assert_eq!(
+            serde_json::to_value(&log[0].event).unwrap()["statusUpdate"]["status"]["timestamp"],
+            "2027-01-15T08:00:00.000Z"
+        );
+        let stored = store.load(&id).await.unwrap().unwrap();
+        assert_eq!(stored.task.status.timestamp, Some(restated));
+        assert_eq!(
+            stored.task.status.message.unwrap().message_id.as_str(),
+            "m-4"
+        );
+    });
+}
+
+/// An echo task (a user message, an artifact, completed; ids of uuid length) is kept in at
+/// most 1 KiB as the store accounts it: the compact form and its entry.
+#[test]
+fn an_ended_echo_task_is_kept_small() {
+    block_on(async {
+        let store = InMemoryTaskStore::new();
+        let uuid = |c: char| {
+            format!(
+                "{}-{}-{}-{}-{}",
+                c.to_string().repeat(8),
+                "0000",
+                "4000",
+                "8000",
+                "000000000000"
+            )
+        };
+        let (task_id, context_id) = (uuid('a'), uuid('b'));
+        let id = TaskId::from(task_id.as_str());
+        let mut message = Message::new(uuid('c'), Role::User, vec![Part::text("hello")]);
+        message.task_id = Some(task_id.as_str().into());
+        message.context_id = Some(context_id.as_str().into());
+        let created = Task::new(
+            task_id.as_str(),
+            context_id.as_str(),
+            TaskStatus::now(TaskState::Submitted),
+        )
+        .with_history([message]);
+        store
+            .create(created, Owner::default(), Generation::V1)
+            .await
+            .unwrap();
+        for e in [
+            status(TaskState::Working),
+            TaskEdit::Artifact {
+                artifact: Artifact::new(uuid('d'), vec![Part::text("hello")]).with_name("echo"),
+                append: false,
+                last_chunk: true,
+            },
+            status(TaskState::Completed),
+        ] {
+            edit(&store, &id, e).await;
+        }
+        let (held, frozen) = store.held_bytes(&id).unwrap();
+        assert!(frozen);
+        assert!(held <= 1024, "{held}");
+        assert_eq!(store.total_bytes(), held);
+        // The account of its content, which the per-task limit checks, is unchanged.
+        assert!(store.load(&id).await.unwrap().unwrap().bytes > 1500);
     });
 }
