@@ -37,6 +37,8 @@ pub mod card;
 pub mod flat;
 pub mod json;
 pub mod protocol;
+#[cfg(feature = "uuid")]
+mod random;
 #[cfg(feature = "schemars")]
 mod schema;
 mod serde_util;

@@ -114,10 +114,9 @@ impl TraceContext {
     /// A new trace: a random trace id and span id, sampled.
     #[cfg(feature = "uuid")]
     pub fn new_root() -> Self {
-        let trace = *uuid::Uuid::new_v4().as_bytes();
         Self {
-            trace_id: trace,
-            span_id: random_span_id(),
+            trace_id: random_nonzero(),
+            span_id: random_nonzero(),
             flags: 1,
             state: None,
         }
@@ -129,7 +128,7 @@ impl TraceContext {
     #[must_use]
     pub fn child(&self) -> Self {
         Self {
-            span_id: random_span_id(),
+            span_id: random_nonzero(),
             ..self.clone()
         }
     }
@@ -180,13 +179,12 @@ impl TraceContext {
     }
 }
 
+/// A random trace or span id: W3C Trace Context forbids the all-zero id.
 #[cfg(feature = "uuid")]
-fn random_span_id() -> [u8; 8] {
+fn random_nonzero<const N: usize>() -> [u8; N] {
     loop {
-        let bytes = uuid::Uuid::new_v4();
-        let mut id = [0u8; 8];
-        id.copy_from_slice(&bytes.as_bytes()[..8]);
-        if id != [0; 8] {
+        let id = crate::random::bytes::<N>();
+        if id != [0; N] {
             return id;
         }
     }

@@ -17,7 +17,7 @@ macro_rules! id_newtype {
             /// A new random identifier: a version 4 UUID in its hyphenated lowercase form.
             #[cfg(feature = "uuid")]
             pub fn random() -> Self {
-                Self(uuid::Uuid::new_v4().to_string())
+                Self(crate::random::uuid_v4_string())
             }
 
             /// The identifier as a string slice.
