@@ -639,7 +639,10 @@ impl A2aService {
     ///
     /// The refusal of the [`Authenticator`], or `VersionNotSupportedError`.
     pub async fn call_context(&self, head: &http::request::Parts) -> Result<CallContext, A2aError> {
-        let call = self.call(head).await.map_err(|refused| refused.error)?;
+        let call = self
+            .call(head, None)
+            .await
+            .map_err(|refused| refused.error)?;
         head::RequestedVersion::of(head).require_v1()?;
         Ok(call)
     }
@@ -655,7 +658,7 @@ impl A2aService {
     }
 
     /// Answers one request. Never fails: every error is an HTTP response.
-    pub async fn handle<B>(&self, mut request: http::Request<B>) -> http::Response<A2aBody>
+    pub async fn handle<B>(&self, request: http::Request<B>) -> http::Response<A2aBody>
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
@@ -671,17 +674,20 @@ impl A2aService {
             span_id = %trace.span_id_hex(),
             parent_span_id = parent.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
         );
-        request.extensions_mut().insert(trace);
         // A service built outside a runtime starts its push worker here.
         self.inner.handler.start_push();
-        self.route(request).instrument(span).await
+        self.route(request, trace).instrument(span).await
     }
 
     /// Which binding answers: the card at its well-known paths; JSON-RPC at its path (and at
     /// `/a2a`, the flat dialect's endpoint); the
     /// REST binding every other path (404 in its shape for a path that is no route). With REST
     /// off, any other path is a 404 in the JSON-RPC shape.
-    async fn route<B>(&self, request: http::Request<B>) -> http::Response<A2aBody>
+    async fn route<B>(
+        &self,
+        request: http::Request<B>,
+        trace: TraceContext,
+    ) -> http::Response<A2aBody>
     where
         B: http_body::Body + Send + 'static,
         B::Data: Send,
@@ -700,7 +706,7 @@ impl A2aService {
             return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
         if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
-            return match self.call(&head).await {
+            return match self.call(&head, Some(&trace)).await {
                 Ok(call) => card::v0_2_extended_card(&inner.handler, &head, &call).await,
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
             };
@@ -724,7 +730,7 @@ impl A2aService {
             .as_ref()
             .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
         {
-            let call = match self.call(&head).await {
+            let call = match self.call(&head, Some(&trace)).await {
                 Ok(call) => call,
                 Err(refused) => {
                     return refuse(refused, |e| jsonrpc::error_response(Id::Null, e));
@@ -751,7 +757,7 @@ impl A2aService {
             Ok(route) => route,
             Err(response) => return *response,
         };
-        let call = match self.call(&head).await {
+        let call = match self.call(&head, Some(&trace)).await {
             Ok(call) => call,
             Err(refused) => return refuse(refused, rest::error_response),
         };
@@ -767,16 +773,16 @@ impl A2aService {
         .await
     }
 
-    /// The call context of a request: its caller (or the refusal), and the extensions it asks
-    /// for.
-    async fn call(&self, head: &http::request::Parts) -> Result<CallContext, Refused> {
+    /// The call context of a request: its caller (or the refusal), the extensions it asks
+    /// for, and its trace context: the one `handle` made, or (for a binding outside this
+    /// crate, gRPC) one read from the headers here.
+    async fn call(
+        &self,
+        head: &http::request::Parts,
+        trace: Option<&TraceContext>,
+    ) -> Result<CallContext, Refused> {
         let principal = head::authenticate(self.inner.authenticator.as_deref(), head).await?;
-        // Set by `handle`; a binding outside this crate (gRPC) reads the headers here.
-        let trace = head
-            .extensions
-            .get::<TraceContext>()
-            .cloned()
-            .unwrap_or_else(|| head::trace_context(&head.headers).0);
+        let trace = trace.map_or_else(|| head::trace_context(&head.headers).0, Clone::clone);
         Ok(CallContext::new()
             .with_principal(principal)
             .with_extensions(head::requested_extensions(head))

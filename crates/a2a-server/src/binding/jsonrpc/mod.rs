@@ -330,16 +330,19 @@ impl JsonRpcBinding {
         cx: RpcContext,
         concurrency: usize,
     ) -> Option<Vec<u8>> {
-        let (batch, routed) = match payload {
-            Routes::Single(routed) => (false, vec![*routed]),
-            Routes::Batch(items) => {
-                let mut routed = Vec::with_capacity(items.len());
-                for incoming in items {
-                    routed.push(self.route(incoming, false, version, &cx).await);
-                }
-                (true, routed)
+        let items = match payload {
+            // One call: no batch machinery (a `FuturesOrdered` and its lists, seven allocations).
+            Routes::Single(routed) => {
+                let (generation, incoming, cx) = (*routed)?;
+                let response = generation.table.handle(incoming, cx).await?;
+                return Some(generation.render(response).to_vec());
             }
+            Routes::Batch(items) => items,
         };
+        let mut routed = Vec::with_capacity(items.len());
+        for incoming in items {
+            routed.push(self.route(incoming, false, version, &cx).await);
+        }
         let calls: Vec<_> = routed
             .into_iter()
             .flatten()
@@ -348,17 +351,13 @@ impl JsonRpcBinding {
                 async move { call.await.map(|r| generation.render(r)) }
             })
             .collect();
-        let mut responses: Vec<Response> = futures_util::stream::iter(calls)
+        let responses: Vec<Response> = futures_util::stream::iter(calls)
             .buffered(concurrency.max(1))
             .filter_map(std::future::ready)
             .collect()
             .await;
-        if batch {
-            (!responses.is_empty())
-                .then(|| serde_json::to_vec(&responses).expect("responses serialize"))
-        } else {
-            responses.pop().map(|response| response.to_vec())
-        }
+        (!responses.is_empty())
+            .then(|| serde_json::to_vec(&responses).expect("responses serialize"))
     }
 }
 
