@@ -70,11 +70,10 @@ pub(crate) fn uuid_v4() -> uuid::Uuid {
     uuid::Builder::from_random_bytes(bytes()).into_uuid()
 }
 
-/// A new version 4 UUID in its hyphenated lowercase form (36 characters), in one allocation of
-/// exactly its length.
-pub(crate) fn uuid_v4_string() -> String {
+/// A new version 4 UUID in its hyphenated lowercase form (36 characters), in one allocation.
+pub(crate) fn uuid_v4_arc() -> std::sync::Arc<str> {
     let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
-    uuid_v4().hyphenated().encode_lower(&mut buf).to_owned()
+    (&*uuid_v4().hyphenated().encode_lower(&mut buf)).into()
 }
 
 #[cfg(test)]
@@ -85,14 +84,14 @@ mod tests {
     #[test]
     fn uuids_are_version_4_and_distinct_across_blocks() {
         // More than several blocks' worth, so that refills are crossed.
-        let ids: HashSet<String> = (0..1000).map(|_| uuid_v4_string()).collect();
+        let ids: HashSet<std::sync::Arc<str>> = (0..1000).map(|_| uuid_v4_arc()).collect();
         assert_eq!(ids.len(), 1000);
         for id in &ids {
             let parsed = uuid::Uuid::parse_str(id).unwrap();
             assert_eq!(parsed.get_version_num(), 4, "{id}");
             assert_eq!(parsed.get_variant(), uuid::Variant::RFC4122, "{id}");
             assert_eq!(id.len(), 36);
-            assert_eq!(*id, id.to_lowercase());
+            assert_eq!(**id, id.to_lowercase());
         }
     }
 

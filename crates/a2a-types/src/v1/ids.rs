@@ -1,23 +1,26 @@
 //! Newtype identifiers, so that a task id is never passed where a context id belongs.
+//!
+//! Each holds its text in an `Arc<str>`: an id is copied into every event, log entry, index and
+//! span of its task, and each copy is then a reference count, not an allocation.
 
 macro_rules! id_newtype {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-        #[serde(transparent)]
-        pub struct $name(String);
+        #[cfg_attr(feature = "schemars", schemars(transparent))]
+        pub struct $name(std::sync::Arc<str>);
 
         impl $name {
             /// Wraps an identifier chosen by the caller.
             pub fn new(id: impl Into<String>) -> Self {
-                Self(id.into())
+                Self(id.into().into())
             }
 
             /// A new random identifier: a version 4 UUID in its hyphenated lowercase form.
             #[cfg(feature = "uuid")]
             pub fn random() -> Self {
-                Self(crate::random::uuid_v4_string())
+                Self(crate::random::uuid_v4_arc())
             }
 
             /// The identifier as a string slice.
@@ -25,9 +28,9 @@ macro_rules! id_newtype {
                 &self.0
             }
 
-            /// The identifier as an owned string.
+            /// The identifier as an owned string (a copy of the shared text).
             pub fn into_string(self) -> String {
-                self.0
+                String::from(&*self.0)
             }
 
             /// True for the empty identifier (which ProtoJSON treats as absent).
@@ -44,25 +47,37 @@ macro_rules! id_newtype {
 
         impl From<String> for $name {
             fn from(id: String) -> Self {
-                Self(id)
+                Self(id.into())
             }
         }
 
         impl From<&str> for $name {
             fn from(id: &str) -> Self {
-                Self(id.to_owned())
+                Self(id.into())
             }
         }
 
         impl From<&String> for $name {
             fn from(id: &String) -> Self {
-                Self(id.clone())
+                Self(id.as_str().into())
             }
         }
 
         impl From<$name> for String {
             fn from(id: $name) -> String {
-                id.0
+                id.into_string()
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_str(IdVisitor).map(Self)
             }
         }
 
@@ -80,16 +95,32 @@ macro_rules! id_newtype {
 
         impl PartialEq<str> for $name {
             fn eq(&self, other: &str) -> bool {
-                self.0 == other
+                *self.0 == *other
             }
         }
 
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
-                self.0 == *other
+                *self.0 == **other
             }
         }
     };
+}
+
+/// Reads an id's text into one allocation (the `Arc`'s), whether the deserializer lends the
+/// string or hands over its own.
+struct IdVisitor;
+
+impl serde::de::Visitor<'_> for IdVisitor {
+    type Value = std::sync::Arc<str>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
 }
 
 id_newtype!(
