@@ -26,8 +26,10 @@ pub(super) const EVENT_BYTES: u64 = 64;
 const TASK_BYTES: u64 = 512;
 
 /// What an ended task kept in compact form by the in-memory store costs besides that form: its
-/// store entry, the id in the store's maps and its places in the time and eviction orders.
-const COMPACT_ENTRY_BYTES: u64 = 384;
+/// store entry (64 bytes and the allocator's header), the id (one shared allocation), its slot
+/// in the map and its places in the time and eviction orders; ~340 bytes of RSS measured per
+/// echo task at 20,000 tasks (`docs/benchmarks.md`), rounded up.
+const COMPACT_ENTRY_BYTES: u64 = 352;
 
 /// The bytes the in-memory store's total counts for an ended task kept in compact form of
 /// `len` bytes: the form and [`COMPACT_ENTRY_BYTES`].

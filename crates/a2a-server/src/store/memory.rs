@@ -107,10 +107,10 @@ impl RetentionPolicy {
 /// replaced moves into the log, for the events that carried it.
 ///
 /// An ended task that nothing pins (see [`TaskStore::pin`]) is kept compact: the task's JSON
-/// and its log in a short binary form, in one allocation (~600 bytes for an echo task instead
+/// and its log in a short binary form, in one allocation (~470 bytes for an echo task instead
 /// of ~18 blocks). `load` and `ListTasks` pages decode its task, `read_log` the whole form; an
 /// edit thaws it. The store's total, which [`RetentionPolicy::max_total_bytes`] bounds, counts
-/// such a task as its compact size plus 384 bytes for its entry; the task's own account
+/// such a task as its compact size plus 352 bytes for its entry; the task's own account
 /// ([`StoredTask::bytes`]) is unchanged.
 ///
 /// ```
@@ -158,12 +158,14 @@ struct Entry {
     /// The task and its log: live values while it may change or someone pins it, one
     /// compact allocation once it ended and nobody pins it.
     body: Body,
-    owner: Owner,
+    /// `None` for the default owner (no principal, the default tenant): a server without
+    /// authentication keeps 24 bytes less per task.
+    owner: Option<Box<Owner>>,
     generation: Generation,
     /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
     /// by the first of them and dropped once it has woken them: an idle task holds none.
     notify: Option<Arc<Notify>>,
-    time_key: i128,
+    time_key: i64,
     /// The order of creation, which breaks ties of `time_key`.
     number: u64,
     /// The bytes accounted to the task (see the [module docs](super#bytes)): what
@@ -265,7 +267,7 @@ impl Entry {
     ) -> Self {
         Self {
             body: Body::Live(Box::new(Live::new(task))),
-            owner,
+            owner: (owner != Owner::default()).then(|| Box::new(owner)),
             generation,
             notify: None,
             time_key,
@@ -273,6 +275,14 @@ impl Entry {
             bytes,
             pins: 0,
         }
+    }
+
+    fn owner(&self) -> &Owner {
+        static DEFAULT: Owner = Owner {
+            principal: None,
+            tenant: None,
+        };
+        self.owner.as_deref().unwrap_or(&DEFAULT)
     }
 
     fn last_seq(&self) -> u64 {
@@ -314,28 +324,30 @@ impl Entry {
         }
     }
 
-    /// The task: borrowed while live, decoded when frozen.
-    fn task(&self) -> Result<Cow<'_, Task>, StoreError> {
+    /// The task (whose id is `id`): borrowed while live, decoded when frozen.
+    fn task(&self, id: &TaskId) -> Result<Cow<'_, Task>, StoreError> {
         match &self.body {
             Body::Live(live) => Ok(Cow::Borrowed(&live.task)),
-            Body::Frozen(frozen) => frozen.task().map(Cow::Owned),
+            Body::Frozen(frozen) => frozen.task(id).map(Cow::Owned),
         }
     }
 
-    /// `read` of the live values, decoded first when frozen.
-    fn with_live<R>(&self, read: impl FnOnce(&Live) -> R) -> Result<R, StoreError> {
+    /// `read` of the live values (of the task `id`), decoded first when frozen.
+    fn with_live<R>(&self, id: &TaskId, read: impl FnOnce(&Live) -> R) -> Result<R, StoreError> {
         match &self.body {
             Body::Live(live) => Ok(read(live)),
-            Body::Frozen(frozen) => frozen.thaw().map(|live| read(&live)),
+            Body::Frozen(frozen) => frozen.thaw(id).map(|live| read(&live)),
         }
     }
 
     /// Keeps the task in compact form (see [`Frozen`]), moving `total` (the store's bytes) by
     /// the change of [`held`](Self::held).
     fn freeze(&mut self, total: &mut u64) {
-        if let Body::Live(live) = &self.body {
+        if let Body::Live(live) = &self.body
+            && let Some(frozen) = Frozen::freeze(live)
+        {
             let held = self.held();
-            self.body = Body::Frozen(Frozen::freeze(live));
+            self.body = Body::Frozen(frozen);
             *total = total.saturating_sub(held).saturating_add(self.held());
         }
     }
@@ -633,16 +645,20 @@ impl CloneWithoutParts for Artifact {
     }
 }
 
-fn time_key(task: &Task) -> i128 {
+fn time_key(task: &Task) -> i64 {
     task.status.timestamp.map_or(0, time_key_of)
 }
 
-fn now_key() -> i128 {
+fn now_key() -> i64 {
     time_key_of(Timestamp::now())
 }
 
-fn time_key_of(t: Timestamp) -> i128 {
-    i128::from(t.unix_seconds()) * 1_000_000_000 + i128::from(t.subsec_nanos())
+/// Nanoseconds since the Unix epoch, saturated to what an `i64` holds (the years 1677 to 2262):
+/// half the size of an `i128` in every index entry. Timestamps outside that range (which no
+/// clock of this century gives) sort at its ends, in the order of creation among themselves.
+fn time_key_of(t: Timestamp) -> i64 {
+    let nanos = i128::from(t.unix_seconds()) * 1_000_000_000 + i128::from(t.subsec_nanos());
+    i64::try_from(nanos).unwrap_or(if nanos < 0 { i64::MIN } else { i64::MAX })
 }
 
 impl InMemoryTaskStore {
@@ -727,7 +743,8 @@ impl Shared {
         if let Some(ttl) = self.retention.terminal_ttl
             && !inner.evictable.is_empty()
         {
-            let cutoff = now_key() - i128::try_from(ttl.as_nanos()).unwrap_or(i128::MAX);
+            let cutoff =
+                now_key().saturating_sub(i64::try_from(ttl.as_nanos()).unwrap_or(i64::MAX));
             while inner
                 .evictable
                 .first()
@@ -848,7 +865,7 @@ impl InMemoryTaskStore {
 
 /// Where a task stands in the store's order: (status timestamp in nanoseconds, number of
 /// creation). Numbers, so that keeping the order costs no copy or comparison of ids.
-type Key = (i128, u64);
+type Key = (i64, u64);
 
 fn parse_cursor(token: &str) -> Option<Key> {
     let rest = token.strip_prefix("t2:")?;
@@ -918,8 +935,8 @@ impl TaskStore for InMemoryTaskStore {
         let inner = self.shared.lock();
         let found = inner.tasks.get(id).map_or(Ok(None), |e| {
             Ok(Some(StoredTask {
-                task: e.task()?.into_owned(),
-                owner: e.owner.clone(),
+                task: e.task(id)?.into_owned(),
+                owner: e.owner().clone(),
                 generation: e.generation,
                 last_seq: e.last_seq(),
                 bytes: e.bytes,
@@ -971,7 +988,7 @@ impl TaskStore for InMemoryTaskStore {
         // A frozen task is decoded for the change, and thawed only when it edits.
         let decoded = match &entry.body {
             Body::Live(_) => None,
-            Body::Frozen(frozen) => match frozen.thaw() {
+            Body::Frozen(frozen) => match frozen.thaw(id) {
                 Ok(live) => Some(Box::new(live)),
                 Err(e) => return Box::pin(std::future::ready(Err(e))),
             },
@@ -1068,7 +1085,7 @@ impl TaskStore for InMemoryTaskStore {
     ) -> StoreFuture<'a, Vec<LogEntry>> {
         let inner = self.shared.lock();
         let entries = inner.tasks.get(id).map_or(Ok(Vec::new()), |e| {
-            e.with_live(|live| {
+            e.with_live(id, |live| {
                 let len = live.log.len();
                 let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
                 (start..len)
@@ -1116,7 +1133,7 @@ impl TaskStore for InMemoryTaskStore {
             let after_key = query.status_after.map(time_key_of);
             let matches = |id: &TaskId| -> Option<&Entry> {
                 let entry = inner.tasks.get(id)?;
-                (entry.owner == query.owner
+                (*entry.owner() == query.owner
                     && query
                         .context_id
                         .as_ref()
@@ -1145,7 +1162,7 @@ impl TaskStore for InMemoryTaskStore {
                     more = true;
                     continue;
                 }
-                let task: Cow<'_, Task> = entry.task()?;
+                let task: Cow<'_, Task> = entry.task(id)?;
                 let shown = present_task(&task, query.history_length, query.include_artifacts);
                 // The JSON of a task in the page, and the comma before it.
                 let size = json_len(&shown) + 1;

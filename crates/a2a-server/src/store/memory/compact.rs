@@ -10,12 +10,20 @@
 //!
 //! Layout: the state's number (1 byte), the log's length (4 bytes, little-endian), the context
 //! id (a varint of its length + 1, 0 for none, then its bytes), then the payload: the task's
-//! JSON (its length in 4 bytes, then the bytes), the status message's index in the history, the
-//! log, the slots and the task's artifact slots (see [`Live`]). The payload is not compressed:
-//! an echo task's ~420 bytes of JSON compress by too little to pay for a compressor (see
+//! JSON with its ids cut out (below), the status message's index in the history, the log, the
+//! slots and the task's artifact slots (see [`Live`]).
+//!
+//! The task's id and its context id each appear in its JSON once for the task and once more in
+//! every history message (`taskId`, `contextId`): four copies of ~38 bytes in an echo task.
+//! Every quoted occurrence of each (`"<id>"`, a whole JSON string: inside a string a quote is
+//! escaped, so the bytes match nowhere else) is cut out of the JSON and its place noted, and put
+//! back before the JSON is parsed; the task id is the store's key, the context id is in the
+//! header. The task's JSON is stored as its length in 4 bytes, the cut bytes, then per id the
+//! number of places and each place as the varint distance from the one before. The rest is not
+//! compressed: an echo task's JSON compresses by too little to pay for a compressor (see
 //! `docs/benchmarks.md`, "Memory per kept task and scale").
 
-use a2a_types::v1::{Artifact, StreamResponse, Task, TaskState, Timestamp};
+use a2a_types::v1::{Artifact, StreamResponse, Task, TaskId, TaskState, Timestamp};
 
 use super::{Header, Live, Logged, Slot, SlotArtifact};
 use crate::store::StoreError;
@@ -28,47 +36,59 @@ pub(super) struct Frozen(Box<[u8]>);
 const CONTEXT_AT: usize = 5;
 
 impl Frozen {
-    /// The compact form of `live`.
-    pub(super) fn freeze(live: &Live) -> Self {
-        // An echo task takes ~610 bytes: one allocation, and one shrink to the length below.
-        let mut out = Vec::with_capacity(1024);
-        // The state's number fits a byte (0..=8 today); an unknown larger one is clamped,
-        // and read back from the task's JSON by `state` then.
-        let number = u8::try_from(live.task.status.state.number()).unwrap_or(u8::MAX);
+    /// The compact form of `live`; `None` (the task stays live) for a state whose number does
+    /// not fit the header's byte, which no state of the protocol has.
+    pub(super) fn freeze(live: &Live) -> Option<Self> {
+        let number = u8::try_from(live.task.status.state.number()).ok()?;
+        SCRATCH.with(|scratch| {
+            let mut out = scratch.borrow_mut();
+            out.clear();
+            Self::write(live, number, &mut out);
+            // One allocation of exactly its size (an echo task: ~470 bytes); the scratch
+            // buffer keeps its capacity for the next task, unless a big task grew it.
+            let frozen = Self(Box::from(&out[..]));
+            if out.capacity() > MAX_SCRATCH {
+                *out = Vec::new();
+            }
+            Some(frozen)
+        })
+    }
+
+    fn write(live: &Live, number: u8, out: &mut Vec<u8>) {
         out.push(number);
         out.extend_from_slice(&super::index(live.log.len()).to_le_bytes());
         match &live.task.context_id {
             Some(c) => {
-                varint(&mut out, c.as_str().len() as u64 + 1);
+                varint(out, c.as_str().len() as u64 + 1);
                 out.extend_from_slice(c.as_str().as_bytes());
             }
-            None => varint(&mut out, 0),
+            None => varint(out, 0),
         }
-        json(&mut out, &live.task);
-        opt_index(&mut out, live.status_message);
-        varint(&mut out, live.log.len() as u64);
+        let context = live.task.context_id.as_ref().map_or("", |c| c.as_str());
+        task_json(out, &live.task, [live.task.id.as_str(), context]);
+        opt_index(out, live.status_message);
+        varint(out, live.log.len() as u64);
         for logged in &live.log {
-            write_logged(&mut out, logged);
+            write_logged(out, logged);
         }
-        varint(&mut out, live.slots.len() as u64);
+        varint(out, live.slots.len() as u64);
         for slot in &live.slots {
-            varint(&mut out, u64::from(slot.origin));
+            varint(out, u64::from(slot.origin));
             match &slot.artifact {
                 SlotArtifact::Live(i) => {
                     out.push(0);
-                    varint(&mut out, u64::from(*i));
+                    varint(out, u64::from(*i));
                 }
                 SlotArtifact::Retired(artifact) => {
                     out.push(1);
-                    json(&mut out, &**artifact);
+                    json(out, &**artifact);
                 }
             }
         }
-        varint(&mut out, live.artifact_slots.len() as u64);
+        varint(out, live.artifact_slots.len() as u64);
         for slot in &live.artifact_slots {
-            varint(&mut out, u64::from(*slot));
+            varint(out, u64::from(*slot));
         }
-        Self(out.into_boxed_slice())
     }
 
     /// The bytes of the compact form.
@@ -78,13 +98,8 @@ impl Frozen {
 
     /// The task's state.
     pub(super) fn state(&self) -> TaskState {
-        match TaskState::from_number(i32::from(self.0[0])) {
-            Some(state) => state,
-            // Clamped when frozen: the task's JSON has it.
-            _ => self
-                .task()
-                .map_or(TaskState::Unspecified, |t| t.status.state),
-        }
+        // `freeze` stores only numbers of known states.
+        TaskState::from_number(i32::from(self.0[0])).unwrap_or(TaskState::Unspecified)
     }
 
     /// The sequence number of the last logged event.
@@ -111,15 +126,18 @@ impl Frozen {
         Ok(reader)
     }
 
-    /// The task alone (its JSON comes first: the log is not decoded).
-    pub(super) fn task(&self) -> Result<Task, StoreError> {
-        self.payload()?.json()
+    /// The task alone (its JSON comes first: the log is not decoded). `id` is the task's id,
+    /// which the form does not repeat.
+    pub(super) fn task(&self, id: &TaskId) -> Result<Task, StoreError> {
+        let context = self.context_id().unwrap_or_default();
+        self.payload()?.task_json([id.as_str().as_bytes(), context])
     }
 
-    /// Everything, as it was before it was frozen.
-    pub(super) fn thaw(&self) -> Result<Live, StoreError> {
+    /// Everything, as it was before it was frozen. `id` is the task's id.
+    pub(super) fn thaw(&self, id: &TaskId) -> Result<Live, StoreError> {
+        let context = self.context_id().unwrap_or_default();
         let mut r = self.payload()?;
-        let task: Task = r.json()?;
+        let task: Task = r.task_json([id.as_str().as_bytes(), context])?;
         let status_message = r.opt_index()?;
         let count = r.len()?;
         let mut log = Vec::with_capacity(count);
@@ -169,6 +187,100 @@ fn varint(out: &mut Vec<u8>, mut n: u64) {
 
 fn opt_index(out: &mut Vec<u8>, i: Option<u32>) {
     varint(out, i.map_or(0, |i| u64::from(i) + 1));
+}
+
+thread_local! {
+    /// Where `freeze` writes a form before it is copied into its own allocation.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most capacity the scratch buffer keeps between tasks.
+const MAX_SCRATCH: usize = 64 * 1024;
+
+/// The most places of one id noted per task; further copies stay in the JSON.
+const MAX_CUTS: usize = 16;
+
+/// Whether `id` is written in JSON as itself between quotes (no byte serde_json escapes).
+fn cuttable(id: &str) -> bool {
+    !id.is_empty() && !id.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+}
+
+/// The task's JSON with the quoted occurrences of `ids` cut out (see the module docs).
+fn task_json(out: &mut Vec<u8>, task: &Task, ids: [&str; 2]) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    // Writing to a Vec cannot fail, and our types always serialize.
+    let _ = serde_json::to_writer(&mut *out, task);
+    let mut cuts = [([0u32; MAX_CUTS], 0usize); 2];
+    for (pass, id) in ids.iter().enumerate() {
+        if cuttable(id) && (pass == 0 || *id != ids[0]) {
+            cuts[pass] = cut(out, at + 4, id.as_bytes());
+        }
+    }
+    let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    for (places, count) in &cuts {
+        varint(out, *count as u64);
+        let mut last = 0;
+        for place in &places[..*count] {
+            varint(out, u64::from(place - last));
+            last = *place;
+        }
+    }
+}
+
+/// Cuts the occurrences of `"<id>"` out of `out[start..]`, in place; the places (offsets from
+/// `start` in the cut text, ascending) and their number.
+fn cut(out: &mut Vec<u8>, start: usize, id: &[u8]) -> ([u32; MAX_CUTS], usize) {
+    let mut places = [0u32; MAX_CUTS];
+    let mut count = 0;
+    let end = out.len();
+    let (mut read, mut write) = (start, start);
+    let finder = memchr::memmem::Finder::new(id);
+    let mut from = start + 1;
+    while count < MAX_CUTS && from + id.len() < end {
+        let Some(found) = finder.find(&out[from..end]) else {
+            break;
+        };
+        let m = from + found;
+        if m + id.len() >= end {
+            break;
+        }
+        from = m + 1;
+        if out[m - 1] != b'"' || out[m + id.len()] != b'"' || m - 1 < read {
+            continue;
+        }
+        out.copy_within(read..m - 1, write);
+        write += m - 1 - read;
+        read = m + id.len() + 1;
+        from = read + 1;
+        let Ok(place) = u32::try_from(write - start) else {
+            break;
+        };
+        places[count] = place;
+        count += 1;
+    }
+    out.copy_within(read..end, write);
+    out.truncate(write + (end - read));
+    (places, count)
+}
+
+/// `text` with `"<id>"` put back at each of `places` (offsets in `text`, ascending).
+fn restore(text: &[u8], places: &[usize], id: &[u8]) -> Result<Vec<u8>, StoreError> {
+    let mut out = Vec::with_capacity(text.len() + places.len() * (id.len() + 2));
+    let mut from = 0;
+    for &place in places {
+        let chunk = text
+            .get(from..place)
+            .ok_or_else(|| corrupt("an id's place past the JSON"))?;
+        out.extend_from_slice(chunk);
+        out.push(b'"');
+        out.extend_from_slice(id);
+        out.push(b'"');
+        from = place;
+    }
+    out.extend_from_slice(&text[from..]);
+    Ok(out)
 }
 
 /// The JSON of `value`, after its length (4 bytes, little-endian, written once the JSON is:
@@ -364,11 +476,105 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The task's JSON with the quoted `ids` put back where they were cut (see [`task_json`]).
+    fn task_json(&mut self, ids: [&[u8]; 2]) -> Result<Task, StoreError> {
+        let mut len = [0u8; 4];
+        len.copy_from_slice(self.take(4)?);
+        let len = usize::try_from(u32::from_le_bytes(len)).map_err(|_| corrupt("JSON length"))?;
+        let cut = self.take(len)?;
+        let mut places = [[0usize; MAX_CUTS]; 2];
+        let mut counts = [0usize; 2];
+        for (pass, count) in counts.iter_mut().enumerate() {
+            *count = usize::try_from(self.varint()?).map_err(|_| corrupt("id places"))?;
+            if *count > MAX_CUTS {
+                return Err(corrupt("too many id places"));
+            }
+            let mut last = 0usize;
+            for place in &mut places[pass][..*count] {
+                let delta = usize::try_from(self.varint()?).map_err(|_| corrupt("id place"))?;
+                last = last.checked_add(delta).ok_or_else(|| corrupt("id place"))?;
+                *place = last;
+            }
+        }
+        let parse = |bytes: &[u8]| {
+            serde_json::from_slice(bytes).map_err(|e| corrupt(&format!("JSON: {e}")))
+        };
+        // Cut the task id first, then the context id: put back in the other order.
+        match counts {
+            [0, 0] => parse(cut),
+            [a, 0] => parse(&restore(cut, &places[0][..a], ids[0])?),
+            [0, b] => parse(&restore(cut, &places[1][..b], ids[1])?),
+            [a, b] => {
+                let once = restore(cut, &places[1][..b], ids[1])?;
+                parse(&restore(&once, &places[0][..a], ids[0])?)
+            }
+        }
+    }
+
     fn json<T: serde::de::DeserializeOwned>(&mut self) -> Result<T, StoreError> {
         let mut len = [0u8; 4];
         len.copy_from_slice(self.take(4)?);
         let len = usize::try_from(u32::from_le_bytes(len)).map_err(|_| corrupt("JSON length"))?;
         let bytes = self.take(len)?;
         serde_json::from_slice(bytes).map_err(|e| corrupt(&format!("JSON: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_CUTS, cut, restore};
+    use proptest::prelude::*;
+
+    fn round_trip(text: &[u8], id: &[u8]) -> (Vec<u8>, usize) {
+        let mut out = b"xxxx".to_vec();
+        out.extend_from_slice(text);
+        let (places, count) = cut(&mut out, 4, id);
+        let places: Vec<usize> = places[..count].iter().map(|p| *p as usize).collect();
+        let cut_text = out[4..].to_vec();
+        assert_eq!(restore(&cut_text, &places, id).unwrap(), text);
+        (cut_text, count)
+    }
+
+    #[test]
+    fn quoted_ids_are_cut_and_put_back() {
+        let text = br#"{"id":"t-1","history":[{"taskId":"t-1","parts":[{"text":"t-1 \"t-1\""}]}]}"#;
+        let (cut_text, count) = round_trip(text, b"t-1");
+        // The two whole strings go; the text's unquoted and escaped copies stay.
+        assert_eq!(count, 2);
+        assert_eq!(
+            cut_text,
+            br#"{"id":,"history":[{"taskId":,"parts":[{"text":"t-1 \"t-1\""}]}]}"#
+        );
+        // Adjacent and overlapping candidates, the JSON's first and last bytes.
+        round_trip(br#""t-1""t-1""#, b"t-1");
+        round_trip(br#""t-1"t-1""#, b"t-1");
+        round_trip(b"t-1", b"t-1");
+        round_trip(b"", b"t-1");
+    }
+
+    #[test]
+    fn at_most_max_cuts_places_are_noted() {
+        let text = r#""a","#.repeat(MAX_CUTS + 5);
+        let (cut_text, count) = round_trip(text.as_bytes(), b"a");
+        assert_eq!(count, MAX_CUTS);
+        assert_eq!(cut_text.len(), text.len() - MAX_CUTS * 3);
+    }
+
+    #[test]
+    fn a_place_past_the_text_is_corrupt() {
+        assert!(restore(b"abc", &[4], b"x").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn cutting_is_undone_exactly(
+            pieces in proptest::collection::vec(
+                prop_oneof![Just(&b"\"id\""[..]), Just(&b"id"[..]), Just(&b"\""[..]), Just(&b"x"[..])],
+                0..40,
+            )
+        ) {
+            let text: Vec<u8> = pieces.concat();
+            round_trip(&text, b"id");
+        }
     }
 }
