@@ -27,6 +27,29 @@ pub mod server;
 pub mod soak;
 pub mod wire;
 
+/// The accept loop of the floors: binds `addr`, and for each connection (with `TCP_NODELAY`,
+/// as `a2a_server::serve` sets it) spawns `serve(stream)`, until the process is killed.
+///
+/// # Errors
+/// The address cannot be bound.
+pub async fn serve_each<F, Fut>(addr: &str, serve: F) -> Result<(), String>
+where
+    F: Fn(tokio::net::TcpStream) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("bind {addr}: {e}"))?;
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(serve(stream));
+    }
+}
+
 /// Parses `--name value` pairs; flags without a value are not supported.
 ///
 /// # Errors

@@ -463,19 +463,9 @@ fn nofile_prefix(needed: u64) -> (Vec<String>, u64) {
     )
 }
 
+/// Starts `command` for `phase` (our server with `extra` flags), after `prefix` and with `env`
+/// added to its environment.
 fn spawn(
-    config: &Config,
-    target: &Target,
-    command: &[String],
-    phase: &str,
-    extra: &[String],
-    prefix: &[String],
-) -> Result<Server, String> {
-    spawn_with_env(config, target, command, phase, extra, prefix, &[])
-}
-
-/// [`spawn`], with `env` added to the server's environment.
-fn spawn_with_env(
     config: &Config,
     target: &Target,
     command: &[String],
@@ -691,7 +681,7 @@ fn phase_rates(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "rates", &[], &[])?;
+    let server = spawn(config, target, command, "rates", &[], &[], &[])?;
     settle();
     let idle = procfs::rss_bytes(server.pid)?;
     results.idle_rss = Some(idle);
@@ -707,7 +697,7 @@ fn phase_rest(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "rest", &[], &[])?;
+    let server = spawn(config, target, command, "rest", &[], &[], &[])?;
     results.rest_rates = run_rates(config, &server, "rest", &BINDING_CONCURRENCY, results)?;
     Ok(())
 }
@@ -726,6 +716,7 @@ fn phase_grpc(
         command,
         "grpc",
         &s(&["--grpc", "true"]),
+        &[],
         &[],
     )?;
     results.grpc_rates = run_rates(config, &server, "grpc", &BINDING_CONCURRENCY, results)?;
@@ -814,7 +805,7 @@ fn phase_retain(
     let warm = 1000u64;
     // Our server retains every task of the run (the default keeps 10 000).
     let extra = s(&["--max-tasks", &(2 * (n + warm) + 10_000).to_string()]);
-    let server = spawn(config, target, command, "retain", &extra, &[])?;
+    let server = spawn(config, target, command, "retain", &extra, &[], &[])?;
     results.per_task = Some(retained(config, &server, warm, n)?);
     Ok(())
 }
@@ -833,7 +824,7 @@ fn phase_retain_default(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "retain-default", &[], &[])?;
+    let server = spawn(config, target, command, "retain-default", &[], &[], &[])?;
     results.per_task_default = Some(retained(config, &server, 0, DEFAULT_FILL)?);
     Ok(())
 }
@@ -882,7 +873,7 @@ fn phase_stream(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "stream", &[], &[])?;
+    let server = spawn(config, target, command, "stream", &[], &[], &[])?;
     let events = config.stream_events.to_string();
     load(
         config,
@@ -936,7 +927,7 @@ fn phase_subscribers(
         ));
     }
     let extra = s(&["--max-streams", &(n + 100).to_string()]);
-    let server = spawn(config, target, command, "subscribers", &extra, &prefix)?;
+    let server = spawn(config, target, command, "subscribers", &extra, &prefix, &[])?;
     let out = load(config, &server, "call", &s(&["--what", "hold"]))?;
     let body: Value = serde_json::from_str(out["body"].as_str().unwrap_or_default())
         .map_err(|e| format!("hold: {e}: {out}"))?;
@@ -1140,7 +1131,7 @@ fn phase_callgrind(
         format!("--callgrind-out-file={}", out_file.display()),
     ];
     let env = [("TOKIO_WORKER_THREADS", "1")];
-    let server = spawn_with_env(config, target, command, "callgrind", &[], &prefix, &env)?;
+    let server = spawn(config, target, command, "callgrind", &[], &prefix, &env)?;
     let count = |requests: u64, concurrency: &str| -> Result<(), String> {
         let out = load(
             config,
@@ -1605,4 +1596,46 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_total_of_a_callgrind_dump() {
+        let dump = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\n\nfn=(1) main\n3 10\n\
+                    summary: 295944\n\n\ntotals: 29594419\n";
+        assert_eq!(callgrind_total(dump), Some(29_594_419));
+        assert_eq!(callgrind_total("events: Ir\nsummary: 42\n"), Some(42));
+        assert_eq!(callgrind_total("events: Ir\n"), None);
+    }
+
+    #[test]
+    fn names_the_release_profile() {
+        let dir = std::env::temp_dir().join(format!("a2a-bench-profile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[workspace]\n[profile.dev]\ndebug = 0\n",
+        )
+        .unwrap();
+        assert!(release_profile(&dir).contains("cargo's defaults"));
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[profile.release]\nlto = \"fat\" # the issue's figure\ncodegen-units = 1\n\n\
+             [profile.release.package.a2a-types]\nopt-level = 2\n[profile.bench]\ndebug = 1\n",
+        )
+        .unwrap();
+        let profile = release_profile(&dir);
+        assert!(
+            profile.contains(
+                "[profile.release]: lto = \"fat\", codegen-units = 1, \
+                 [package.a2a-types] opt-level = 2"
+            ),
+            "{profile}"
+        );
+        assert!(!profile.contains("debug"), "{profile}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

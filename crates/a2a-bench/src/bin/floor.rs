@@ -41,9 +41,6 @@ struct Answers {
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
-/// `TCP_NODELAY` as a2a-server's `serve` sets it: on.
-const NODELAY: bool = true;
-
 fn json(bytes: Bytes) -> Response<Body> {
     typed(bytes, "application/json")
 }
@@ -116,17 +113,9 @@ async fn main() -> Result<(), String> {
             .collect(),
         subscribe_first: wire::subscribe_first_event().into(),
     });
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("bind {addr}: {e}"))?;
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(NODELAY);
+    a2a_bench::serve_each(&addr, move |stream| {
         let answers = answers.clone();
-        tokio::spawn(async move {
+        async move {
             let service = hyper::service::service_fn(move |request| {
                 let answers = answers.clone();
                 async move { Ok::<_, Infallible>(answer(answers, request).await) }
@@ -134,6 +123,7 @@ async fn main() -> Result<(), String> {
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
-        });
-    }
+        }
+    })
+    .await
 }

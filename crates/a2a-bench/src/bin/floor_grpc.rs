@@ -125,21 +125,13 @@ async fn main() -> Result<(), String> {
     let server = A2aServiceServer::new(Floor {
         completed: wire::completed_task_grpc(wire::ECHO_TEXT),
     });
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("bind {addr}: {e}"))?;
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            continue;
-        };
-        // As a2a-server's `serve` sets it.
-        let _ = stream.set_nodelay(true);
+    a2a_bench::serve_each(&addr, move |stream| {
         let service = hyper_util::service::TowerToHyperService::new(server.clone());
-        tokio::spawn(async move {
+        async move {
             let _ = hyper::server::conn::http2::Builder::new(TokioExecutor::new())
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
-        });
-    }
+        }
+    })
+    .await
 }

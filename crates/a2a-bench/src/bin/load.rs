@@ -214,10 +214,13 @@ enum Client {
         path: &'static str,
         body: Bytes,
     },
-    Grpc {
-        client: A2aServiceClient<tonic::transport::Channel>,
-        request: a2a_grpc::proto::SendMessageRequest,
-    },
+    /// Boxed: a tonic client and a request message are several times an HTTP sender's size.
+    Grpc(Box<GrpcClient>),
+}
+
+struct GrpcClient {
+    client: A2aServiceClient<tonic::transport::Channel>,
+    request: a2a_grpc::proto::SendMessageRequest,
 }
 
 impl Client {
@@ -235,10 +238,10 @@ impl Client {
                     .connect()
                     .await
                     .map_err(|e| format!("connect {addr}: {e}"))?;
-                return Ok(Self::Grpc {
+                return Ok(Self::Grpc(Box::new(GrpcClient {
                     client: A2aServiceClient::new(channel),
                     request: wire::send_message_grpc(wire::ECHO_TEXT),
-                });
+                })));
             }
         };
         Ok(Self::Http {
@@ -273,7 +276,8 @@ impl Client {
                     )))
                 }
             }
-            Self::Grpc { client, request } => {
+            Self::Grpc(grpc) => {
+                let GrpcClient { client, request } = &mut **grpc;
                 use a2a_grpc::proto::send_message_response::Payload;
                 let mut call = tonic::Request::new(request.clone());
                 call.metadata_mut().insert(
