@@ -1,9 +1,11 @@
 //! `cargo xtask bench [OPTIONS]`: a2a-server against a raw hyper floor and the official SDKs.
 //!
-//! Builds the `a2a-bench` crate in release mode (its binaries: the floor server, the bench
-//! server, the load generator and the driver) and runs the driver, which starts every server as
-//! its own process on 127.0.0.1, one after another, and prints req/s, latency, server CPU per
-//! request, SSE events/s and RSS figures with their ratios to the floor. Not part of `ci`: it
+//! Builds the `a2a-bench` crate in release mode (its binaries: the floors, the bench server,
+//! the load generator and the driver) with the workspace's release profile, what a user's
+//! `cargo build --release` gives, and runs the driver, which starts every server as its own
+//! process on 127.0.0.1, one after another, and prints req/s, latency and server CPU per
+//! request (JSON-RPC, HTTP+JSON, gRPC), instructions per request (callgrind), the SSE stream's
+//! time and RSS figures with their ratios to the floor. Not part of `ci`: it
 //! takes a few minutes and its figures depend on the machine. `cargo xtask bench --help` lists
 //! the options; `docs/benchmarks.md` has the latest figures and the goals.
 

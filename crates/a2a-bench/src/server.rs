@@ -4,11 +4,17 @@
 //!
 //! ```text
 //! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
+//!                  [--grpc true]
 //! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
 //!
 //! `--soak true` serves with the short limits and small store of [`crate::soak::preset`]
 //! (for `cargo xtask soak`); the other flags are then ignored.
+//!
+//! `--grpc true` serves gRPC (`lf.a2a.v1.A2AService`) beside JSON-RPC and HTTP+JSON on the
+//! same port through `a2a_grpc::server::SharedPort` (with `--serve auto`, the default), and lists
+//! it in the card. Off by default: `SharedPort` puts its own check and body wrapper on every
+//! request, so the JSON-RPC and REST rows are measured without it.
 //!
 //! `--max-total-bytes N` sets the store's `max_total_bytes` (default 256 MiB; the scale phases
 //! raise it so that only `--max-tasks` limits the store), and `--max-connections N` serve's
@@ -23,9 +29,10 @@
 //! `ask` leaves the task waiting for input.
 
 use crate::wire;
+use a2a_grpc::server::{GrpcInterface as _, SharedPort};
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
-use a2a_server::{A2aService, HandlerConfig, Limits};
+use a2a_server::{A2aService, HandlerConfig, InterfaceUrl, Limits};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
 struct Bench;
@@ -107,8 +114,12 @@ pub async fn run(args: &[String]) -> Result<(), String> {
             .await
             .map_err(|e| e.to_string());
     }
-    let service = A2aService::builder(Bench, card)
-        .public_url(url)
+    let grpc = crate::flag(&flags, "grpc", false)?;
+    let mut builder = A2aService::builder(Bench, card).public_url(url);
+    if grpc {
+        builder = builder.grpc_interface(InterfaceUrl::Authority);
+    }
+    let service = builder
         .store(InMemoryTaskStore::with_retention(
             defaults
                 .with_max_tasks(max_tasks)
@@ -120,9 +131,18 @@ pub async fn run(args: &[String]) -> Result<(), String> {
         // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
         "auto" => {
             let config = service.serve_config().with_max_connections(max_connections);
-            a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
-                .await
-                .map_err(|e| e.to_string())
+            let result = if grpc {
+                // gRPC beside JSON-RPC and HTTP+JSON on the same port, as
+                // `a2a-grpc/examples/interop_agent.rs` serves: every request then passes
+                // `SharedPort`'s check and body wrapper, so only the gRPC rows use it.
+                let shared = SharedPort::new(service);
+                a2a_server::serve_with_shutdown(listener, shared, std::future::pending(), config)
+                    .await
+            } else {
+                a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
+                    .await
+            };
+            result.map_err(|e| e.to_string())
         }
         // For comparison: the service on hyper's plain HTTP/1.1 connection, as the floor serves.
         "http1" => serve_http1(listener, service).await,

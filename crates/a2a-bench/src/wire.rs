@@ -57,6 +57,25 @@ pub fn send_message(text: &str, return_immediately: bool) -> Vec<u8> {
     rpc("SendMessage", params)
 }
 
+/// The HTTP+JSON route of `SendMessage` (spec 1.0 §11).
+pub const REST_SEND_PATH: &str = "/message:send";
+
+/// The gRPC method of `SendMessage`.
+pub const GRPC_SEND_METHOD: &str = "lf.a2a.v1.A2AService/SendMessage";
+
+/// A blocking `SendMessage` over HTTP+JSON: the body of `POST` [`REST_SEND_PATH`], the 1.0
+/// `SendMessageRequest` as ProtoJSON.
+pub fn send_message_rest(text: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({"message": message(text)})).expect("JSON serializes")
+}
+
+/// A blocking `SendMessage` over gRPC: the message of [`send_message_rest`], converted.
+pub fn send_message_grpc(text: &str) -> a2a_grpc::proto::SendMessageRequest {
+    let request: a2a_types::v1::SendMessageRequest =
+        serde_json::from_slice(&send_message_rest(text)).expect("a valid SendMessageRequest");
+    request.into()
+}
+
 /// A `SendStreamingMessage` request.
 pub fn send_streaming_message(text: &str) -> Vec<u8> {
     rpc("SendStreamingMessage", json!({"message": message(text)}))
@@ -108,16 +127,60 @@ fn result(result: Value) -> Vec<u8> {
         .expect("JSON serializes")
 }
 
-/// The floor's answer to `SendMessage`: a completed task with one artifact echoing `text`,
-/// as a2a-server's echo agent answers.
-pub fn completed_task(text: &str) -> Vec<u8> {
-    result(json!({"task": {
+/// The `SendMessageResponse` of the floor's answers to `SendMessage`: a completed task with
+/// one artifact echoing `text`, as a2a-server's echo agent answers.
+fn completed_response(text: &str) -> Value {
+    json!({"task": {
         "id": floor_ids::TASK,
         "contextId": floor_ids::CONTEXT,
         "status": status("TASK_STATE_COMPLETED"),
         "artifacts": [{"artifactId": "echo", "name": "echo", "parts": [{"text": text}]}],
         "history": history(text)
-    }}))
+    }})
+}
+
+/// The floor's answer to the JSON-RPC `SendMessage`: [`completed_response`] as its result.
+pub fn completed_task(text: &str) -> Vec<u8> {
+    result(completed_response(text))
+}
+
+/// The floor's answer to `POST` [`REST_SEND_PATH`]: the bare `SendMessageResponse`, as the
+/// HTTP+JSON binding answers.
+pub fn completed_task_rest(text: &str) -> Vec<u8> {
+    serde_json::to_vec(&completed_response(text)).expect("JSON serializes")
+}
+
+/// The gRPC floor's answer to `SendMessage`: [`completed_task_rest`] as the proto message.
+pub fn completed_task_grpc(text: &str) -> a2a_grpc::proto::SendMessageResponse {
+    let response: a2a_types::v1::SendMessageResponse =
+        serde_json::from_value(completed_response(text)).expect("a valid SendMessageResponse");
+    response.into()
+}
+
+/// The JSON floor's answer to a JSON-RPC `SendMessage` body, built per request as a raw
+/// hyper + `serde_json` server would: the body parsed into a [`Value`], the message taken out
+/// of it, a completed task with fresh v4 UUIDs for the task and context and an RFC 3339
+/// timestamp built as a [`Value`], serialized. The artifact id is the agent's (`echo`), the
+/// message id the client's, as in a2a-server's answer. `None` for a body without a message.
+pub fn json_floor_answer(body: &[u8]) -> Option<Vec<u8>> {
+    let mut request: Value = serde_json::from_slice(body).ok()?;
+    let mut message = request.get_mut("params")?.get_mut("message")?.take();
+    let text = message["parts"][0]["text"].as_str()?.to_owned();
+    let task_id = uuid::Uuid::new_v4().to_string();
+    let context_id = uuid::Uuid::new_v4().to_string();
+    let timestamp = time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .ok()?;
+    message["taskId"] = Value::String(task_id.clone());
+    message["contextId"] = Value::String(context_id.clone());
+    let answer = json!({"jsonrpc": "2.0", "id": request["id"].take(), "result": {"task": {
+        "id": task_id,
+        "contextId": context_id,
+        "status": {"state": "TASK_STATE_COMPLETED", "timestamp": timestamp},
+        "artifacts": [{"artifactId": "echo", "name": "echo", "parts": [{"text": text}]}],
+        "history": [message]
+    }}});
+    serde_json::to_vec(&answer).ok()
 }
 
 /// The floor's answer to the `hold` `SendMessage` (`returnImmediately`): a working task.

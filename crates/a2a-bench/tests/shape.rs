@@ -1,7 +1,8 @@
-//! The floor answers with the shape a2a-server answers with: the same JSON, ids and timestamps
-//! aside, for `SendMessage`, a streamed `SendStreamingMessage` and the first event of
-//! `SubscribeToTask`. Both binaries run as processes here, as in `cargo xtask bench`; nothing
-//! is timed.
+//! The floors answer with the shape a2a-server answers with: the same JSON, ids and timestamps
+//! aside, for `SendMessage` (JSON-RPC and HTTP+JSON; the JSON floor's answer built per request
+//! too), a streamed `SendStreamingMessage` and the first event of `SubscribeToTask`; and the
+//! gRPC floor the same `SendMessageResponse` message as our server over gRPC. The binaries run
+//! as processes here, as in `cargo xtask bench`; nothing is timed.
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -60,14 +61,19 @@ fn ours() -> Server {
     start(env!("CARGO_BIN_EXE_a2a-bench-server"), &[])
 }
 
-/// POSTs `body`; returns the body, or the SSE events' data once `events` have arrived.
+/// POSTs `body` to `/`; returns the body, or the SSE events' data once `events` have arrived.
 async fn post(addr: SocketAddr, body: Vec<u8>, events: Option<usize>) -> Vec<Value> {
+    post_to(addr, "/", body, events).await
+}
+
+/// POSTs `body` to `path`, as [`post`].
+async fn post_to(addr: SocketAddr, path: &str, body: Vec<u8>, events: Option<usize>) -> Vec<Value> {
     let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .unwrap();
     tokio::spawn(conn);
-    let request = http::Request::post("/")
+    let request = http::Request::post(path)
         .header("host", "127.0.0.1")
         .header("content-type", "application/json")
         .header("a2a-version", "1.0")
@@ -125,6 +131,16 @@ async fn both(body: Vec<u8>, events: Option<usize>) -> (Vec<Value>, Vec<Value>) 
     (a, b)
 }
 
+/// The answers of `server` and our server to one `SendMessage` POSTed to `path`, normalized.
+async fn send_both(server: &Server, path: &str, body: Vec<u8>) -> (Value, Value) {
+    let ours = ours();
+    let mut a = post_to(server.1, path, body.clone(), None).await.remove(0);
+    let mut b = post_to(ours.1, path, body, None).await.remove(0);
+    normalize(&mut a);
+    normalize(&mut b);
+    (a, b)
+}
+
 #[tokio::test]
 async fn send_message_has_our_shape() {
     let _serial = SERIAL.lock().await;
@@ -172,5 +188,88 @@ async fn hold_and_subscribe_have_our_shape() {
     assert_eq!(
         held[1][0]["result"]["task"]["status"]["state"],
         "TASK_STATE_WORKING"
+    );
+}
+
+#[tokio::test]
+async fn the_rest_answer_has_our_shape() {
+    let _serial = SERIAL.lock().await;
+    let body = wire::send_message_rest(wire::ECHO_TEXT);
+    let (floor, ours) = send_both(&floor(), wire::REST_SEND_PATH, body).await;
+    assert_eq!(floor, ours);
+    // The bare SendMessageResponse, no JSON-RPC envelope.
+    assert_eq!(
+        ours["task"]["artifacts"][0]["parts"][0]["text"],
+        wire::ECHO_TEXT
+    );
+}
+
+#[tokio::test]
+async fn the_json_floor_has_our_shape() {
+    let _serial = SERIAL.lock().await;
+    let json_floor = start(env!("CARGO_BIN_EXE_a2a-bench-floor"), &["--json", "true"]);
+    let body = wire::send_message(wire::ECHO_TEXT, false);
+    // Its ids and timestamp are made per answer: v4 UUIDs and RFC 3339, of our forms.
+    let raw = post(json_floor.1, body.clone(), None).await.remove(0);
+    let again = post(json_floor.1, body.clone(), None).await.remove(0);
+    let task = &raw["result"]["task"];
+    assert_ne!(task["id"], again["result"]["task"]["id"]);
+    for id in [
+        &task["id"],
+        &task["contextId"],
+        &task["history"][0]["taskId"],
+    ] {
+        let id = id.as_str().unwrap();
+        assert_eq!(id.len(), 36, "{id}");
+        assert_eq!(id.as_bytes()[14], b'4', "{id}: not a v4 UUID");
+    }
+    assert_eq!(task["id"], task["history"][0]["taskId"]);
+    let timestamp = task["status"]["timestamp"].as_str().unwrap();
+    assert!(
+        timestamp.starts_with("20") && timestamp.ends_with('Z'),
+        "{timestamp}"
+    );
+    let (floor, ours) = send_both(&json_floor, "/", body).await;
+    assert_eq!(floor, ours);
+}
+
+#[tokio::test]
+async fn the_grpc_floor_has_our_shape() {
+    use a2a_grpc::proto::a2a_service_client::A2aServiceClient;
+    use a2a_grpc::proto::send_message_response::Payload;
+    let _serial = SERIAL.lock().await;
+    let floor = start(env!("CARGO_BIN_EXE_a2a-bench-floor-grpc"), &[]);
+    let ours = start(env!("CARGO_BIN_EXE_a2a-bench-server"), &["--grpc", "true"]);
+    let mut answers = Vec::new();
+    for server in [&floor, &ours] {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://{}", server.1))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut client = A2aServiceClient::new(channel);
+        let mut call = tonic::Request::new(wire::send_message_grpc(wire::ECHO_TEXT));
+        call.metadata_mut().insert(
+            "a2a-version",
+            tonic::metadata::MetadataValue::from_static("1.0"),
+        );
+        let answer = client.send_message(call).await.unwrap().into_inner();
+        let Some(Payload::Task(mut task)) = answer.payload else {
+            panic!("not a task: {answer:?}");
+        };
+        // Ids and timestamps aside.
+        task.id.clear();
+        task.context_id.clear();
+        task.status.as_mut().unwrap().timestamp = None;
+        for message in &mut task.history {
+            message.task_id.clear();
+            message.context_id.clear();
+        }
+        answers.push(task);
+    }
+    assert_eq!(answers[0], answers[1]);
+    assert_eq!(
+        answers[1].status.as_ref().unwrap().state,
+        a2a_grpc::proto::TaskState::Completed as i32
     );
 }

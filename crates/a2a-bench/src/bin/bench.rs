@@ -3,30 +3,41 @@
 //! ```text
 //! a2a-bench [--duration 5] [--warmup 1] [--concurrency 1,16,64] [--retain-requests 20000]
 //!           [--stream-events 1000] [--stream-repeat 10] [--subscribers 10000,50000]
-//!           [--scale 1k,10k,100k,1M] [--only floor,a2a-rs,python,js] [--threads 1] [--root DIR]
+//!           [--scale 1k,10k,100k,1M] [--callgrind 2000|none] [--threads 1] [--root DIR]
+//!           [--only floor,a2a-rs,floor-json,floor-grpc,python,js]
 //! ```
 //!
-//! For each server (the floor, a2a-rs, and the Python and JS SDK echo servers when the interop
-//! suite has installed the SDKs) it starts fresh processes on 127.0.0.1 for four phases:
+//! For each server (the floor, a2a-rs, the JSON floor, the gRPC floor, and the Python and JS
+//! SDK echo servers when the interop suite has installed the SDKs) it starts fresh processes on
+//! 127.0.0.1 for these phases (each server runs the ones that apply to it, [`phases`]):
 //!
 //! 1. idle RSS right after start; then `SendMessage` at each concurrency for `--duration`
 //!    seconds after a warm-up: req/s, p50 and p99 latency, and server CPU per request (the
 //!    growth of utime + stime in `/proc/<pid>/stat` over the requests answered);
 //! 2. RSS growth over `--retain-requests` completed tasks (our server retains them all:
-//!    `--max-tasks` is raised), divided by the tasks `ListTasks` counts;
+//!    `--max-tasks` is raised), divided by the tasks `ListTasks` counts; and, a fresh process
+//!    at the default retention, the growth from start over 12,000 requests divided by the
+//!    tasks kept (10,000);
 //! 3. one `SendStreamingMessage` of `--stream-events` artifact chunks, `--stream-repeat`
-//!    times: events per second of the median stream;
+//!    times: the median stream's time (request written to end of body; every one of the
+//!    `n + 3` events must arrive) and its events per second;
 //! 4. `--subscribers` idle `SubscribeToTask` streams on one working task: RSS growth per
 //!    subscriber;
 //! 5. (a2a-rs only) `a2a-bench-server-counting`, the same server on a counting allocator:
 //!    allocations and allocated bytes per `SendMessage` with the store full at the default
 //!    retention (every request evicts a task), and the allocator's bytes held per kept task
 //!    over `--retain-requests` tasks.
-//! 6. (a2a-rs only, [`a2a_bench::scale`]) the figures at each `--scale` store size (1k to 1M
+//! 6. `SendMessage` over HTTP+JSON (floor, a2a-rs) and over gRPC (a2a-rs with `--grpc true`,
+//!    the gRPC floor) at concurrency 16 and 64: req/s and server CPU per request;
+//! 7. (floor, JSON floor, a2a-rs; `--callgrind N`) instructions per `SendMessage` under
+//!    `valgrind --tool=callgrind`, one runtime worker, our store full at its default
+//!    retention: the total `Ir` of the dump over `N` requests at concurrency 4;
+//! 8. (a2a-rs only, [`a2a_bench::scale`]) the figures at each `--scale` store size (1k to 1M
 //!    kept tasks), and idle subscribers at each further `--subscribers` count.
 //!
-//! It prints a Markdown table with every figure and its ratio to the floor, and writes it with
-//! the raw figures to `target/bench/`.
+//! It prints a Markdown table with every figure and its ratio to the floor (for the gRPC rows,
+//! to the gRPC floor), and writes it with the raw figures to `target/bench/`. The table's
+//! header names the release profile the binaries were built with.
 
 use std::io::{BufRead as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -54,6 +65,8 @@ struct Config {
     subscribers: usize,
     scale: a2a_bench::scale::ScaleConfig,
     threads: usize,
+    /// Requests measured under callgrind; `None`: `--callgrind none`.
+    callgrind: Option<u64>,
     only: Option<Vec<String>>,
     root: PathBuf,
     bin_dir: PathBuf,
@@ -64,6 +77,10 @@ struct Config {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Floor,
+    /// The floor with `--json true`: each `SendMessage` answer built with `serde_json`.
+    FloorJson,
+    /// The generated tonic server answering a pre-built message.
+    FloorGrpc,
     Ours,
     Python,
     Js,
@@ -117,6 +134,13 @@ fn run(args: &[String]) -> Result<bool, String> {
             threads: a2a_bench::flag(&flags, "threads", 1)?,
         },
         threads: a2a_bench::flag(&flags, "threads", 1)?,
+        callgrind: match a2a_bench::flag(&flags, "callgrind", "2000".to_owned())?.as_str() {
+            "none" | "0" => None,
+            n => Some(
+                n.parse()
+                    .map_err(|_| format!("`--callgrind {n}`: a count or `none`"))?,
+            ),
+        },
         only: flags
             .iter()
             .rev()
@@ -131,7 +155,8 @@ fn run(args: &[String]) -> Result<bool, String> {
 
     let targets = targets(&config);
     let machine = procfs::machine();
-    eprintln!("a2a-bench on {machine}");
+    let profile = release_profile(&config.root);
+    eprintln!("a2a-bench on {machine}\nbuilt with {profile}");
     let mut results = Vec::new();
     for target in &targets {
         if config
@@ -165,7 +190,7 @@ fn run(args: &[String]) -> Result<bool, String> {
     } else {
         Vec::new()
     };
-    let mut table = report(&config, &machine, &results);
+    let mut table = report(&config, &machine, &profile, &results);
     let scale_rows = a2a_bench::scale::report_rows(&scale, &subscribers);
     if !scale_rows.is_empty() {
         table.push_str(
@@ -184,6 +209,7 @@ fn run(args: &[String]) -> Result<bool, String> {
         .iter()
         .map(|(name, r)| ((*name).to_owned(), r.to_json()))
         .collect();
+    raw.insert("release_profile".into(), profile.clone().into());
     raw.insert(
         "a2a-rs-scale".into(),
         a2a_bench::scale::to_json(&scale, &subscribers),
@@ -199,10 +225,10 @@ fn run(args: &[String]) -> Result<bool, String> {
         "\nwritten: {} and results.json",
         config.out_dir.join("report.md").display()
     );
-    // The floor and a2a-rs must measure end to end; the SDKs may be missing.
+    // The floors and a2a-rs must measure end to end; the SDKs may be missing.
     Ok(results
         .iter()
-        .filter(|(name, _)| *name == "floor" || *name == "a2a-rs")
+        .filter(|(name, _)| !matches!(*name, "python" | "js"))
         .all(|(_, r)| r.errors.is_empty())
         && scale.iter().all(|(_, r)| r.is_ok()))
 }
@@ -220,8 +246,11 @@ usage: cargo xtask bench [-- OPTIONS]   (or target/release/a2a-bench OPTIONS)
                            a2a-rs only (default 10000,50000; raised by prlimit as root)
   --scale LIST             a2a-rs kept-task sizes, each filled through HTTP (default
                            1k,10k,100k,1M; `none` skips them)
+  --callgrind N|none       SendMessage requests measured under valgrind's callgrind for the
+                           instructions row (default 2000; `none` skips it)
   --threads N              load generator runtime threads (default 1)
-  --only LIST              servers to run, of floor,a2a-rs,python,js (default all)
+  --only LIST              servers to run, of floor,a2a-rs,floor-json,floor-grpc,python,js
+                           (default all; floor-grpc is the gRPC rows' floor)
   --root DIR               the workspace (default: this crate's ../..)
 
 Writes target/bench/report.md and target/bench/results.json.";
@@ -235,12 +264,29 @@ fn targets(config: &Config) -> Vec<Target> {
         "--stream-events".into(),
         config.stream_events.to_string(),
     ];
+    let mut floor_json = floor.clone();
+    floor_json.extend(["--json".into(), "true".into()]);
+    let floor_grpc = vec![
+        bin("a2a-bench-floor-grpc"),
+        "--addr".into(),
+        "{addr}".into(),
+    ];
     let ours = vec![bin("a2a-bench-server"), "--addr".into(), "{addr}".into()];
     vec![
         Target {
             name: "floor",
             kind: Kind::Floor,
             command: Ok(floor),
+        },
+        Target {
+            name: "floor-json",
+            kind: Kind::FloorJson,
+            command: Ok(floor_json),
+        },
+        Target {
+            name: "floor-grpc",
+            kind: Kind::FloorGrpc,
+            command: Ok(floor_grpc),
         },
         Target {
             name: "a2a-rs",
@@ -340,6 +386,54 @@ fn which(program: &str) -> Option<PathBuf> {
     })
 }
 
+/// The release profile the bench binaries were built with, as the workspace's `Cargo.toml`
+/// defines it (its `[profile.release]` sections, or cargo's defaults when it has none), plus
+/// any `CARGO_PROFILE_RELEASE_*` variable in this environment (`cargo xtask bench` builds with
+/// the same environment it runs the driver with).
+fn release_profile(root: &Path) -> String {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default();
+    let mut settings = Vec::new();
+    let mut section: Option<String> = None;
+    for line in manifest.lines() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if let Some(header) = line.strip_prefix('[') {
+            let name = header.trim_end_matches(']').trim();
+            section = (name == "profile.release" || name.starts_with("profile.release."))
+                .then(|| name.trim_start_matches("profile.release").to_owned());
+        } else if let Some(prefix) = &section
+            && !line.is_empty()
+        {
+            let key = prefix.trim_start_matches('.');
+            settings.push(if key.is_empty() {
+                line.to_owned()
+            } else {
+                format!("[{key}] {line}")
+            });
+        }
+    }
+    let mut env: Vec<String> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("CARGO_PROFILE_RELEASE_"))
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    env.sort();
+    let defined = if settings.is_empty() {
+        "cargo's defaults (the workspace Cargo.toml has no [profile.release]: opt-level 3, \
+         no LTO, 16 codegen units, no debug info)"
+            .to_owned()
+    } else {
+        format!("the workspace's [profile.release]: {}", settings.join(", "))
+    };
+    let env = if env.is_empty() {
+        String::new()
+    } else {
+        format!("; overridden here by {}", env.join(" "))
+    };
+    format!(
+        "`cargo build --release -p a2a-bench --bins`, {defined}{env}: what a user's \
+         `cargo build --release` gives"
+    )
+}
+
 /// `prlimit --nofile=N:HARD --` before a command that needs `N` descriptors, when the soft
 /// limit is lower (no unsafe `setrlimit` in the workspace). `None` when even the hard limit is
 /// too low; then `needed` is capped.
@@ -369,6 +463,8 @@ fn nofile_prefix(needed: u64) -> (Vec<String>, u64) {
     )
 }
 
+/// Starts `command` for `phase` (our server with `extra` flags), after `prefix` and with `env`
+/// added to its environment.
 fn spawn(
     config: &Config,
     target: &Target,
@@ -376,6 +472,7 @@ fn spawn(
     phase: &str,
     extra: &[String],
     prefix: &[String],
+    env: &[(&str, &str)],
 ) -> Result<Server, String> {
     let addr = free_addr()?;
     let argv: Vec<String> = prefix
@@ -396,7 +493,7 @@ fn spawn(
         .out_dir
         .join("logs")
         .join(format!("{}-{phase}.log", target.name));
-    process::start(target.name, &argv, &[], addr, &log)
+    process::start(target.name, &argv, env, addr, &log)
 }
 
 /// Runs the load generator; its last stdout line is JSON.
@@ -442,6 +539,9 @@ struct Rate {
 /// What the counting allocator saw.
 #[derive(Clone, Copy, Default)]
 struct Allocs {
+    /// Bytes held per kept task at the default retention (12,000 requests from start, divided
+    /// by the tasks `ListTasks` counts).
+    live_per_task_default: f64,
     /// `alloc` + `realloc` calls per `SendMessage`, the store full (evicting).
     per_request: f64,
     /// Bytes asked for per `SendMessage`, the same run.
@@ -455,9 +555,21 @@ struct Results {
     missing: Option<String>,
     idle_rss: Option<u64>,
     rates: Vec<Rate>,
+    /// The phases run on this server (the others' rows read "n/a").
+    ran: Vec<&'static str>,
     /// (bytes per retained task, retained tasks); per request when nothing is retained.
     per_task: Option<(f64, u64)>,
+    /// The same at the default retention, from start.
+    per_task_default: Option<(f64, u64)>,
     events_per_s: Option<(f64, usize)>,
+    /// Seconds of the median stream, request written to end of body.
+    stream_s: Option<f64>,
+    /// `SendMessage` over HTTP+JSON.
+    rest_rates: Vec<Rate>,
+    /// `SendMessage` over gRPC.
+    grpc_rates: Vec<Rate>,
+    /// Instructions per `SendMessage` (callgrind).
+    instructions: Option<f64>,
     /// (bytes per subscriber, subscribers).
     per_subscriber: Option<(f64, usize)>,
     /// The counting allocator's figures (a2a-rs only).
@@ -477,12 +589,12 @@ impl Results {
         json!({
             "missing": self.missing,
             "idle_rss_bytes": self.idle_rss,
-            "rates": self.rates.iter().map(|r| json!({
-                "concurrency": r.concurrency, "rps": r.rps, "p50_us": r.p50_us,
-                "p99_us": r.p99_us, "cpu_us_per_request": r.cpu_us, "errors": r.errors,
-            })).collect::<Vec<_>>(),
+            "rates": rates_json(&self.rates),
             "rss_bytes_per_task": self.per_task.map(|p| p.0),
             "tasks_retained": self.per_task.map(|p| p.1),
+            "rss_bytes_per_task_default_retention": self.per_task_default.map(|p| p.0),
+            "tasks_kept_default_retention": self.per_task_default.map(|p| p.1),
+            "stream_median_s": self.stream_s,
             "stream_events_per_s": self.events_per_s.map(|e| e.0),
             "stream_events": self.events_per_s.map(|e| e.1),
             "rss_bytes_per_subscriber": self.per_subscriber.map(|p| p.0),
@@ -490,28 +602,75 @@ impl Results {
             "allocations_per_request": self.allocs.map(|a| a.per_request),
             "allocated_bytes_per_request": self.allocs.map(|a| a.bytes_per_request),
             "allocator_bytes_per_kept_task": self.allocs.map(|a| a.live_per_task),
+            "allocator_bytes_per_kept_task_default_retention":
+                self.allocs.map(|a| a.live_per_task_default),
+            "rest_rates": rates_json(&self.rest_rates),
+            "grpc_rates": rates_json(&self.grpc_rates),
+            "instructions_per_request": self.instructions,
             "errors": self.errors,
         })
     }
 }
 
+fn rates_json(rates: &[Rate]) -> Vec<Value> {
+    rates
+        .iter()
+        .map(|r| {
+            json!({
+                "concurrency": r.concurrency, "rps": r.rps, "p50_us": r.p50_us,
+                "p99_us": r.p99_us, "cpu_us_per_request": r.cpu_us, "errors": r.errors,
+            })
+        })
+        .collect()
+}
+
 /// One phase of [`measure`]: a fresh server process, one set of figures.
 type Phase = fn(&Config, &Target, &[String], &mut Results) -> Result<(), String>;
 
+/// The concurrencies of the HTTP+JSON and gRPC rows.
+const BINDING_CONCURRENCY: [usize; 2] = [16, 64];
+
+/// The phases that apply to a server: the floor and a2a-rs run every one of theirs; the JSON
+/// floor is measured on `SendMessage` only (its CPU and instructions), the gRPC floor on the
+/// gRPC rows only; the SDKs on the JSON-RPC phases.
+fn phases(config: &Config, kind: Kind) -> Vec<(&'static str, Phase)> {
+    let mut phases: Vec<(&'static str, Phase)> = match kind {
+        Kind::FloorJson => vec![("rates", phase_rates)],
+        Kind::FloorGrpc => vec![("grpc", phase_grpc)],
+        Kind::Floor | Kind::Ours | Kind::Python | Kind::Js => vec![
+            ("rates", phase_rates),
+            ("retain", phase_retain),
+            ("stream", phase_stream),
+            ("subscribers", phase_subscribers),
+        ],
+    };
+    if matches!(kind, Kind::Floor | Kind::Ours) {
+        phases.push(("retain-default", phase_retain_default));
+        phases.push(("rest", phase_rest));
+    }
+    if kind == Kind::Ours {
+        phases.push(("allocs", phase_allocs));
+        phases.push(("grpc", phase_grpc));
+    }
+    if matches!(kind, Kind::Floor | Kind::FloorJson | Kind::Ours)
+        && config.callgrind.is_some()
+        && valgrind_installed()
+    {
+        phases.push(("callgrind", phase_callgrind));
+    }
+    phases
+}
+
 fn measure(config: &Config, target: &Target, command: &[String]) -> Results {
     let mut results = Results::default();
-    let phases: [(&str, Phase); 5] = [
-        ("rates", phase_rates),
-        ("retain", phase_retain),
-        ("stream", phase_stream),
-        ("subscribers", phase_subscribers),
-        ("allocs", phase_allocs),
-    ];
-    for (name, phase) in phases {
+    for (name, phase) in phases(config, target.kind) {
+        results.ran.push(name);
+        let started = std::time::Instant::now();
         if let Err(e) = phase(config, target, command, &mut results) {
             eprintln!("   {name}: FAILED: {e}");
             results.errors.push(format!("{name}: {e}"));
         }
+        eprintln!("   ({name}: {:.0} s)", started.elapsed().as_secs_f64());
     }
     results
 }
@@ -522,17 +681,66 @@ fn phase_rates(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "rates", &[], &[])?;
+    let server = spawn(config, target, command, "rates", &[], &[], &[])?;
     settle();
     let idle = procfs::rss_bytes(server.pid)?;
     results.idle_rss = Some(idle);
     eprintln!("   idle RSS {:.2} MiB", idle as f64 / MIB);
+    results.rates = run_rates(config, &server, "jsonrpc", &config.concurrency, results)?;
+    Ok(())
+}
+
+/// `SendMessage` over HTTP+JSON (`POST /message:send`) at [`BINDING_CONCURRENCY`].
+fn phase_rest(
+    config: &Config,
+    target: &Target,
+    command: &[String],
+    results: &mut Results,
+) -> Result<(), String> {
+    let server = spawn(config, target, command, "rest", &[], &[], &[])?;
+    results.rest_rates = run_rates(config, &server, "rest", &BINDING_CONCURRENCY, results)?;
+    Ok(())
+}
+
+/// `SendMessage` over gRPC at [`BINDING_CONCURRENCY`]: the gRPC floor, or our server with
+/// `--grpc true` (gRPC on the same port through `SharedPort`).
+fn phase_grpc(
+    config: &Config,
+    target: &Target,
+    command: &[String],
+    results: &mut Results,
+) -> Result<(), String> {
+    let server = spawn(
+        config,
+        target,
+        command,
+        "grpc",
+        &s(&["--grpc", "true"]),
+        &[],
+        &[],
+    )?;
+    results.grpc_rates = run_rates(config, &server, "grpc", &BINDING_CONCURRENCY, results)?;
+    Ok(())
+}
+
+/// After a warm-up (`--warmup` seconds at concurrency 16), `SendMessage` over `binding` for
+/// `--duration` seconds at each of `concurrency`: the rates, CPU per request from
+/// `/proc/<pid>/stat`, and each run's errors noted in `results`.
+fn run_rates(
+    config: &Config,
+    server: &Server,
+    binding: &str,
+    concurrency: &[usize],
+    results: &mut Results,
+) -> Result<Vec<Rate>, String> {
     if config.warmup > 0.0 {
         load(
             config,
-            &server,
+            server,
             "rps",
             &s(&[
+                "--binding",
+                binding,
                 "--concurrency",
                 "16",
                 "--duration",
@@ -540,13 +748,16 @@ fn phase_rates(
             ]),
         )?;
     }
-    for &c in &config.concurrency {
+    let mut rates = Vec::new();
+    for &c in concurrency {
         let before = procfs::cpu_time(server.pid, config.clock_ticks)?;
         let out = load(
             config,
-            &server,
+            server,
             "rps",
             &s(&[
+                "--binding",
+                binding,
                 "--concurrency",
                 &c.to_string(),
                 "--duration",
@@ -564,18 +775,18 @@ fn phase_rates(
             errors: out["errors"].as_u64().unwrap_or(0),
         };
         eprintln!(
-            "   c={c:<3} {:>9.0} req/s  p50 {:>8.1} µs  p99 {:>8.1} µs  CPU {:>6.1} µs/req  errors {}",
+            "   {binding} c={c:<3} {:>9.0} req/s  p50 {:>8.1} µs  p99 {:>8.1} µs  CPU {:>6.1} µs/req  errors {}",
             rate.rps, rate.p50_us, rate.p99_us, rate.cpu_us, rate.errors
         );
         if rate.errors > 0 {
             results.errors.push(format!(
-                "c={c}: {} errors, last: {}",
+                "{binding} c={c}: {} errors, last: {}",
                 rate.errors, out["last_error"]
             ));
         }
-        results.rates.push(rate);
+        rates.push(rate);
     }
-    Ok(())
+    Ok(rates)
 }
 
 fn list_total(config: &Config, server: &Server) -> Option<u64> {
@@ -594,38 +805,66 @@ fn phase_retain(
     let warm = 1000u64;
     // Our server retains every task of the run (the default keeps 10 000).
     let extra = s(&["--max-tasks", &(2 * (n + warm) + 10_000).to_string()]);
-    let server = spawn(config, target, command, "retain", &extra, &[])?;
-    let count = |requests: u64| {
-        load(
+    let server = spawn(config, target, command, "retain", &extra, &[], &[])?;
+    results.per_task = Some(retained(config, &server, warm, n)?);
+    Ok(())
+}
+
+/// Requests that fill our store at its default retention (10 000 kept tasks) and then make it
+/// evict.
+const DEFAULT_FILL: u64 = 12_000;
+
+/// RSS per kept task at the default retention: a fresh process, [`DEFAULT_FILL`] requests from
+/// start, the growth divided by the tasks `ListTasks` counts (10 000 for our server). What a
+/// server kept at its default pays per task, its fixed costs (the load's 16 connections, the
+/// allocator's arenas) included.
+fn phase_retain_default(
+    config: &Config,
+    target: &Target,
+    command: &[String],
+    results: &mut Results,
+) -> Result<(), String> {
+    let server = spawn(config, target, command, "retain-default", &[], &[], &[])?;
+    results.per_task_default = Some(retained(config, &server, 0, DEFAULT_FILL)?);
+    Ok(())
+}
+
+/// `warm` requests, then RSS and `ListTasks`' count; `n` more, then both again: the RSS growth
+/// per task kept (per request when none is), and the tasks kept.
+fn retained(config: &Config, server: &Server, warm: u64, n: u64) -> Result<(f64, u64), String> {
+    let count = |requests: u64| -> Result<(), String> {
+        let out = load(
             config,
-            &server,
+            server,
             "count",
             &s(&["--concurrency", "16", "--requests", &requests.to_string()]),
-        )
+        )?;
+        match out["errors"].as_u64().unwrap_or(0) {
+            0 => Ok(()),
+            e => Err(format!("{e} errors: {}", out["last_error"])),
+        }
     };
-    count(warm)?;
-    settle();
-    let (rss0, total0) = (procfs::rss_bytes(server.pid)?, list_total(config, &server));
-    let out = count(n)?;
-    if out["errors"].as_u64().unwrap_or(0) > 0 {
-        return Err(format!("{} errors: {}", out["errors"], out["last_error"]));
+    if warm > 0 {
+        count(warm)?;
     }
     settle();
-    let (rss1, total1) = (procfs::rss_bytes(server.pid)?, list_total(config, &server));
-    let retained = match (total0, total1) {
+    let (rss0, total0) = (procfs::rss_bytes(server.pid)?, list_total(config, server));
+    count(n)?;
+    settle();
+    let (rss1, total1) = (procfs::rss_bytes(server.pid)?, list_total(config, server));
+    let kept = match (total0, total1) {
         (Some(a), Some(b)) => b.saturating_sub(a),
         _ => n,
     };
     let growth = rss1 as f64 - rss0 as f64;
-    let per = growth / if retained == 0 { n } else { retained } as f64;
+    let per = growth / if kept == 0 { n } else { kept } as f64;
     eprintln!(
-        "   {n} requests: RSS {:.2} -> {:.2} MiB, {retained} tasks retained, {per:.0} B per {}",
+        "   {n} requests: RSS {:.2} -> {:.2} MiB, {kept} tasks kept, {per:.0} B per {}",
         rss0 as f64 / MIB,
         rss1 as f64 / MIB,
-        if retained == 0 { "request" } else { "task" }
+        if kept == 0 { "request" } else { "task" }
     );
-    results.per_task = Some((per, retained));
-    Ok(())
+    Ok((per, kept))
 }
 
 fn phase_stream(
@@ -634,7 +873,7 @@ fn phase_stream(
     command: &[String],
     results: &mut Results,
 ) -> Result<(), String> {
-    let server = spawn(config, target, command, "stream", &[], &[])?;
+    let server = spawn(config, target, command, "stream", &[], &[], &[])?;
     let events = config.stream_events.to_string();
     load(
         config,
@@ -653,15 +892,23 @@ fn phase_stream(
             &config.stream_repeat.to_string(),
         ]),
     )?;
+    // The load fails a stream that lost (or added) an event; this holds it to that.
+    if out["lossless"] != Value::Bool(true) {
+        return Err(format!("the stream was not lossless: {out}"));
+    }
     let rate = out["events_per_s"].as_f64().unwrap_or(0.0);
+    let median = out["median_s"].as_f64().unwrap_or(0.0);
     let n = usize::try_from(out["events"].as_u64().unwrap_or(0)).unwrap_or(0);
     eprintln!(
-        "   stream of {n} events: {rate:.0} events/s (median of {}; min {:.0}, max {:.0})",
+        "   stream of {n} events, all arrived: {:.3} ms, {rate:.0} events/s (median of {}; \
+         {:.3} to {:.3} ms)",
+        median * 1e3,
         out["streams"],
-        out["min_events_per_s"].as_f64().unwrap_or(0.0),
-        out["max_events_per_s"].as_f64().unwrap_or(0.0)
+        out["min_s"].as_f64().unwrap_or(0.0) * 1e3,
+        out["max_s"].as_f64().unwrap_or(0.0) * 1e3
     );
     results.events_per_s = Some((rate, n));
+    results.stream_s = Some(median);
     Ok(())
 }
 
@@ -680,7 +927,7 @@ fn phase_subscribers(
         ));
     }
     let extra = s(&["--max-streams", &(n + 100).to_string()]);
-    let server = spawn(config, target, command, "subscribers", &extra, &prefix)?;
+    let server = spawn(config, target, command, "subscribers", &extra, &prefix, &[])?;
     let out = load(config, &server, "call", &s(&["--what", "hold"]))?;
     let body: Value = serde_json::from_str(out["body"].as_str().unwrap_or_default())
         .map_err(|e| format!("hold: {e}: {out}"))?;
@@ -806,8 +1053,12 @@ fn phase_allocs(
     };
     // Default retention: past 10 000 tasks every new one evicts the oldest.
     let (server, stats) = start(&[])?;
-    count(&server, default_max_tasks + 2000)?;
+    let fresh = AllocStats::fetch(stats)?;
+    count(&server, DEFAULT_FILL)?;
     let before = AllocStats::fetch(stats)?;
+    let kept = list_total(config, &server).unwrap_or(default_max_tasks);
+    let live_per_task_default =
+        (before.live_bytes() - fresh.live_bytes()) as f64 / kept.max(1) as f64;
     let measured = 5000u64;
     count(&server, measured)?;
     let after = AllocStats::fetch(stats)?;
@@ -827,14 +1078,145 @@ fn phase_allocs(
     let live_per_task = (after.live_bytes() - before.live_bytes()) as f64 / n.max(1) as f64;
     eprintln!(
         "   counting allocator: {per_request:.1} allocations ({bytes_per_request:.0} B) per \
-         SendMessage with the store full; {live_per_task:.0} B held per kept task ({n} tasks)"
+         SendMessage with the store full; {live_per_task:.0} B held per kept task ({n} tasks), \
+         {live_per_task_default:.0} B at the default retention ({kept} tasks)"
     );
     results.allocs = Some(Allocs {
+        live_per_task_default,
         per_request,
         bytes_per_request,
         live_per_task,
     });
     Ok(())
+}
+
+/// True when `valgrind` and `callgrind_control` are on `PATH`.
+fn valgrind_installed() -> bool {
+    which("valgrind").is_some() && which("callgrind_control").is_some()
+}
+
+/// Requests with instrumentation off before the measured ones: for our server the store's
+/// default retention and then some, so that every measured request evicts a task ("with the
+/// store full"); for the floors a warm-up.
+fn callgrind_fill(kind: Kind) -> u64 {
+    if kind == Kind::Ours { 10_500 } else { 400 }
+}
+
+/// Instructions per `SendMessage`: the server under `valgrind --tool=callgrind
+/// --instr-atstart=no` with one runtime worker (`TOKIO_WORKER_THREADS=1`), filled or warmed
+/// up with instrumentation off ([`callgrind_fill`]), then `callgrind_control -i on`,
+/// `--callgrind` requests at concurrency 4, `-i off`, a dump, and the dump's total `Ir`
+/// (every thread's) divided by the requests.
+fn phase_callgrind(
+    config: &Config,
+    target: &Target,
+    command: &[String],
+    results: &mut Results,
+) -> Result<(), String> {
+    let Some(n) = config.callgrind else {
+        return Ok(());
+    };
+    let dir = config.out_dir.join("callgrind");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out_file = dir.join(format!("callgrind.out.{}", target.name));
+    // The dump is `<out file>.1`; the out file itself is written at exit.
+    let dump = dir.join(format!("callgrind.out.{}.1", target.name));
+    for stale in [&out_file, &dump] {
+        let _ = std::fs::remove_file(stale);
+    }
+    let prefix = vec![
+        "valgrind".to_owned(),
+        "--tool=callgrind".to_owned(),
+        "--instr-atstart=no".to_owned(),
+        format!("--callgrind-out-file={}", out_file.display()),
+    ];
+    let env = [("TOKIO_WORKER_THREADS", "1")];
+    let server = spawn(config, target, command, "callgrind", &[], &prefix, &env)?;
+    let count = |requests: u64, concurrency: &str| -> Result<(), String> {
+        let out = load(
+            config,
+            &server,
+            "count",
+            &s(&[
+                "--concurrency",
+                concurrency,
+                "--requests",
+                &requests.to_string(),
+            ]),
+        )?;
+        match out["errors"].as_u64().unwrap_or(0) {
+            0 => Ok(()),
+            e => Err(format!("{e} errors: {}", out["last_error"])),
+        }
+    };
+    count(callgrind_fill(target.kind), "16")?;
+    let kept = list_total(config, &server);
+    callgrind_control(&["-z"], server.pid)?;
+    callgrind_control(&["-i", "on"], server.pid)?;
+    count(n, "4")?;
+    callgrind_control(&["-i", "off"], server.pid)?;
+    callgrind_control(&["-d"], server.pid)?;
+    let total = wait_for_dump(&dump)?;
+    drop(server);
+    let per = total as f64 / n.max(1) as f64;
+    eprintln!(
+        "   callgrind: {total} instructions over {n} SendMessage at c=4 (1 worker{}): {per:.0} \
+         per request; {}",
+        kept.map_or_else(String::new, |k| format!(", {k} tasks kept")),
+        dump.display()
+    );
+    results.instructions = Some(per);
+    Ok(())
+}
+
+/// `callgrind_control ARGS PID`; it exits 0 even when it found no such process, so its output
+/// must say `OK`.
+fn callgrind_control(args: &[&str], pid: u32) -> Result<(), String> {
+    let output = Command::new("callgrind_control")
+        .args(args)
+        .arg(pid.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run callgrind_control: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && stdout.contains("OK") {
+        Ok(())
+    } else {
+        Err(format!(
+            "callgrind_control {} {pid}: {} {}",
+            args.join(" "),
+            stdout.trim(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
+    }
+}
+
+/// The total `Ir` of a callgrind dump, once the file has its `totals:` (or `summary:`) line.
+fn wait_for_dump(dump: &Path) -> Result<u64, String> {
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(total) = std::fs::read_to_string(dump)
+            .ok()
+            .and_then(|text| callgrind_total(&text))
+        {
+            return Ok(total);
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            return Err(format!("{}: no totals after 60 s", dump.display()));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The first event's count on the `totals:` line of a callgrind output file (the `summary:`
+/// line when there is none): with the default event set, `Ir`.
+fn callgrind_total(text: &str) -> Option<u64> {
+    let line = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+    };
+    line("totals:").or_else(|| line("summary:"))
 }
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -851,8 +1233,42 @@ struct Row {
     goal: Option<(&'static str, Goal)>,
     /// No ratio to the floor: the floor retains no task.
     absolute: bool,
-    /// Measured on our server only (the counting allocator): "n/a" for the others.
-    ours_only: bool,
+    /// The phase that measures it: a server that does not run it reads `unavailable`.
+    phase: &'static str,
+    /// What a server that did not run the phase reads ("n/a" unless said).
+    unavailable: Option<String>,
+    /// The server of the floor column: `floor`, or `floor-grpc` for the gRPC rows.
+    floor: &'static str,
+}
+
+impl Row {
+    fn new(metric: impl Into<String>, phase: &'static str, value: Pick) -> Self {
+        Self {
+            metric: metric.into(),
+            value,
+            format: |v| format!("{v:.0}"),
+            goal: None,
+            absolute: false,
+            phase,
+            unavailable: None,
+            floor: "floor",
+        }
+    }
+
+    fn format(mut self, format: fn(f64) -> String) -> Self {
+        self.format = format;
+        self
+    }
+
+    fn goal(mut self, goal: Option<(&'static str, Goal)>) -> Self {
+        self.goal = goal;
+        self
+    }
+
+    fn absolute(mut self) -> Self {
+        self.absolute = true;
+        self
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -862,123 +1278,211 @@ enum Goal {
     AtMost(f64),
 }
 
-fn rate_row(
-    c: usize,
-    metric: &str,
-    pick: fn(&Rate) -> f64,
-    format: fn(f64) -> String,
-    goal: Option<(&'static str, Goal)>,
-) -> Row {
-    Row {
-        metric: format!("{metric}, c={c}"),
-        value: Box::new(move |r: &Results| r.rates.iter().find(|x| x.concurrency == c).map(pick)),
-        format,
-        goal,
-        absolute: false,
-        ours_only: false,
+/// The binding of a row of `SendMessage` rates.
+#[derive(Clone, Copy)]
+enum Rates {
+    JsonRpc,
+    Rest,
+    Grpc,
+}
+
+impl Rates {
+    fn of(self, r: &Results) -> &[Rate] {
+        match self {
+            Self::JsonRpc => &r.rates,
+            Self::Rest => &r.rest_rates,
+            Self::Grpc => &r.grpc_rates,
+        }
+    }
+
+    fn phase(self) -> &'static str {
+        match self {
+            Self::JsonRpc => "rates",
+            Self::Rest => "rest",
+            Self::Grpc => "grpc",
+        }
+    }
+
+    /// How the metric names the binding.
+    fn over(self) -> &'static str {
+        match self {
+            Self::JsonRpc => "",
+            Self::Rest => " over HTTP+JSON",
+            Self::Grpc => " over gRPC (floor: gRPC floor)",
+        }
     }
 }
 
-fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String {
-    let mut rows: Vec<Row> = Vec::new();
-    let whole = |v: f64| format!("{v:.0}");
-    for &c in &config.concurrency {
+fn rate_row(c: usize, binding: Rates, metric: &str, pick: fn(&Rate) -> f64) -> Row {
+    let value: Pick =
+        Box::new(move |r: &Results| binding.of(r).iter().find(|x| x.concurrency == c).map(pick));
+    let mut row = Row::new(
+        format!("{metric}{}, c={c}", binding.over()),
+        binding.phase(),
+        value,
+    );
+    if matches!(binding, Rates::Grpc) {
+        row.floor = "floor-grpc";
+    }
+    row
+}
+
+/// The request-rate rows of one binding: req/s (goal at c=64), and for the JSON-RPC binding
+/// the latency percentiles, then server CPU per request (goal at every concurrency).
+fn rate_rows(rows: &mut Vec<Row>, binding: Rates, concurrency: &[usize]) {
+    for &c in concurrency {
         let goal = (c == 64).then_some(("≥ 0.70x floor", Goal::RatioAtLeast(0.70)));
-        rows.push(rate_row(c, "SendMessage req/s", |r| r.rps, whole, goal));
+        rows.push(rate_row(c, binding, "SendMessage req/s", |r| r.rps).goal(goal));
     }
-    for &c in &config.concurrency {
-        rows.push(rate_row(c, "p50 latency µs", |r| r.p50_us, whole, None));
+    if matches!(binding, Rates::JsonRpc) {
+        for &c in concurrency {
+            rows.push(rate_row(c, binding, "p50 latency µs", |r| r.p50_us));
+        }
+        for &c in concurrency {
+            rows.push(rate_row(c, binding, "p99 latency µs", |r| r.p99_us));
+        }
     }
-    for &c in &config.concurrency {
-        rows.push(rate_row(c, "p99 latency µs", |r| r.p99_us, whole, None));
-    }
-    for &c in &config.concurrency {
+    for &c in concurrency {
         let goal = Some(("≤ 1.5x floor", Goal::RatioAtMost(1.5)));
-        let one = |v: f64| format!("{v:.1}");
-        rows.push(rate_row(
-            c,
-            "server CPU µs per SendMessage",
-            |r| r.cpu_us,
-            one,
-            goal,
-        ));
+        let cpu = rate_row(c, binding, "server CPU µs per SendMessage", |r| r.cpu_us);
+        rows.push(cpu.format(|v| format!("{v:.1}")).goal(goal));
     }
-    rows.push(Row {
-        metric: format!(
-            "SSE: 1 SendStreamingMessage of {} chunks, events/s",
-            config.stream_events
-        ),
-        value: Box::new(|r| r.events_per_s.map(|e| e.0)),
-        format: whole,
-        goal: Some(("≥ 0.40x floor", Goal::RatioAtLeast(0.40))),
-        absolute: false,
-        ours_only: false,
-    });
-    rows.push(Row {
-        metric: "idle RSS, MiB".into(),
-        value: Box::new(|r| r.idle_rss.map(|b| b as f64 / MIB)),
-        format: |v| format!("{v:.2}"),
-        goal: Some(("≤ 8 MiB", Goal::AtMost(8.0))),
-        absolute: false,
-        ours_only: false,
-    });
-    rows.push(Row {
-        metric: format!(
-            "RSS per retained completed task, bytes ({} requests)",
-            config.retain_requests
-        ),
-        value: Box::new(|r| r.per_task.map(|p| p.0)),
-        format: whole,
-        goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
-        absolute: true,
-        ours_only: false,
-    });
-    rows.push(Row {
-        metric: format!(
-            "RSS per idle SSE subscriber, KiB ({} subscribers)",
-            config.subscribers
-        ),
-        value: Box::new(|r| r.per_subscriber.map(|p| p.0 / 1024.0)),
-        format: |v| format!("{v:.2}"),
-        goal: Some(("≤ 16 KiB", Goal::AtMost(16.0))),
-        absolute: false,
-        ours_only: false,
-    });
+}
 
-    rows.push(Row {
-        metric: "allocations per SendMessage, store full (counting allocator)".into(),
-        value: Box::new(|r| r.allocs.map(|a| a.per_request)),
-        format: |v| format!("{v:.1}"),
-        goal: None,
-        absolute: true,
-        ours_only: true,
-    });
-    rows.push(Row {
-        metric: "allocated bytes per SendMessage, store full (counting allocator)".into(),
-        value: Box::new(|r| r.allocs.map(|a| a.bytes_per_request)),
-        format: whole,
-        goal: None,
-        absolute: true,
-        ours_only: true,
-    });
-    rows.push(Row {
-        metric: format!(
-            "allocator bytes held per kept task ({} tasks)",
-            config.retain_requests
-        ),
-        value: Box::new(|r| r.allocs.map(|a| a.live_per_task)),
-        format: whole,
-        goal: Some(("≤ 1024 B", Goal::AtMost(1024.0))),
-        absolute: true,
-        ours_only: true,
-    });
+fn rows(config: &Config) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    rate_rows(&mut rows, Rates::JsonRpc, &config.concurrency);
+    rate_rows(&mut rows, Rates::Rest, &BINDING_CONCURRENCY);
+    rate_rows(&mut rows, Rates::Grpc, &BINDING_CONCURRENCY);
+    let mut instructions = Row::new(
+        "instructions per SendMessage (callgrind, 1 worker, store full)",
+        "callgrind",
+        Box::new(|r| r.instructions),
+    )
+    .goal(Some(("≤ 1.15x floor", Goal::RatioAtMost(1.15))));
+    instructions.unavailable = match config.callgrind {
+        None => Some("not run (`--callgrind none`)".into()),
+        Some(_) if !valgrind_installed() => Some("n/a (valgrind not installed)".into()),
+        Some(_) => None,
+    };
+    rows.push(instructions);
+    let events = config.stream_events + 3;
+    rows.push(
+        Row::new(
+            format!(
+                "SSE: 1 SendStreamingMessage of {} chunks ({events} events, every one \
+                 arrived), median time ms",
+                config.stream_events
+            ),
+            "stream",
+            Box::new(|r| r.stream_s.map(|t| t * 1e3)),
+        )
+        .format(|v| format!("{v:.3}"))
+        .goal(Some(("≤ 1.1x floor, lossless", Goal::RatioAtMost(1.1)))),
+    );
+    rows.push(Row::new(
+        format!("SSE: the same stream, events/s ({events} events / median time)"),
+        "stream",
+        Box::new(|r| r.events_per_s.map(|e| e.0)),
+    ));
+    rows.push(
+        Row::new(
+            "idle RSS, MiB",
+            "rates",
+            Box::new(|r| r.idle_rss.map(|b| b as f64 / MIB)),
+        )
+        .format(|v| format!("{v:.2}"))
+        .goal(Some(("≤ 8 MiB", Goal::AtMost(8.0)))),
+    );
+    let kept_goal = Some(("≤ 1024 B", Goal::AtMost(1024.0)));
+    rows.push(
+        Row::new(
+            format!(
+                "RSS per retained completed task, bytes ({} requests, retention raised)",
+                config.retain_requests
+            ),
+            "retain",
+            Box::new(|r| r.per_task.map(|p| p.0)),
+        )
+        .goal(kept_goal)
+        .absolute(),
+    );
+    rows.push(
+        Row::new(
+            format!(
+                "RSS per kept task at the default retention, bytes ({DEFAULT_FILL} requests \
+                 from start / the tasks ListTasks counts)"
+            ),
+            "retain-default",
+            Box::new(|r| r.per_task_default.map(|p| p.0)),
+        )
+        .goal(kept_goal)
+        .absolute(),
+    );
+    rows.push(
+        Row::new(
+            format!(
+                "RSS per idle SSE subscriber, KiB ({} subscribers)",
+                config.subscribers
+            ),
+            "subscribers",
+            Box::new(|r| r.per_subscriber.map(|p| p.0 / 1024.0)),
+        )
+        .format(|v| format!("{v:.2}"))
+        .goal(Some(("≤ 16 KiB", Goal::AtMost(16.0)))),
+    );
+    rows.push(
+        Row::new(
+            "allocations per SendMessage, store full (counting allocator)",
+            "allocs",
+            Box::new(|r| r.allocs.map(|a| a.per_request)),
+        )
+        .format(|v| format!("{v:.1}"))
+        .absolute(),
+    );
+    rows.push(
+        Row::new(
+            "allocated bytes per SendMessage, store full (counting allocator)",
+            "allocs",
+            Box::new(|r| r.allocs.map(|a| a.bytes_per_request)),
+        )
+        .absolute(),
+    );
+    rows.push(
+        Row::new(
+            format!(
+                "allocator bytes held per kept task ({} tasks)",
+                config.retain_requests
+            ),
+            "allocs",
+            Box::new(|r| r.allocs.map(|a| a.live_per_task)),
+        )
+        .goal(kept_goal)
+        .absolute(),
+    );
+    rows.push(
+        Row::new(
+            format!(
+                "allocator bytes held per kept task at the default retention ({DEFAULT_FILL} \
+                 requests from start)"
+            ),
+            "allocs",
+            Box::new(|r| r.allocs.map(|a| a.live_per_task_default)),
+        )
+        .goal(kept_goal)
+        .absolute(),
+    );
+    rows
+}
 
+fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Results)]) -> String {
+    let rows = rows(config);
     let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
-    let floor = get("floor");
     let ours = get("a2a-rs");
+    // The gRPC floor is the floor column of the gRPC rows, not a column of its own.
     let others: Vec<(&str, &Results)> = results
         .iter()
-        .filter(|(n, _)| *n != "floor" && *n != "a2a-rs")
+        .filter(|(n, _)| !matches!(*n, "floor" | "a2a-rs" | "floor-grpc"))
         .map(|(n, r)| (*n, r))
         .collect();
     let mut out = String::new();
@@ -986,14 +1490,17 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         match n {
             "python" => "Python SDK",
             "js" => "JS SDK",
+            "floor-json" => "JSON floor (extra)",
             other => other,
         }
         .to_owned()
     };
     out.push_str(&format!(
         "Machine: {machine}; shared and noisy (compare rows of one run, not runs). \
-         Load: a2a-bench-load ({} thread), HTTP/1.1 keep-alive, one connection per worker, \
-         {} s per run after {} s of warm-up, on 127.0.0.1.\n\n",
+         Load: a2a-bench-load ({} thread), HTTP/1.1 keep-alive, one connection per worker \
+         (gRPC: one tonic channel per worker), {} s per run after {} s of warm-up, on \
+         127.0.0.1. Binaries: {profile}. The goals are judged against the floor (the gRPC \
+         rows against the gRPC floor); the JSON floor's column is for comparison only.\n\n",
         config.threads, config.duration, config.warmup
     ));
     out.push_str("| metric | floor | a2a-rs | a2a-rs / floor | goal | met |");
@@ -1010,7 +1517,9 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         match r {
             None => "not run".into(),
             Some(r) if r.missing.is_some() => "not installed".into(),
-            Some(r) if row.ours_only && !std::ptr::eq(r, ours.unwrap_or(r)) => "n/a".into(),
+            Some(r) if !r.ran.contains(&row.phase) => {
+                row.unavailable.clone().unwrap_or_else(|| "n/a".into())
+            }
             Some(r) => (row.value)(r).map_or_else(|| "failed".into(), row.format),
         }
     };
@@ -1019,10 +1528,11 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
             return None;
         }
         let v = (row.value)(r?)?;
-        let f = (row.value)(floor?)?;
+        let f = (row.value)(get(row.floor)?)?;
         (f != 0.0).then(|| v / f)
     };
     for row in &rows {
+        let floor = get(row.floor);
         let ours_ratio = ratio(ours, row);
         let met = match (row.goal, ours.and_then(|r| (row.value)(r))) {
             (None, _) => String::new(),
@@ -1086,4 +1596,46 @@ fn report(config: &Config, machine: &str, results: &[(&str, Results)]) -> String
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_total_of_a_callgrind_dump() {
+        let dump = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\n\nfn=(1) main\n3 10\n\
+                    summary: 295944\n\n\ntotals: 29594419\n";
+        assert_eq!(callgrind_total(dump), Some(29_594_419));
+        assert_eq!(callgrind_total("events: Ir\nsummary: 42\n"), Some(42));
+        assert_eq!(callgrind_total("events: Ir\n"), None);
+    }
+
+    #[test]
+    fn names_the_release_profile() {
+        let dir = std::env::temp_dir().join(format!("a2a-bench-profile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[workspace]\n[profile.dev]\ndebug = 0\n",
+        )
+        .unwrap();
+        assert!(release_profile(&dir).contains("cargo's defaults"));
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[profile.release]\nlto = \"fat\" # the issue's figure\ncodegen-units = 1\n\n\
+             [profile.release.package.a2a-types]\nopt-level = 2\n[profile.bench]\ndebug = 1\n",
+        )
+        .unwrap();
+        let profile = release_profile(&dir);
+        assert!(
+            profile.contains(
+                "[profile.release]: lto = \"fat\", codegen-units = 1, \
+                 [package.a2a-types] opt-level = 2"
+            ),
+            "{profile}"
+        );
+        assert!(!profile.contains("debug"), "{profile}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

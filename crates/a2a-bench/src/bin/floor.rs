@@ -1,14 +1,20 @@
 //! The floor: a raw hyper HTTP/1.1 server that answers A2A requests with pre-built bytes.
 //!
 //! ```text
-//! a2a-bench-floor --addr 127.0.0.1:7430 [--stream-events 1000]
+//! a2a-bench-floor --addr 127.0.0.1:7430 [--stream-events 1000] [--json true]
 //! ```
 //!
 //! It reads each request body, finds the method with a substring search (no JSON parsing) and
 //! writes bytes built at start-up, of the same shape as a2a-server's answers: `SendMessage`, a
 //! completed task echoing the bench text; `SendStreamingMessage`, the `stream-events + 3` SSE
 //! events of the bench agent's stream, one frame each; `SubscribeToTask`, one event and then
-//! nothing until the client goes away. It is the least an A2A server can do per request.
+//! nothing until the client goes away; `POST /message:send` (HTTP+JSON), the bare
+//! `SendMessageResponse` of the same task. It is the least an A2A server can do per request.
+//!
+//! `--json true` makes it the **JSON floor**: a JSON-RPC `SendMessage` is answered as a raw
+//! hyper + `serde_json` server answers it, parsed into a `Value` and answered with a task built
+//! per request with fresh ids and timestamp ([`wire::json_floor_answer`]); every other request
+//! as before. It measures the JSON and id work any server must do, beside the floor.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -23,7 +29,10 @@ use hyper::body::{Frame, Incoming};
 use hyper_util::rt::TokioIo;
 
 struct Answers {
+    /// The JSON floor: build each `SendMessage` answer (`--json true`).
+    json: bool,
     completed: Bytes,
+    completed_rest: Bytes,
     working: Bytes,
     list: Bytes,
     stream: Vec<Bytes>,
@@ -32,13 +41,14 @@ struct Answers {
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
-/// `TCP_NODELAY` as a2a-server's `serve` leaves it: off.
-const NODELAY: bool = false;
-
 fn json(bytes: Bytes) -> Response<Body> {
+    typed(bytes, "application/json")
+}
+
+fn typed(bytes: Bytes, content_type: &'static str) -> Response<Body> {
     Response::builder()
         .status(StatusCode::OK)
-        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_TYPE, content_type)
         .body(Full::new(bytes).boxed_unsync())
         .expect("a valid response")
 }
@@ -53,14 +63,26 @@ fn sse(frames: impl futures_util::Stream<Item = Bytes> + Send + 'static) -> Resp
         .expect("a valid response")
 }
 
+fn bad_request() -> Response<Body> {
+    Response::builder()
+        .status(StatusCode::BAD_REQUEST)
+        .body(Full::new(Bytes::new()).boxed_unsync())
+        .expect("a valid response")
+}
+
 async fn answer(answers: Arc<Answers>, request: Request<Incoming>) -> Response<Body> {
+    let rest = request.uri().path() == wire::REST_SEND_PATH;
     let Ok(body) = request.into_body().collect().await else {
-        return Response::builder()
-            .status(StatusCode::BAD_REQUEST)
-            .body(Full::new(Bytes::new()).boxed_unsync())
-            .expect("a valid response");
+        return bad_request();
     };
-    match wire::classify(&body.to_bytes()) {
+    let body = body.to_bytes();
+    if rest {
+        return typed(answers.completed_rest.clone(), "application/a2a+json");
+    }
+    match wire::classify(&body) {
+        Ask::Send if answers.json => {
+            wire::json_floor_answer(&body).map_or_else(bad_request, |a| json(a.into()))
+        }
         Ask::Send => json(answers.completed.clone()),
         Ask::Hold => json(answers.working.clone()),
         Ask::List => json(answers.list.clone()),
@@ -80,7 +102,9 @@ async fn main() -> Result<(), String> {
     let addr: String = a2a_bench::flag(&flags, "addr", "127.0.0.1:7430".to_owned())?;
     let n: usize = a2a_bench::flag(&flags, "stream-events", 1000)?;
     let answers = Arc::new(Answers {
+        json: a2a_bench::flag(&flags, "json", false)?,
         completed: wire::completed_task(wire::ECHO_TEXT).into(),
+        completed_rest: wire::completed_task_rest(wire::ECHO_TEXT).into(),
         working: wire::working_task().into(),
         list: wire::empty_task_list().into(),
         stream: wire::stream_events(n)
@@ -89,17 +113,9 @@ async fn main() -> Result<(), String> {
             .collect(),
         subscribe_first: wire::subscribe_first_event().into(),
     });
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("bind {addr}: {e}"))?;
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            continue;
-        };
-        let _ = stream.set_nodelay(NODELAY);
+    a2a_bench::serve_each(&addr, move |stream| {
         let answers = answers.clone();
-        tokio::spawn(async move {
+        async move {
             let service = hyper::service::service_fn(move |request| {
                 let answers = answers.clone();
                 async move { Ok::<_, Infallible>(answer(answers, request).await) }
@@ -107,6 +123,7 @@ async fn main() -> Result<(), String> {
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
-        });
-    }
+        }
+    })
+    .await
 }

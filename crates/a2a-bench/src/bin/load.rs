@@ -3,8 +3,8 @@
 //! of JSON on stdout.
 //!
 //! ```text
-//! a2a-bench-load rps       --addr A --concurrency C --duration SECS     SendMessage for a time
-//! a2a-bench-load count     --addr A --concurrency C --requests N        SendMessage N times
+//! a2a-bench-load rps       --addr A --concurrency C --duration SECS [--binding B]  SendMessage for a time
+//! a2a-bench-load count     --addr A --concurrency C --requests N [--binding B]     SendMessage N times
 //! a2a-bench-load stream    --addr A --events N --repeat R [--paced true]  SendStreamingMessage R times
 //! a2a-bench-load call      --addr A --what send|hold|list               one request, the body
 //! a2a-bench-load subscribe --addr A --task ID --subscribers N [--timeout SECS]
@@ -15,6 +15,15 @@
 //!     against a server started with `--soak true`; prints each probe's outcomes
 //! ```
 //!
+//! `--binding` picks how `SendMessage` goes: `jsonrpc` (default; `POST /`), `rest` (`POST
+//! /message:send` with the 1.0 `SendMessageRequest` as ProtoJSON) or `grpc`
+//! (`lf.a2a.v1.A2AService/SendMessage` through tonic's client over h2c, `a2a-version: 1.0` in
+//! the metadata). For gRPC each worker has a channel of its own, one HTTP/2 connection with
+//! one call in flight: the connections and calls in flight of the HTTP/1.1 rows, so that the
+//! rows differ by the binding only (one channel shared by all workers would multiplex the
+//! calls on one connection, and the server would read and write several calls per system
+//! call). Every answer is checked: a task in `TASK_STATE_COMPLETED`.
+//!
 //! Every option also takes `--threads T` (the client's runtime threads, default 1).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -23,6 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use a2a_bench::wire;
+use a2a_grpc::proto::a2a_service_client::A2aServiceClient;
 use bytes::Bytes;
 use http::Request;
 use http_body_util::{BodyExt as _, Full};
@@ -64,12 +74,14 @@ fn run(args: &[String]) -> Result<(), String> {
             "rps" => {
                 let c = a2a_bench::flag(&flags, "concurrency", 1)?;
                 let secs: f64 = a2a_bench::flag(&flags, "duration", 5.0)?;
-                load(addr, c, Limit::Time(Duration::from_secs_f64(secs))).await
+                let binding = a2a_bench::flag(&flags, "binding", Binding::JsonRpc)?;
+                load(addr, binding, c, Limit::Time(Duration::from_secs_f64(secs))).await
             }
             "count" => {
                 let c = a2a_bench::flag(&flags, "concurrency", 16)?;
                 let n = a2a_bench::flag(&flags, "requests", 20_000)?;
-                load(addr, c, Limit::Count(n)).await
+                let binding = a2a_bench::flag(&flags, "binding", Binding::JsonRpc)?;
+                load(addr, binding, c, Limit::Count(n)).await
             }
             "stream" => {
                 let n = a2a_bench::flag(&flags, "events", 1000)?;
@@ -140,7 +152,11 @@ async fn connect(addr: SocketAddr, source: Option<IpAddr>) -> Result<Sender, Str
 }
 
 fn request(body: Bytes) -> Request<Full<Bytes>> {
-    Request::post("/")
+    request_to("/", body)
+}
+
+fn request_to(path: &str, body: Bytes) -> Request<Full<Bytes>> {
+    Request::post(path)
         .header(http::header::HOST, "127.0.0.1")
         .header(http::header::CONTENT_TYPE, "application/json")
         .header("a2a-version", "1.0")
@@ -170,27 +186,145 @@ enum Limit {
     Count(u64),
 }
 
+/// How `SendMessage` goes (`--binding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Binding {
+    JsonRpc,
+    Rest,
+    Grpc,
+}
+
+impl std::str::FromStr for Binding {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "jsonrpc" => Ok(Self::JsonRpc),
+            "rest" => Ok(Self::Rest),
+            "grpc" => Ok(Self::Grpc),
+            other => Err(format!("unknown binding `{other}`: jsonrpc, rest or grpc")),
+        }
+    }
+}
+
+/// One worker's connection, and the `SendMessage` it sends again and again.
+enum Client {
+    Http {
+        sender: Sender,
+        path: &'static str,
+        body: Bytes,
+    },
+    /// Boxed: a tonic client and a request message are several times an HTTP sender's size.
+    Grpc(Box<GrpcClient>),
+}
+
+struct GrpcClient {
+    client: A2aServiceClient<tonic::transport::Channel>,
+    request: a2a_grpc::proto::SendMessageRequest,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr, binding: Binding) -> Result<Self, String> {
+        let (path, body) = match binding {
+            Binding::JsonRpc => ("/", wire::send_message(wire::ECHO_TEXT, false)),
+            Binding::Rest => (
+                wire::REST_SEND_PATH,
+                wire::send_message_rest(wire::ECHO_TEXT),
+            ),
+            Binding::Grpc => {
+                let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+                    .map_err(|e| e.to_string())?
+                    .tcp_nodelay(true)
+                    .connect()
+                    .await
+                    .map_err(|e| format!("connect {addr}: {e}"))?;
+                return Ok(Self::Grpc(Box::new(GrpcClient {
+                    client: A2aServiceClient::new(channel),
+                    request: wire::send_message_grpc(wire::ECHO_TEXT),
+                })));
+            }
+        };
+        Ok(Self::Http {
+            sender: connect(addr, None).await?,
+            path,
+            body: body.into(),
+        })
+    }
+
+    /// One `SendMessage`: `Ok(Ok(()))` for a completed task, `Ok(Err(_))` for another answer,
+    /// `Err(_)` when the connection failed (the worker stops).
+    async fn send(&mut self) -> Result<Result<(), String>, String> {
+        match self {
+            Self::Http { sender, path, body } => {
+                let answer = async {
+                    sender.ready().await?;
+                    let response = sender.send_request(request_to(path, body.clone())).await?;
+                    let status = response.status();
+                    let bytes = response.into_body().collect().await?.to_bytes();
+                    Ok::<_, hyper::Error>((status, bytes))
+                }
+                .await;
+                let (status, bytes) = answer.map_err(|e| e.to_string())?;
+                if status == http::StatusCode::OK
+                    && memchr::memmem::find(&bytes, b"TASK_STATE_COMPLETED").is_some()
+                {
+                    Ok(Ok(()))
+                } else {
+                    Ok(Err(format!(
+                        "{status}: {}",
+                        String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+                    )))
+                }
+            }
+            Self::Grpc(grpc) => {
+                let GrpcClient { client, request } = &mut **grpc;
+                use a2a_grpc::proto::send_message_response::Payload;
+                let mut call = tonic::Request::new(request.clone());
+                call.metadata_mut().insert(
+                    "a2a-version",
+                    tonic::metadata::MetadataValue::from_static("1.0"),
+                );
+                let answer = match client.send_message(call).await {
+                    Ok(answer) => answer.into_inner(),
+                    Err(status) if status.code() == tonic::Code::Unavailable => {
+                        return Err(status.to_string());
+                    }
+                    Err(status) => return Ok(Err(status.to_string())),
+                };
+                let completed = a2a_grpc::proto::TaskState::Completed as i32;
+                match &answer.payload {
+                    Some(Payload::Task(task))
+                        if task.status.as_ref().is_some_and(|s| s.state == completed) =>
+                    {
+                        Ok(Ok(()))
+                    }
+                    other => Ok(Err(format!("not a completed task: {other:?}"))),
+                }
+            }
+        }
+    }
+}
+
 /// `SendMessage` from `concurrency` workers: request rate and latency percentiles.
 async fn load(
     addr: SocketAddr,
+    binding: Binding,
     concurrency: usize,
     limit: Limit,
 ) -> Result<serde_json::Value, String> {
-    let body = Bytes::from(wire::send_message(wire::ECHO_TEXT, false));
     let issued = Arc::new(AtomicU64::new(0));
-    let mut senders = Vec::with_capacity(concurrency);
+    let mut clients = Vec::with_capacity(concurrency);
     for _ in 0..concurrency {
-        senders.push(connect(addr, None).await?);
+        clients.push(Client::connect(addr, binding).await?);
     }
     let started = Instant::now();
     let deadline = match limit {
         Limit::Time(d) => Some(started + d),
         Limit::Count(_) => None,
     };
-    let workers: Vec<_> = senders
+    let workers: Vec<_> = clients
         .into_iter()
-        .map(|mut sender| {
-            let body = body.clone();
+        .map(|mut client| {
             let issued = issued.clone();
             tokio::spawn(async move {
                 let mut latencies = Vec::with_capacity(1 << 16);
@@ -205,33 +339,18 @@ async fn load(
                         _ => {}
                     }
                     let t = Instant::now();
-                    let outcome = async {
-                        sender.ready().await?;
-                        let response = sender.send_request(request(body.clone())).await?;
-                        let status = response.status();
-                        let bytes = response.into_body().collect().await?.to_bytes();
-                        Ok::<_, hyper::Error>((status, bytes))
-                    }
-                    .await;
-                    match outcome {
-                        Ok((status, bytes))
-                            if status == http::StatusCode::OK
-                                && memchr::memmem::find(&bytes, b"TASK_STATE_COMPLETED")
-                                    .is_some() =>
-                        {
+                    match client.send().await {
+                        Ok(Ok(())) => {
                             latencies
                                 .push(u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX));
                         }
-                        Ok((status, bytes)) => {
+                        Ok(Err(e)) => {
                             errors += 1;
-                            last_error = Some(format!(
-                                "{status}: {}",
-                                String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
-                            ));
+                            last_error = Some(e);
                         }
                         Err(e) => {
                             errors += 1;
-                            last_error = Some(e.to_string());
+                            last_error = Some(e);
                             break;
                         }
                     }
@@ -270,8 +389,11 @@ async fn load(
     }))
 }
 
-/// `repeat` streams of `n` artifact chunks, one after another: events per second from sending
-/// the request to the end of the stream, the median stream.
+/// `repeat` streams of `n` artifact chunks, one after another: the time of each from sending
+/// the request (on a connection already open) to the end of its body, the median stream's
+/// time, and its events per second. Every stream must deliver all `n + 3` events (the task,
+/// working, the chunks, completed), the last one the completed status: one lost or added
+/// event fails the run.
 ///
 /// The stream is read from the socket directly (HTTP/1.1 with `Connection: close`, chunked
 /// encoding taken apart here) in 64 KiB reads: hyper's client hands a body over one chunk at a
@@ -284,32 +406,36 @@ async fn stream(
     repeat: usize,
 ) -> Result<serde_json::Value, String> {
     let body = wire::send_streaming_message(text);
-    let mut rates = Vec::new();
-    let mut events_per_stream = 0;
+    let mut times = Vec::new();
+    let expected = n + 3;
     for _ in 0..repeat.max(1) {
-        let t = Instant::now();
-        let (events, last) = raw_stream(addr, &body).await?;
-        let elapsed = t.elapsed().as_secs_f64();
-        if !last.contains("TASK_STATE_COMPLETED") || events < n {
+        let (events, last, elapsed) = raw_stream(addr, &body).await?;
+        if !last.contains("TASK_STATE_COMPLETED") || events != expected {
             return Err(format!(
-                "stream: {events} events, the last not a completed status: {last}"
+                "stream: {events} events of {expected}, the last: {}",
+                &last[..last.len().min(300)]
             ));
         }
-        events_per_stream = events;
-        rates.push(events as f64 / elapsed);
+        times.push(elapsed.as_secs_f64());
     }
-    rates.sort_by(f64::total_cmp);
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
     Ok(json!({
-        "streams": rates.len(),
-        "events": events_per_stream,
-        "events_per_s": rates[rates.len() / 2],
-        "min_events_per_s": rates[0],
-        "max_events_per_s": rates[rates.len() - 1],
+        "streams": times.len(),
+        "events": expected,
+        "lossless": true,
+        "median_s": median,
+        "min_s": times[0],
+        "max_s": times[times.len() - 1],
+        "events_per_s": expected as f64 / median,
+        "min_events_per_s": expected as f64 / times[times.len() - 1],
+        "max_events_per_s": expected as f64 / times[0],
     }))
 }
 
-/// One streamed POST on its own connection: the number of SSE events and the last one's data.
-async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String), String> {
+/// One streamed POST on its own connection: the number of SSE events, the last one's data, and
+/// the time from writing the request to the end of the body.
+async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String, Duration), String> {
     use tokio::io::AsyncWriteExt as _;
     let mut socket = tokio::net::TcpStream::connect(addr)
         .await
@@ -322,6 +448,7 @@ async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String), St
     )
     .into_bytes();
     request.extend_from_slice(body);
+    let sent = Instant::now();
     socket
         .write_all(&request)
         .await
@@ -364,7 +491,7 @@ async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String), St
             }
             on_data(&buf)?;
         }
-        return Ok((events, last));
+        return Ok((events, last, sent.elapsed()));
     }
     // Chunked: `<hex size>\r\n<data>\r\n` ... `0\r\n\r\n`.
     loop {
@@ -380,7 +507,8 @@ async fn raw_stream(addr: SocketAddr, body: &[u8]) -> Result<(usize, String), St
         let size = usize::from_str_radix(line.split(';').next().unwrap_or("").trim(), 16)
             .map_err(|e| format!("stream: chunk size `{line}`: {e}"))?;
         if size == 0 {
-            return Ok((events, last));
+            let elapsed = sent.elapsed();
+            return Ok((events, last, elapsed));
         }
         let start = pos + line_end + 2;
         while buf.len() < start + size + 2 {
