@@ -128,6 +128,8 @@ mod retry;
 #[cfg(feature = "signing")]
 pub mod signature;
 mod stream;
+#[cfg(feature = "tls")]
+mod tls;
 #[cfg(feature = "tools")]
 pub mod tools;
 pub mod trace;

@@ -10,16 +10,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::auth::mtls::MtlsAuthenticator;
+use a2a_server::ServeConfig;
 use a2a_server::tls::{CaBundle, ClientAuth, TlsSettings};
-use a2a_server::{A2aService, Authenticator, SecurityRequirements, ServeConfig};
-use a2a_types::v1::{AgentCard, Artifact, MutualTlsSecurityScheme, Part, SecurityRequirement};
 use bytes::Bytes;
 use http::{Request, StatusCode};
 use http_body_util::{BodyExt as _, Full};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use pki::{Ca, Identity, Names};
+use pki::{Ca, Identity, Names, mtls_service};
 use pretty_assertions::assert_eq;
 use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
@@ -34,22 +31,6 @@ const GUARD: Duration = Duration::from_secs(10);
 
 const ALICE: &str = "spiffe://a2a.test/alice";
 const BOB: &str = "spiffe://a2a.test/bob";
-
-/// Answers every message with who sent it.
-struct WhoAmI;
-
-impl Agent for WhoAmI {
-    async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
-        let who = ctx
-            .principal
-            .as_ref()
-            .map_or_else(|| "anonymous".to_owned(), |p| p.subject().to_owned());
-        sink.artifact(Artifact::new("who", vec![Part::text(who)]))
-            .await?;
-        sink.complete(None).await?;
-        Ok(())
-    }
-}
 
 /// The PKI of a test: the CA clients and the server are certified by, and another.
 struct Pki {
@@ -80,30 +61,13 @@ impl Pki {
     }
 }
 
-/// A card whose only scheme is mutual TLS, and the service that requires it.
-fn service() -> A2aService {
-    let card = AgentCard::new("Mutual", "Knows its callers by certificate", "1.0.0")
-        .with_default_input_modes(["text/plain"])
-        .with_default_output_modes(["text/plain"])
-        .with_security_scheme("mtls", MutualTlsSecurityScheme::new())
-        .with_security_requirements([
-            SecurityRequirement::new().with_scheme("mtls", Vec::<String>::new())
-        ]);
-    let mtls: Arc<dyn Authenticator> = Arc::new(MtlsAuthenticator::new());
-    let auth = SecurityRequirements::from_card(&card, [("mtls", mtls)]).unwrap();
-    A2aService::builder(WhoAmI, card)
-        .public_url("https://127.0.0.1")
-        .authenticator(auth)
-        .build()
-}
-
-/// Serves [`service`] over TLS with `config`; the address.
+/// Serves [`mtls_service`] over TLS with `config`; the address.
 async fn start(config: ServeConfig) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(a2a_server::serve_with_shutdown(
         listener,
-        service(),
+        mtls_service("https://127.0.0.1"),
         std::future::pending(),
         config,
     ));
@@ -504,7 +468,7 @@ async fn bad_tls_material_is_named() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let error = a2a_server::serve_with_shutdown(
         listener,
-        service(),
+        mtls_service("https://127.0.0.1"),
         std::future::pending(),
         ServeConfig::default().with_tls(tls),
     )

@@ -1,11 +1,20 @@
 //! Certificates made at test time (rcgen, ring): a CA, a server certificate for 127.0.0.1 and
 //! localhost, client certificates (by URI SAN, DNS SAN or CN alone), expired ones, and those of
-//! another CA. Shared by the mutual-TLS tests of a2a-server, a2a-grpc and a2a-cli (the others
-//! include this file by its path).
+//! another CA; and an agent that tells who called it, behind mutual TLS. Shared by the
+//! mutual-TLS tests of a2a-server, a2a-client and a2a-grpc (the others include this file by its
+//! path).
 
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
+use a2a_server::auth::mtls::MtlsAuthenticator;
+use a2a_server::{A2aService, Authenticator, SecurityRequirements};
+use a2a_types::v1::{
+    AgentCapabilities, AgentCard, Artifact, MutualTlsSecurityScheme, Part, SecurityRequirement,
+};
 
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
@@ -125,4 +134,43 @@ fn client_params(names: Names<'_>) -> CertificateParams {
     }
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
     params
+}
+
+/// Answers every message with who sent it: the principal's subject, or `anonymous`.
+pub struct WhoAmI;
+
+impl Agent for WhoAmI {
+    async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
+        let who = ctx
+            .principal
+            .as_ref()
+            .map_or_else(|| "anonymous".to_owned(), |p| p.subject().to_owned());
+        sink.artifact(Artifact::new("who", vec![Part::text(who)]))
+            .await?;
+        sink.complete(None).await?;
+        Ok(())
+    }
+}
+
+/// [`WhoAmI`] at `public_url` with a card whose only scheme is mutual TLS, and the
+/// [`MtlsAuthenticator`] that requires it.
+pub fn mtls_service(public_url: &str) -> A2aService {
+    mtls_builder(public_url).build()
+}
+
+/// The builder of [`mtls_service`], for bindings added beside (gRPC).
+pub fn mtls_builder(public_url: &str) -> a2a_server::ServiceBuilder {
+    let card = AgentCard::new("Mutual", "Knows its callers by certificate", "1.0.0")
+        .with_capabilities(AgentCapabilities::default().with_streaming(true))
+        .with_default_input_modes(["text/plain"])
+        .with_default_output_modes(["text/plain"])
+        .with_security_scheme("mtls", MutualTlsSecurityScheme::new())
+        .with_security_requirements([
+            SecurityRequirement::new().with_scheme("mtls", Vec::<String>::new())
+        ]);
+    let mtls: Arc<dyn Authenticator> = Arc::new(MtlsAuthenticator::new());
+    let auth = SecurityRequirements::from_card(&card, [("mtls", mtls)]).unwrap();
+    A2aService::builder(WhoAmI, card)
+        .public_url(public_url)
+        .authenticator(auth)
 }
