@@ -325,6 +325,17 @@ impl ClientBuilder {
         self
     }
 
+    /// Checks the settings given so far (headers, extensions, protocol version, TLS roots and
+    /// client certificate) without connecting: what [`connect`](Self::connect) would refuse
+    /// before any request.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the first setting that cannot be used.
+    pub fn check(&self) -> Result<(), Error> {
+        self.parts().map(drop)
+    }
+
     /// The interface of `card` a client built by this builder would use (see
     /// [`preferred_transports`](Self::preferred_transports) and [`connect`](Self::connect)).
     ///
