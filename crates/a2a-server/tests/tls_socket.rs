@@ -481,3 +481,75 @@ async fn bad_tls_material_is_named() {
          certificate verifier instead"
     );
 }
+
+/// The chain of a PEM identity, as the handshake hands it to the requests.
+fn peer(identity: &Identity) -> a2a_server::tls::PeerCertificates {
+    let chain = CertificateDer::pem_slice_iter(identity.cert_pem.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    a2a_server::tls::PeerCertificates::new(chain).unwrap()
+}
+
+#[test]
+fn the_principal_follows_the_configured_subject_tenant_and_scopes() {
+    use a2a_server::auth::mtls::{MtlsAuthenticator, SubjectName};
+    let pki = Pki::new();
+    let alice = peer(&pki.ca.client(Names {
+        uri: Some(ALICE),
+        dns: Some("alice.a2a.test"),
+        cn: Some("Alice"),
+    }));
+    let mtls = MtlsAuthenticator::new()
+        .tenant(ALICE, "acme")
+        .scopes(ALICE, ["tasks:read"])
+        .scopes(ALICE, ["tasks:write"]);
+    let principal = mtls.principal(&alice).unwrap();
+    assert_eq!(
+        (principal.subject(), principal.tenant()),
+        (ALICE, Some("acme"))
+    );
+    assert!(principal.has_scope("tasks:read") && principal.has_scope("tasks:write"));
+    assert_eq!(
+        Value::Object(principal.claims().clone()),
+        json!({"subject_name": "uri", "uris": [ALICE], "dns_names": ["alice.a2a.test"],
+            "common_name": "Alice"})
+    );
+    // Another source of the subject; nothing configured for it.
+    let by_cn = MtlsAuthenticator::new().with_subject_name(SubjectName::CommonName);
+    let principal = by_cn.principal(&alice).unwrap();
+    assert_eq!((principal.subject(), principal.tenant()), ("Alice", None));
+    assert!(principal.scopes().is_empty());
+    // Unknown subjects refused; a certificate without the name asked for.
+    let refused = by_cn
+        .clone()
+        .refuse_unknown(true)
+        .principal(&alice)
+        .unwrap_err();
+    assert_eq!(
+        (refused.status, refused.message.as_str()),
+        (
+            StatusCode::FORBIDDEN,
+            "the client certificate of `Alice` is not one this agent accepts"
+        )
+    );
+    let cn_only = peer(&pki.ca.client(Names {
+        cn: Some("just-a-cn"),
+        ..Names::default()
+    }));
+    let refused = MtlsAuthenticator::new()
+        .with_subject_name(SubjectName::Uri)
+        .principal(&cn_only)
+        .unwrap_err();
+    assert_eq!(
+        (
+            refused.status,
+            refused.message.as_str(),
+            refused.challenge.as_deref()
+        ),
+        (
+            StatusCode::UNAUTHORIZED,
+            "the client certificate has no URI subject alternative name to name the caller by",
+            Some("MutualTLS")
+        )
+    );
+}
