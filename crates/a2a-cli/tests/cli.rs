@@ -513,15 +513,20 @@ fn serve_refuses_tls_files_it_cannot_use() {
     let (cert, _) = ca.server().write(dir.path(), "server");
     let (_, other_key) = ca.server().write(dir.path(), "other");
     let (cert, other_key) = (cert.to_str().unwrap(), other_key.to_str().unwrap());
-    let failed = run(&[
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--tls-cert",
-        cert,
-        "--tls-key",
-        other_key,
-    ]);
+    let serve = |extra: &[&str]| {
+        let mut args = vec![
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            other_key,
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    let failed = serve(&[]);
     assert_eq!(failed.code, 2, "{}", failed.stderr);
     assert!(
         failed.stderr.contains(&format!(
@@ -532,17 +537,7 @@ fn serve_refuses_tls_files_it_cannot_use() {
         failed.stderr
     );
     let missing = dir.0.join("missing.pem");
-    let failed = run(&[
-        "serve",
-        "--addr",
-        "127.0.0.1:0",
-        "--tls-cert",
-        cert,
-        "--tls-key",
-        other_key,
-        "--client-ca",
-        missing.to_str().unwrap(),
-    ]);
+    let failed = serve(&["--client-ca", missing.to_str().unwrap()]);
     assert_eq!(failed.code, 2);
     assert!(
         failed
