@@ -147,6 +147,7 @@ pub(crate) fn builder(opts: &Common, diag: &Diag) -> Result<ClientBuilder, CliEr
         .danger_accept_invalid_certs(opts.insecure)
         // `--transport GRPC` (or a card that lists gRPC first) calls over gRPC.
         .transport(a2a_grpc::client::GrpcTransportFactory::new());
+    builder = tls(builder, opts)?;
     builder = version(builder, &opts.a2a_version)?;
     for uri in &opts.extensions {
         builder = builder.extension(uri.trim());
@@ -177,6 +178,41 @@ pub(crate) fn builder(opts: &Common, diag: &Diag) -> Result<ClientBuilder, CliEr
         diag.hide_header(name);
         diag.secret(value);
         builder = builder.header(name.trim(), value.trim());
+    }
+    Ok(builder)
+}
+
+/// A file an option names; one that cannot be read is a usage error naming the option.
+fn read_pem(flag: &str, path: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|err| CliError::usage(format!("{flag} {}: {err}", path.display())))
+}
+
+/// Applies `--ca-cert`: a file that cannot be read, or PEM the client cannot use, is a usage
+/// error naming the option.
+pub(crate) fn roots(builder: ClientBuilder, opts: &Common) -> Result<ClientBuilder, CliError> {
+    let Some(path) = &opts.ca_cert else {
+        return Ok(builder);
+    };
+    let builder = builder.add_root_certificate(read_pem("--ca-cert", path)?);
+    builder
+        .check()
+        .map_err(|err| CliError::usage(format!("--ca-cert {}: {err}", path.display())))?;
+    Ok(builder)
+}
+
+/// Applies `--ca-cert` and `--cert`/`--key`, as [`roots`] does.
+fn tls(builder: ClientBuilder, opts: &Common) -> Result<ClientBuilder, CliError> {
+    let read = read_pem;
+    let mut builder = roots(builder, opts)?;
+    if let (Some(cert), Some(key)) = (&opts.cert, &opts.key) {
+        builder = builder.client_identity(read("--cert", cert)?, read("--key", key)?);
+        builder.check().map_err(|err| {
+            CliError::usage(format!(
+                "--cert {} --key {}: {err}",
+                cert.display(),
+                key.display()
+            ))
+        })?;
     }
     Ok(builder)
 }

@@ -313,10 +313,15 @@ pub(crate) async fn run(args: &DownloadArgs, diag: &Diag) -> Result<(), CliError
         }
     }
     // Files are fetched without the agent's credentials or headers: a client of its own.
+    // `--ca-cert` still applies (a file may live on a host of the same private CA); the client
+    // certificate, a credential, does not.
     let fetcher = connect::logged(
-        A2aClient::builder()
-            .timeout(opts.timeout)
-            .danger_accept_invalid_certs(opts.insecure),
+        connect::roots(
+            A2aClient::builder()
+                .timeout(opts.timeout)
+                .danger_accept_invalid_certs(opts.insecure),
+            opts,
+        )?,
         diag,
     );
     let mut out = Out::new(opts.output, false, opts.verbose);

@@ -141,14 +141,18 @@ enum Command {
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
             lines of its stderr in the status message. Canceling the task kills the command.\n\n\
-            Without --jwks, --oidc-issuer or --api-key there is no authentication: every caller \
-            is anonymous, so tasks are not scoped by caller. ListTasks lists every caller's \
+            --tls-cert and --tls-key serve HTTPS (the card's interfaces are https URLs); \
+            --client-ca adds mutual TLS: clients present certificates of that CA, and each is \
+            known by its certificate (--client-cert-required refuses the handshake of a client \
+            without one).\n\n\
+            Without --jwks, --oidc-issuer, --api-key or --client-ca there is no authentication: \
+            every caller is anonymous, so tasks are not scoped by caller. ListTasks lists every caller's \
             tasks, and anyone who knows a task's id can read, follow and cancel it: a \
             single-tenant server, for one client or clients that trust each other (the default \
             address, 127.0.0.1, is reachable from this machine only). With them, the card \
             declares the schemes, a request without valid credentials gets 401 with \
-            WWW-Authenticate, and each caller (the token's `sub`, the key's name) sees only its \
-            own tasks.\n\n\
+            WWW-Authenticate, and each caller (the token's `sub`, the key's name, the \
+            certificate's subject) sees only its own tasks.\n\n\
             The first line printed is `serving the <name> agent at <URL>`."
     )]
     Serve {
@@ -190,9 +194,13 @@ enum Command {
         /// Sign the agent card (A2A 1.0 §8.4).
         #[command(flatten)]
         card_sign: serve::CardSignArgs,
-        /// Who may call: bearer JWTs (--jwks, --oidc-issuer) and API keys (--api-key).
+        /// Who may call: bearer JWTs (--jwks, --oidc-issuer), API keys (--api-key) and client
+        /// certificates (--client-ca).
         #[command(flatten)]
         auth: serve::AuthArgs,
+        /// HTTPS (--tls-cert, --tls-key).
+        #[command(flatten)]
+        tls: serve::TlsArgs,
         /// OTLP export of the server's spans (--otlp-endpoint).
         #[command(flatten)]
         otel: otel::OtelArgs,
@@ -524,6 +532,7 @@ async fn run(
             store_lease,
             card_sign,
             auth,
+            tls,
             otel,
         } => {
             let store = serve::StoreArgs {
@@ -532,7 +541,10 @@ async fn run(
                 lease: store_lease,
             };
             let export = otel.start(diag)?;
-            let served = serve(&addr, exec, name, !no_grpc, push, store, card_sign, &auth).await;
+            let served = serve(
+                &addr, exec, name, !no_grpc, push, store, card_sign, &auth, &tls,
+            )
+            .await;
             otel::finish(export, diag).await;
             served
         }
@@ -551,7 +563,7 @@ async fn serve_mock(
     grpc: bool,
 ) -> Result<(), CliError> {
     let agent = mock::agent(script).map_err(CliError::usage)?;
-    let (listener, url) = listen(addr).await?;
+    let (listener, url) = listen(addr, false).await?;
     let service = mock::service(&agent, &url, grpc);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(
@@ -565,11 +577,11 @@ async fn serve_mock(
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
     ));
-    serve_on(listener, service, grpc).await
+    serve_on(listener, service, grpc, None).await
 }
 
-/// Listens on `addr`; the listener and the URL it is reached at.
-async fn listen(addr: &str) -> Result<(tokio::net::TcpListener, String), CliError> {
+/// Listens on `addr`; the listener and the URL it is reached at (`https` with `tls`).
+async fn listen(addr: &str, tls: bool) -> Result<(tokio::net::TcpListener, String), CliError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
@@ -579,17 +591,23 @@ async fn listen(addr: &str) -> Result<(tokio::net::TcpListener, String), CliErro
             format!("cannot read the address listened on: {err}"),
         )
     })?;
-    Ok((listener, format!("http://{bound}")))
+    let scheme = if tls { "https" } else { "http" };
+    Ok((listener, format!("{scheme}://{bound}")))
 }
 
-/// Serves `service` (with gRPC beside it) until Ctrl-C or SIGTERM.
+/// Serves `service` (with gRPC beside it; over TLS with `tls`) until Ctrl-C or SIGTERM.
 async fn serve_on(
     listener: tokio::net::TcpListener,
     service: a2a_server::A2aService,
     grpc: bool,
+    tls: Option<a2a_server::tls::TlsSettings>,
 ) -> Result<(), CliError> {
     // Shutdown tells the running agents to stop, as before the serve loop became generic.
     let config = service.serve_config();
+    let config = match tls {
+        Some(tls) => config.with_tls(tls),
+        None => config,
+    };
     let served = if grpc {
         let shared = a2a_grpc::server::SharedPort::new(service);
         a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
@@ -611,11 +629,15 @@ async fn serve(
     store: serve::StoreArgs,
     card_sign: serve::CardSignArgs,
     auth: &serve::AuthArgs,
+    tls: &serve::TlsArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
     let signing = card_sign.signing().map_err(CliError::usage)?;
+    let tls = tls
+        .settings(auth.client_auth().map_err(CliError::usage)?)
+        .map_err(CliError::usage)?;
     let store = store.open().await?;
-    let (listener, url) = listen(addr).await?;
+    let (listener, url) = listen(addr, tls.is_some()).await?;
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
@@ -627,7 +649,7 @@ async fn serve(
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
-    serve_on(listener, service, grpc).await
+    serve_on(listener, service, grpc, tls).await
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

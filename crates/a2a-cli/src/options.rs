@@ -136,6 +136,22 @@ pub(crate) struct Common {
     #[arg(long, env = "A2ACLI_INSECURE", value_parser = BoolishValueParser::new())]
     pub(crate) insecure: bool,
 
+    /// A client certificate for mutual TLS: a PEM file with the certificate first, then any
+    /// intermediates; with --key. Presented to an agent that asks for one in the TLS handshake
+    /// (the card's fetch included: the handshake comes before any request), over every
+    /// transport.
+    #[arg(long, env = "A2ACLI_CERT", value_name = "PEM", requires = "key")]
+    pub(crate) cert: Option<PathBuf>,
+
+    /// The private key of --cert: a PEM file (PKCS#8, RSA or EC).
+    #[arg(long, env = "A2ACLI_KEY", value_name = "PEM", requires = "cert")]
+    pub(crate) key: Option<PathBuf>,
+
+    /// Trust the CA certificates of this PEM file besides the built-in (Mozilla) roots: for an
+    /// agent whose certificate a private CA issued, without --insecure.
+    #[arg(long = "ca-cert", env = "A2ACLI_CA_CERT", value_name = "PEM")]
+    pub(crate) ca_cert: Option<PathBuf>,
+
     /// Read settings from this `.env` file instead of the nearest `.env` of the working
     /// directory or its parents (the environment still wins over it).
     #[arg(long, value_name = "PATH")]

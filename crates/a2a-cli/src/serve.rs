@@ -1,13 +1,16 @@
 //! `a2a serve`: the echo agent, or a shell command wrapped as an agent.
 
+use std::path::PathBuf;
 use std::process::Stdio;
 
 use std::sync::Arc;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
+use a2a_server::auth::mtls::MtlsAuthenticator;
 use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
 use a2a_server::signing::CardSigning;
+use a2a_server::tls::{CaBundle, ClientAuth, TlsSettings};
 use a2a_server::{
     A2aService, ApiKeyAuthenticator, ApiKeyLocation, Authenticator, HandlerConfig, Principal,
     SecurityRequirements,
@@ -15,7 +18,8 @@ use a2a_server::{
 use a2a_store_sql::{Dialect, SqlConfig, SqlStore};
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, AgentSkill, ApiKeySecurityScheme, Artifact,
-    HttpAuthSecurityScheme, OpenIdConnectSecurityScheme, Part, SecurityRequirement,
+    HttpAuthSecurityScheme, MutualTlsSecurityScheme, OpenIdConnectSecurityScheme, Part,
+    SecurityRequirement,
 };
 
 use crate::error::{CliError, Code};
@@ -338,12 +342,41 @@ pub(crate) struct AuthArgs {
         value_name = "KEY"
     )]
     api_key: Vec<String>,
+    /// Mutual TLS (with --tls-cert): ask clients for a certificate issued by a CA of this PEM
+    /// file. The card declares an mtlsSecurityScheme; the caller is the certificate's first URI
+    /// SAN, else its first DNS SAN, else its subject CN; a request without a certificate gets
+    /// 401 with `WWW-Authenticate: MutualTLS` (an untrusted or expired one fails the handshake).
+    #[arg(long = "client-ca", value_name = "PEM", requires = "tls_cert")]
+    client_ca: Option<PathBuf>,
+    /// With --client-ca: refuse the TLS handshake of a client without a valid certificate, so
+    /// that none of its requests (the card's included) reaches the agent.
+    #[arg(long = "client-cert-required", requires = "client_ca")]
+    client_cert_required: bool,
 }
 
 impl AuthArgs {
     /// Whether any caller check is asked for.
     pub(crate) fn any(&self) -> bool {
-        self.jwks.is_some() || self.oidc_issuer.is_some() || !self.api_key.is_empty()
+        self.jwks.is_some()
+            || self.oidc_issuer.is_some()
+            || !self.api_key.is_empty()
+            || self.client_ca.is_some()
+    }
+
+    /// The client certificates `--client-ca` and `--client-cert-required` ask for, if any.
+    pub(crate) fn client_auth(&self) -> Result<Option<ClientAuth>, String> {
+        let Some(path) = &self.client_ca else {
+            return Ok(None);
+        };
+        let pem =
+            std::fs::read(path).map_err(|e| format!("--client-ca {}: {e}", path.display()))?;
+        let bundle =
+            CaBundle::from_pem(pem).map_err(|e| format!("--client-ca {}: {e}", path.display()))?;
+        Ok(Some(if self.client_cert_required {
+            ClientAuth::Required(bundle)
+        } else {
+            ClientAuth::Optional(bundle)
+        }))
     }
 
     /// Declares the schemes in the card and builds the authenticator that follows its
@@ -401,12 +434,60 @@ impl AuthArgs {
                 .with_security_scheme("apiKey", ApiKeySecurityScheme::new("header", "X-API-Key"));
             schemes.push(("apiKey", Arc::new(keys)));
         }
+        if self.client_ca.is_some() {
+            card = card.with_security_scheme(
+                "mtls",
+                MutualTlsSecurityScheme::new()
+                    .with_description("A client certificate issued by the agent's client CA"),
+            );
+            schemes.push(("mtls", Arc::new(MtlsAuthenticator::new())));
+        }
         card.security_requirements = schemes
             .iter()
             .map(|(name, _)| SecurityRequirement::new().with_scheme(*name, Vec::<String>::new()))
             .collect();
         let auth = SecurityRequirements::from_card(&card, schemes)?;
         Ok((card, Some(auth)))
+    }
+}
+
+/// HTTPS for `a2a serve`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct TlsArgs {
+    /// Serve HTTPS (and gRPC over TLS) with this certificate chain: a PEM file with the
+    /// server's certificate first, then its intermediates; with --tls-key. The card's
+    /// interfaces are then https URLs. HTTP/2 or HTTP/1.1 is chosen by ALPN.
+    #[arg(long = "tls-cert", value_name = "PEM", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert: a PEM file (PKCS#8, RSA or EC).
+    #[arg(long = "tls-key", value_name = "PEM", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+}
+
+impl TlsArgs {
+    /// The TLS settings, with `client_auth`; `None` without --tls-cert.
+    pub(crate) fn settings(
+        &self,
+        client_auth: Option<ClientAuth>,
+    ) -> Result<Option<TlsSettings>, String> {
+        let (Some(cert), Some(key)) = (&self.tls_cert, &self.tls_key) else {
+            return Ok(None);
+        };
+        let read = |flag: &str, path: &PathBuf| {
+            std::fs::read(path).map_err(|e| format!("{flag} {}: {e}", path.display()))
+        };
+        let settings = TlsSettings::from_pem(read("--tls-cert", cert)?, read("--tls-key", key)?)
+            .map_err(|e| {
+                format!(
+                    "--tls-cert {} --tls-key {}: {e}",
+                    cert.display(),
+                    key.display()
+                )
+            })?;
+        Ok(Some(match client_auth {
+            Some(client_auth) => settings.with_client_auth(client_auth),
+            None => settings,
+        }))
     }
 }
 
@@ -490,7 +571,14 @@ pub(crate) fn service(
         };
         use a2a_grpc::server::GrpcInterface as _;
         let builder = if grpc {
-            builder.grpc_interface(a2a_server::InterfaceUrl::Authority)
+            // Over TLS the gRPC interface is the https URL itself: a bare `host:port` is
+            // called in plaintext (but on port 443).
+            let at = if url.starts_with("https://") {
+                a2a_server::InterfaceUrl::Path(String::new())
+            } else {
+                a2a_server::InterfaceUrl::Authority
+            };
+            builder.grpc_interface(at)
         } else {
             builder
         };

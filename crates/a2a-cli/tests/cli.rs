@@ -2,6 +2,8 @@
 //! against it; and the rough edges of the CLI before the specification's surface, which must
 //! stay gone.
 
+#[path = "../../a2a-server/tests/pki/mod.rs"]
+mod pki;
 mod support;
 
 use std::process::{Command, Stdio};
@@ -499,5 +501,63 @@ fn serve_signs_its_card_with_an_rsa_key() {
         )),
         "{}",
         refused.stderr
+    );
+}
+
+/// `a2a serve` over HTTPS: TLS files it cannot use are one usage error naming them, and the
+/// mutual-TLS flags need what they build on.
+#[test]
+fn serve_refuses_tls_files_it_cannot_use() {
+    let ca = pki::Ca::new("a2a-rs test CA");
+    let dir = TempDir::new();
+    let (cert, _) = ca.server().write(dir.path(), "server");
+    let (_, other_key) = ca.server().write(dir.path(), "other");
+    let (cert, other_key) = (cert.to_str().unwrap(), other_key.to_str().unwrap());
+    let serve = |extra: &[&str]| {
+        let mut args = vec![
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            other_key,
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    let failed = serve(&[]);
+    assert_eq!(failed.code, 2, "{}", failed.stderr);
+    assert!(
+        failed.stderr.contains(&format!(
+            "--tls-cert {cert} --tls-key {other_key}: the private key is not the key of the \
+             certificate (the first of the chain)"
+        )),
+        "{}",
+        failed.stderr
+    );
+    let missing = dir.0.join("missing.pem");
+    let failed = serve(&["--client-ca", missing.to_str().unwrap()]);
+    assert_eq!(failed.code, 2);
+    assert!(
+        failed
+            .stderr
+            .contains(&format!("--client-ca {}: ", missing.display())),
+        "{}",
+        failed.stderr
+    );
+    // --client-ca needs --tls-cert; --client-cert-required needs --client-ca.
+    assert_eq!(run(&["serve", "--client-ca", cert]).code, 2);
+    assert_eq!(
+        run(&[
+            "serve",
+            "--tls-cert",
+            cert,
+            "--tls-key",
+            other_key,
+            "--client-cert-required"
+        ])
+        .code,
+        2
     );
 }

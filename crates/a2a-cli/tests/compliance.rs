@@ -4,14 +4,16 @@
 //! tests: every identifier of the registry has an outcome there, and every one marked passed
 //! has its test here.
 
+#[path = "../../a2a-server/tests/pki/mod.rs"]
+mod pki;
 mod support;
 
 use std::io::{BufRead as _, BufReader};
 
 use serde_json::{Value, json};
 use support::{
-    Cli, CuttingProxy, FileServer, Mock, OAuthServer, ScriptedAgent, Served, Setup, TempDir, block,
-    card_file, card_json, fails, fields, interface, ok, run,
+    Cli, CuttingProxy, FileServer, Mock, OAuthServer, ScriptedAgent, Serve, Served, Setup, TempDir,
+    block, card_file, card_json, fails, fields, interface, ok, run,
 };
 
 /// A task id and context of a `-o json` send answer.
@@ -1989,6 +1991,180 @@ fn a2acli_auth_005() {
         "COMPLETED"
     );
     drop(agent);
+}
+
+/// Mutual TLS: `a2a serve --tls-cert --tls-key --client-ca` declares an `mtlsSecurityScheme`
+/// and knows each caller by its certificate; `--cert`/`--key` (or `A2ACLI_CERT`/`A2ACLI_KEY`)
+/// present one, `--ca-cert` (`A2ACLI_CA_CERT`) trusts the agent's private CA, over JSON-RPC,
+/// HTTP+JSON and gRPC. Without a certificate: 401 (credentials missing), or, with
+/// `--client-cert-required`, no handshake at all (unreachable); unreadable PEM is a usage error.
+#[test]
+fn a2acli_auth_009() {
+    let ca = pki::Ca::new("a2a-rs test CA");
+    let dir = TempDir::new();
+    let (server_cert, server_key) = ca.server().write(dir.path(), "server");
+    let ca_pem = dir.file("ca.pem", ca.pem().as_bytes());
+    let (alice_cert, alice_key) = ca
+        .client(pki::Names::uri("spiffe://a2a.test/alice"))
+        .write(dir.path(), "alice");
+    let (bob_cert, bob_key) = ca
+        .client(pki::Names::uri("spiffe://a2a.test/bob"))
+        .write(dir.path(), "bob");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let (ca_pem, alice_cert, alice_key) = (path(&ca_pem), path(&alice_cert), path(&alice_key));
+    let (server_cert, server_key) = (path(&server_cert), path(&server_key));
+    let mtls = |extra: &[&str]| {
+        let mut args = vec![
+            "--tls-cert",
+            server_cert.as_str(),
+            "--tls-key",
+            server_key.as_str(),
+            "--client-ca",
+            ca_pem.as_str(),
+        ];
+        args.extend(extra);
+        Serve::start(&args)
+    };
+    let agent = mtls(&[]);
+    let url = agent.url.clone();
+    assert!(url.starts_with("https://127.0.0.1:"), "{url}");
+    let alice = [
+        "--ca-cert",
+        ca_pem.as_str(),
+        "--cert",
+        alice_cert.as_str(),
+        "--key",
+        alice_key.as_str(),
+    ];
+
+    // The card declares the scheme, and https interfaces (gRPC's too).
+    let card = ok(&[
+        "card",
+        "get",
+        "-a",
+        &url,
+        "--ca-cert",
+        &ca_pem,
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(
+        card["securitySchemes"]["mtls"]["mtlsSecurityScheme"],
+        json!({"description": "A client certificate issued by the agent's client CA"})
+    );
+    assert_eq!(
+        card["securityRequirements"],
+        json!([{"schemes": {"mtls": {}}}])
+    );
+    let urls: Vec<&str> = card["supportedInterfaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["url"].as_str().unwrap())
+        .collect();
+    assert!(urls.iter().all(|u| u.starts_with(&url)), "{urls:?}");
+
+    // Alice's task, over each binding; Bob, another certificate of the same CA, does not find it.
+    for transport in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+        let mut args = vec![
+            "send",
+            "-a",
+            &url,
+            "hi",
+            "-o",
+            "json",
+            "--transport",
+            transport,
+        ];
+        args.extend(alice);
+        let (task, _) = ids(&ok(&args).json());
+        let mut args = vec!["task", "get", &task, "-a", &url, "--transport", transport];
+        args.extend(alice);
+        assert_eq!(ok(&args).field("State"), "COMPLETED");
+        let bob = Cli::new()
+            .env("A2ACLI_CERT", bob_cert.to_str().unwrap())
+            .env("A2ACLI_KEY", bob_key.to_str().unwrap())
+            .env("A2ACLI_CA_CERT", &ca_pem);
+        let theirs = bob.fails(
+            &["task", "get", &task, "-a", &url, "--transport", transport],
+            1,
+            "TaskNotFoundError",
+        );
+        assert_eq!(
+            theirs["message"],
+            format!("the agent answered TaskNotFoundError (-32001): task {task} not found"),
+            "{transport}"
+        );
+    }
+
+    // No certificate: the agent answers 401, and the hint names the scheme.
+    let missing = fails(
+        &["send", "-a", &url, "hi", "--ca-cert", &ca_pem],
+        4,
+        "A2ACLI_ERR_CREDENTIALS_MISSING",
+    );
+    assert!(
+        missing["message"]
+            .as_str()
+            .unwrap()
+            .contains("a client certificate is required (mutual TLS)"),
+        "{missing}"
+    );
+    // Without --ca-cert the private CA is not trusted.
+    let mut args = vec!["card", "get", "-a", url.as_str(), "--retries", "0"];
+    args.extend(&alice[2..]);
+    fails(&args, 3, "A2ACLI_ERR_UNREACHABLE");
+    // Files that are not what they should be.
+    let usage = fails(
+        &[
+            "send",
+            "-a",
+            &url,
+            "hi",
+            "--ca-cert",
+            &ca_pem,
+            "--cert",
+            &alice_cert,
+            "--key",
+            &ca_pem,
+        ],
+        2,
+        "A2ACLI_ERR_USAGE",
+    );
+    assert_eq!(
+        usage["message"],
+        format!(
+            "--cert {alice_cert} --key {ca_pem}: the client certificate's key: no PEM private key \
+             (PKCS#8, RSA or EC): no items found"
+        )
+    );
+    fails(
+        &["send", "-a", &url, "hi", "--cert", &alice_cert],
+        2,
+        "A2ACLI_ERR_USAGE",
+    );
+    drop(agent);
+
+    // --client-cert-required: without a certificate not even the card is served.
+    let strict = mtls(&["--client-cert-required"]);
+    fails(
+        &[
+            "card",
+            "get",
+            "-a",
+            &strict.url,
+            "--ca-cert",
+            &ca_pem,
+            "--retries",
+            "0",
+        ],
+        3,
+        "A2ACLI_ERR_UNREACHABLE",
+    );
+    let mut args = vec!["send", "-a", strict.url.as_str(), "hi"];
+    args.extend(alice);
+    assert_eq!(ok(&args).field("State"), "COMPLETED");
 }
 
 /// An agent whose card declares OpenID Connect: `auth login` finds the provider's endpoints

@@ -48,7 +48,7 @@ pub struct ClientBuilder {
     preferred: Vec<String>,
     factories: Vec<Arc<dyn TransportFactory>>,
     versions: VersionPolicy,
-    verify_certificates: bool,
+    tls: crate::http::TlsOptions,
     #[cfg(feature = "signing")]
     card_verification: Option<crate::signature::CardVerification>,
     invalid: Option<Error>,
@@ -67,7 +67,7 @@ impl fmt::Debug for ClientBuilder {
             .field("preferred_transports", &self.preferred)
             .field("transports", &self.factories.len())
             .field("versions", &self.versions)
-            .field("verify_certificates", &self.verify_certificates)
+            .field("verify_certificates", &self.tls.verify_certificates)
             .finish_non_exhaustive()
     }
 }
@@ -85,7 +85,7 @@ impl Default for ClientBuilder {
             preferred: Vec::new(),
             factories: Vec::new(),
             versions: VersionPolicy::Current,
-            verify_certificates: true,
+            tls: crate::http::TlsOptions::default(),
             #[cfg(feature = "signing")]
             card_verification: None,
             invalid: None,
@@ -269,8 +269,71 @@ impl ClientBuilder {
     /// can then read and change the traffic. Default `false` (certificates are verified against
     /// the webpki roots).
     pub fn danger_accept_invalid_certs(mut self, accept: bool) -> Self {
-        self.verify_certificates = !accept;
+        self.tls.verify_certificates = !accept;
         self
+    }
+
+    /// Trusts the CA certificates of `pem` (one or more PEM `CERTIFICATE` blocks) besides the
+    /// webpki roots: an agent whose certificate a private CA issued is then reached without
+    /// [`danger_accept_invalid_certs`](Self::danger_accept_invalid_certs) (which still wins:
+    /// with it nothing is verified). Repeatable. Every transport uses them: JSON-RPC, HTTP+JSON
+    /// and gRPC (`a2a_grpc::client`), card fetches included. Feature `tls`.
+    ///
+    /// An unreadable document fails [`connect`](Self::connect) (and every other method that
+    /// builds the client) with [`Error::Config`] naming the problem.
+    #[cfg(feature = "tls")]
+    pub fn add_root_certificate(mut self, pem: impl AsRef<[u8]>) -> Self {
+        if let Err(error) = self.tls.material.add_roots(pem.as_ref()) {
+            self.invalid.get_or_insert(error);
+        }
+        self
+    }
+
+    /// Presents this client certificate to agents that ask for one (mutual TLS: a card's
+    /// `mtlsSecurityScheme`): `cert_chain_pem` holds the client's certificate first, then any
+    /// intermediates, as PEM `CERTIFICATE` blocks; `key_pem` its private key (PKCS#8
+    /// `PRIVATE KEY`, `RSA PRIVATE KEY` or `EC PRIVATE KEY`). Every transport presents it:
+    /// JSON-RPC, HTTP+JSON and gRPC, card fetches included. Feature `tls`.
+    ///
+    /// A chain or key that cannot be read, or a key that is not the certificate's, fails
+    /// [`connect`](Self::connect) (and every other method that builds the client) with
+    /// [`Error::Config`] naming the problem.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let client = a2a_client::A2aClient::builder()
+    ///     .add_root_certificate(std::fs::read("agents-ca.pem")?)
+    ///     .client_identity(std::fs::read("me.pem")?, std::fs::read("me.key")?)
+    ///     .connect("https://agent.internal:7420")
+    ///     .await?;
+    /// # let _ = client;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tls")]
+    pub fn client_identity(
+        mut self,
+        cert_chain_pem: impl AsRef<[u8]>,
+        key_pem: impl AsRef<[u8]>,
+    ) -> Self {
+        match crate::tls::Identity::from_pem(cert_chain_pem.as_ref(), key_pem.as_ref()) {
+            Ok(identity) => self.tls.material.identity = Some(identity),
+            Err(error) => {
+                self.invalid.get_or_insert(error);
+            }
+        }
+        self
+    }
+
+    /// Checks the settings given so far (headers, extensions, protocol version, TLS roots and
+    /// client certificate) without connecting: what [`connect`](Self::connect) would refuse
+    /// before any request.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the first setting that cannot be used.
+    pub fn check(&self) -> Result<(), Error> {
+        self.parts().map(drop)
     }
 
     /// The interface of `card` a client built by this builder would use (see
@@ -471,7 +534,7 @@ impl ClientBuilder {
                 self.connect_timeout,
                 interceptors.clone(),
                 header,
-                self.verify_certificates,
+                &self.tls,
             )?,
             policy: Policy {
                 timeout: self.timeout,

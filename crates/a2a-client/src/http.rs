@@ -68,6 +68,8 @@ pub(crate) struct HttpClient {
     client: Client<Connector, Full<Bytes>>,
     interceptors: Interceptors,
     extensions: Option<HeaderValue>,
+    #[cfg(feature = "tls")]
+    tls: crate::tls::TlsMaterial,
 }
 
 /// An answer to a request for an event stream.
@@ -78,20 +80,40 @@ pub(crate) enum Opened {
     Answer(http::response::Parts, Bytes),
 }
 
-impl HttpClient {
-    /// `verify_certificates: false` accepts any server certificate (see
+/// How the client's TLS connections are set up.
+#[derive(Clone, Debug)]
+pub(crate) struct TlsOptions {
+    /// `false` accepts any server certificate (see
     /// [`ClientBuilder::danger_accept_invalid_certs`](crate::ClientBuilder::danger_accept_invalid_certs)).
+    pub(crate) verify_certificates: bool,
+    /// Added roots and the client certificate.
+    #[cfg(feature = "tls")]
+    pub(crate) material: crate::tls::TlsMaterial,
+}
+
+impl Default for TlsOptions {
+    fn default() -> Self {
+        Self {
+            verify_certificates: true,
+            #[cfg(feature = "tls")]
+            material: crate::tls::TlsMaterial::default(),
+        }
+    }
+}
+
+impl HttpClient {
+    /// A client whose TLS connections are set up as `tls` says.
     pub(crate) fn new(
         connect_timeout: Option<Duration>,
         interceptors: Interceptors,
         extensions: Option<HeaderValue>,
-        verify_certificates: bool,
+        tls: &TlsOptions,
     ) -> Result<Self, Error> {
         let mut http = HttpConnector::new();
         http.set_connect_timeout(connect_timeout);
         http.set_nodelay(true);
         http.enforce_http(false);
-        let connector = wrap(http, verify_certificates)?;
+        let connector = wrap(http, tls)?;
         let client = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(90))
             .pool_timer(TokioTimer::new())
@@ -100,7 +122,16 @@ impl HttpClient {
             client,
             interceptors,
             extensions,
+            #[cfg(feature = "tls")]
+            tls: tls.material.clone(),
         })
+    }
+
+    /// The roots and client certificate added to the TLS defaults, for transports that make
+    /// connections of their own (gRPC).
+    #[cfg(feature = "tls")]
+    pub(crate) fn tls_material(&self) -> &crate::tls::TlsMaterial {
+        &self.tls
     }
 
     /// A request to `uri` with the headers of every A2A 1.0 request: `A2A-Version: 1.0`,
@@ -264,21 +295,16 @@ async fn read_body(body: Incoming) -> Result<Bytes, Error> {
 }
 
 #[cfg(feature = "tls")]
-fn wrap(http: HttpConnector, verify_certificates: bool) -> Result<Connector, Error> {
+fn wrap(http: HttpConnector, tls: &TlsOptions) -> Result<Connector, Error> {
     let tls_error = |err: rustls::Error| Error::Config(format!("cannot set up TLS: {err}"));
     let provider = rustls::crypto::ring::default_provider();
-    let builder = if verify_certificates {
+    let builder = if tls.verify_certificates && tls.material.is_default() {
         hyper_rustls::HttpsConnectorBuilder::new()
             .with_provider_and_webpki_roots(provider)
             .map_err(tls_error)?
     } else {
-        let provider = std::sync::Arc::new(provider);
-        let config = rustls::ClientConfig::builder_with_provider(provider.clone())
-            .with_safe_default_protocol_versions()
-            .map_err(tls_error)?
-            .dangerous()
-            .with_custom_certificate_verifier(std::sync::Arc::new(AnyCertificate(provider)))
-            .with_no_client_auth();
+        let any = Arc::new(AnyCertificate(crate::tls::provider()));
+        let config = tls.material.config(tls.verify_certificates, Some(any))?;
         hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(config)
     };
     let builder = builder.https_or_http().enable_http1();
@@ -288,7 +314,7 @@ fn wrap(http: HttpConnector, verify_certificates: bool) -> Result<Connector, Err
 }
 
 #[cfg(not(feature = "tls"))]
-fn wrap(http: HttpConnector, _verify_certificates: bool) -> Result<Connector, Error> {
+fn wrap(http: HttpConnector, _tls: &TlsOptions) -> Result<Connector, Error> {
     Ok(http)
 }
 

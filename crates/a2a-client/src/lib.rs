@@ -98,13 +98,15 @@
 //!   field), [`Card`](Error::Card), [`Sse`](Error::Sse), [`Timeout`](Error::Timeout), and a
 //!   few more.
 //! * **HTTP.** hyper-util's pooled client: HTTP/1.1, and HTTP/2 over TLS (ALPN); HTTPS with
-//!   rustls (ring, Mozilla's roots from `webpki-roots`).
+//!   rustls (ring, Mozilla's roots from `webpki-roots`, plus any CA given to
+//!   [`ClientBuilder::add_root_certificate`]); a client certificate for agents that require
+//!   mutual TLS with [`ClientBuilder::client_identity`].
 //!
 //! # Features
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots |
+//! | `tls` | yes | `https://` URLs, through rustls with the ring provider and the webpki roots; roots of your own ([`ClientBuilder::add_root_certificate`]) and a client certificate for mutual TLS ([`ClientBuilder::client_identity`]), for every transport |
 //! | `http2` | yes | HTTP/2, negotiated with ALPN over TLS |
 //! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
 //! | `tools` | no | [`tools`]: agents as tools: descriptors from a card (OpenAI-compatible, Anthropic-compatible and MCP shapes), tool calls, a registry of agents |
@@ -128,6 +130,8 @@ mod retry;
 #[cfg(feature = "signing")]
 pub mod signature;
 mod stream;
+#[cfg(feature = "tls")]
+mod tls;
 #[cfg(feature = "tools")]
 pub mod tools;
 pub mod trace;

@@ -375,7 +375,12 @@ pub fn jwks_url(card: &AgentCard) -> Option<&str> {
 /// JWKS, [`Error::Timeout`].
 pub async fn fetch_jwks(url: &str, timeout: Duration) -> Result<Jwks, Error> {
     let uri = parse_url(url)?;
-    let http = HttpClient::new(Some(timeout), Arc::new([]), None, true)?;
+    let http = HttpClient::new(
+        Some(timeout),
+        Arc::new([]),
+        None,
+        &crate::http::TlsOptions::default(),
+    )?;
     let request = http
         .request(Method::GET, uri, content_type::JSON, None)?
         .body(Bytes::new())

@@ -27,7 +27,10 @@
 //! `https://host:port` are taken too. A URL without a scheme is called over TLS when its port
 //! is 443, in plaintext (HTTP/2 with prior knowledge) otherwise, unless
 //! [`GrpcTransportFactory::tls`] says which; TLS is rustls with the ring provider and Mozilla's
-//! roots (webpki), as the other transports.
+//! roots (webpki), as the other transports, with the roots and the client certificate (mutual
+//! TLS) of the client's builder
+//! ([`add_root_certificate`](a2a_client::ClientBuilder::add_root_certificate),
+//! [`client_identity`](a2a_client::ClientBuilder::client_identity)).
 //!
 //! **Each call** carries the metadata `a2a-version: 1.0`, `a2a-extensions` when extensions
 //! are asked for, `traceparent` and `tracestate` inside `a2a_client::trace::scope`, and whatever the client's interceptors set: they see each call as an HTTP
@@ -54,7 +57,7 @@ use a2a_types::v1::{self as v1, binding};
 use bytes::Bytes;
 use futures_util::StreamExt as _;
 use http::HeaderValue;
-use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 use crate::proto::a2a_service_client::A2aServiceClient;
 use crate::status::{code_name, from_status};
@@ -136,9 +139,15 @@ impl TransportFactory for GrpcTransportFactory {
             endpoint = endpoint.connect_timeout(timeout);
         }
         if tls {
-            let config = ClientTlsConfig::new()
+            let mut config = ClientTlsConfig::new()
                 .with_webpki_roots()
                 .domain_name(authority.host().trim_matches(['[', ']']));
+            for pem in target.root_certificates_pem() {
+                config = config.ca_certificate(Certificate::from_pem(pem));
+            }
+            if let Some((cert, key)) = target.client_identity_pem() {
+                config = config.identity(Identity::from_pem(cert, key));
+            }
             endpoint = endpoint
                 .tls_config(config)
                 .map_err(|e| Error::Config(format!("TLS for `{origin}`: {e}")))?;

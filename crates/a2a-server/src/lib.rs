@@ -117,6 +117,7 @@
 //! | `ServeConfig::http2_keep_alive_timeout` | 20 s | an HTTP/2 peer that leaves a ping unanswered this long is disconnected, with all its streams |
 //! | `ServeConfig::http2_max_concurrent_streams` | 200 | announced in `SETTINGS`; a stream opened beyond it is reset with `REFUSED_STREAM` |
 //! | `ServeConfig::shutdown_deadline` | 10 s | after the shutdown signal, a connection still open at the deadline (a stream still being read) is closed |
+//! | `ServeConfig::tls_handshake_timeout` | 10 s | with TLS (feature `tls`): a connection whose TLS handshake is not complete in time (counted from the accept) is closed without an alert; a failed handshake (no valid client certificate where one is required) is closed at once, with rustls' alert; either frees its connection slot, and the first request head is then due within `header_read_timeout` |
 //! | HTTP/1.1 request head (hyper's, fixed) | 100 headers, 408 KiB | `431 Request Header Fields Too Large`, and the connection is closed (the size is checked between reads: a head a little larger may still pass) |
 //! | HTTP/2 header list (hyper's, fixed) | 16 KiB | `431 Request Header Fields Too Large` on that stream |
 //! | `Limits::max_body_bytes` | 4 MiB | `413`, -32600 "invalid request: the request body is larger than the limit of 4194304 bytes" (id `null`); a declared `Content-Length` over the limit is refused before anything is read |
@@ -185,6 +186,7 @@
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
 //! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
+//! | `tls` | no | `serve` terminating TLS ([`ServeConfig::with_tls`], the [`tls`] module: the certificate from PEM or a rustls `ServerConfig`, ALPN for HTTP/2 and HTTP/1.1, client certificates required or optional against a CA, the verified chain in each request's extensions) and the mutual-TLS principal ([`auth::mtls::MtlsAuthenticator`]); tokio-rustls with ring |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;
@@ -204,6 +206,8 @@ mod service;
 #[cfg(feature = "signing")]
 pub mod signing;
 pub mod store;
+#[cfg(feature = "tls")]
+pub mod tls;
 
 pub use agent::{
     Agent, AgentError, AgentEvent, BoxAgent, DynAgent, EventSink, RequestContext, SinkError,

@@ -124,6 +124,10 @@ fn the_docs_table_is_the_crate_docs_table_and_its_defaults_are_the_code() {
             "`ServeConfig::shutdown_deadline`",
             time(serve.shutdown_deadline),
         ),
+        (
+            "`ServeConfig::tls_handshake_timeout`",
+            time(serve.tls_handshake_timeout),
+        ),
         // hyper's own: the 100 headers of its parser, 8 KiB + 400 KiB of read buffer; 16 KiB
         // of HTTP/2 header list (hit below).
         (

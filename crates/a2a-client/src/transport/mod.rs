@@ -208,6 +208,34 @@ pub struct TransportTarget<'a> {
     pub(crate) http: &'a HttpClient,
 }
 
+impl TransportTarget<'_> {
+    /// The CA certificates trusted besides the webpki roots
+    /// ([`ClientBuilder::add_root_certificate`](crate::ClientBuilder::add_root_certificate)),
+    /// each PEM document as it was given: for a transport that makes its own TLS connections.
+    /// Feature `tls`.
+    #[cfg(feature = "tls")]
+    pub fn root_certificates_pem(&self) -> Vec<&[u8]> {
+        self.http
+            .tls_material()
+            .roots_pem
+            .iter()
+            .map(|pem| &pem[..])
+            .collect()
+    }
+
+    /// The client certificate chain and its key to present for mutual TLS
+    /// ([`ClientBuilder::client_identity`](crate::ClientBuilder::client_identity)), as PEM;
+    /// `None` without one. Feature `tls`.
+    #[cfg(feature = "tls")]
+    pub fn client_identity_pem(&self) -> Option<(&[u8], &[u8])> {
+        self.http
+            .tls_material()
+            .identity
+            .as_ref()
+            .map(|identity| (&identity.cert_pem[..], &identity.key_pem[..]))
+    }
+}
+
 impl fmt::Debug for TransportTarget<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TransportTarget")

@@ -27,6 +27,8 @@ mod skills;
 
 #[cfg(feature = "jwt")]
 pub mod jwt;
+#[cfg(feature = "tls")]
+pub mod mtls;
 
 pub use api_key::{ApiKeyAuthenticator, ApiKeyLocation};
 pub use requirements::{AllOf, AnyOf, SecurityRequirements};

@@ -6,6 +6,10 @@
 //! response body is dropped, so an SSE stream keeps its connection busy), and [`Rewind`] notes
 //! when the first bytes of an HTTP/1.1 request head arrive on a connection without one. Both
 //! wake the connection's task through [`Activity`], which then picks the deadline in force.
+//!
+//! With TLS ([`ServeConfig::with_tls`]) the handshake comes first, under its own deadline
+//! (`super::tls`), and ALPN names the protocol instead of the first bytes; the stream hyper
+//! reads is then the TLS stream ([`Io::Tls`]).
 
 use std::error::Error as StdError;
 use std::future::Future;
@@ -34,6 +38,13 @@ use tower_service::Service;
 
 use super::ServeConfig;
 
+/// The verified client chain of a TLS connection, for its requests' extensions.
+#[cfg(feature = "tls")]
+type Peer = Option<crate::tls::PeerCertificates>;
+/// Nothing to hand to requests without TLS.
+#[cfg(not(feature = "tls"))]
+type Peer = ();
+
 /// The first bytes of an HTTP/2 connection with prior knowledge (RFC 9113 §3.4).
 const H2_PREFACE: &[u8; 24] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -49,10 +60,16 @@ pub(super) struct Settings {
     close_grace: Duration,
     http1: http1::Builder,
     http2: http2::Builder<TokioExecutor>,
+    /// The handshakes of a server that terminates TLS.
+    #[cfg(feature = "tls")]
+    pub(super) tls: Option<super::tls::Handshakes>,
 }
 
 impl Settings {
-    pub(super) fn new(config: &ServeConfig) -> Self {
+    /// # Errors
+    ///
+    /// TLS settings that cannot make a rustls configuration (`InvalidInput`).
+    pub(super) fn new(config: &ServeConfig) -> io::Result<Self> {
         let mut http1 = http1::Builder::new();
         // The head deadline is the watch's (below): hyper's own header timer would also start
         // whenever a kept-alive connection goes idle, and so cut the idle timeout short.
@@ -67,13 +84,15 @@ impl Settings {
                     .map(|interval| interval.min(LONGEST_TIMER)),
             )
             .keep_alive_timeout(config.http2_keep_alive_timeout.min(LONGEST_TIMER));
-        Self {
+        Ok(Self {
             header_read_timeout: config.header_read_timeout,
             idle_timeout: config.idle_timeout,
             close_grace: config.http2_keep_alive_timeout,
             http1,
             http2,
-        }
+            #[cfg(feature = "tls")]
+            tls: super::tls::Handshakes::new(config)?,
+        })
     }
 
     /// When the watch acts in `phase`; `None` for never.
@@ -126,7 +145,7 @@ impl<B> ResponseBody for B where
 
 /// The protocol a connection speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Protocol {
+pub(super) enum Protocol {
     Http1,
     Http2,
 }
@@ -146,11 +165,11 @@ pub(super) async fn serve_connection<S, B>(
     // Every connection's task holds this future: the connections are built by plain functions
     // and the larger HTTP/2 one is boxed, which keeps it small (each idle SSE subscriber pays
     // for it).
-    let accepted = Instant::now();
-    let Some((protocol, io)) = sniff(stream, peer, &settings, &closing).await else {
+    let Some((protocol, io, peer_chain, accepted)) = open(stream, peer, &settings, &closing).await
+    else {
         return;
     };
-    let activity = Arc::new(Activity::new(protocol));
+    let activity = Arc::new(Activity::new(protocol, peer_chain));
     let watch = Watch {
         protocol,
         activity: &activity,
@@ -171,6 +190,26 @@ pub(super) async fn serve_connection<S, B>(
     }
 }
 
+/// The protocol of a new connection, the stream to hand to hyper, the client's verified chain
+/// (TLS) and the instant its first request head is counted from: the accept, or the end of the
+/// TLS handshake. `None` when the connection is to be closed.
+async fn open(
+    stream: TcpStream,
+    peer: SocketAddr,
+    settings: &Settings,
+    closing: &CancellationToken,
+) -> Option<(Protocol, Rewind, Peer, Instant)> {
+    #[cfg(feature = "tls")]
+    if let Some(tls) = &settings.tls {
+        let (protocol, stream, chain) = tls.accept(stream, peer, closing).await?;
+        let io = Rewind::new(Io::Tls(Box::new(stream)), FirstBytes::default());
+        return Some((protocol, io, chain, Instant::now()));
+    }
+    let accepted = Instant::now();
+    let (protocol, io) = sniff(stream, peer, settings, closing).await?;
+    Some((protocol, io, Peer::default(), accepted))
+}
+
 /// Reads the first bytes within the header read timeout: the protocol, and the stream to hand
 /// to hyper. `None` when the connection is to be closed.
 async fn sniff(
@@ -186,7 +225,7 @@ async fn sniff(
         sniffed = tokio::time::timeout(settings.header_read_timeout, first.read(&mut stream)) => sniffed,
     };
     match sniffed {
-        Ok(Ok(Some(protocol))) => Some((protocol, Rewind::new(stream, first))),
+        Ok(Ok(Some(protocol))) => Some((protocol, Rewind::new(Io::Plain(stream), first))),
         Ok(Ok(None)) => None,
         Ok(Err(err)) => {
             tracing::debug!(%peer, %err, "connection failed before its first request");
@@ -269,9 +308,68 @@ impl FirstBytes {
     }
 }
 
+/// The stream of a connection: plain TCP, or TLS over it (boxed: a TLS stream is several
+/// times the size of a TCP one, and plaintext connections need not pay for it).
+pub(super) enum Io {
+    Plain(TcpStream),
+    #[cfg(feature = "tls")]
+    Tls(Box<tokio_rustls::server::TlsStream<TcpStream>>),
+}
+
+/// Calls `$call` on the stream inside `$io`, whichever it is.
+macro_rules! on_io {
+    ($io:expr, $stream:ident => $call:expr) => {
+        match $io {
+            Io::Plain($stream) => $call,
+            #[cfg(feature = "tls")]
+            Io::Tls($stream) => $call,
+        }
+    };
+}
+
+impl AsyncRead for Io {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        on_io!(self.get_mut(), s => Pin::new(s).poll_read(cx, buf))
+    }
+}
+
+impl AsyncWrite for Io {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        on_io!(self.get_mut(), s => Pin::new(s).poll_write(cx, buf))
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        on_io!(self.get_mut(), s => Pin::new(s).poll_write_vectored(cx, bufs))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        on_io!(self, s => s.is_write_vectored())
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        on_io!(self.get_mut(), s => Pin::new(s).poll_flush(cx))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        on_io!(self.get_mut(), s => Pin::new(s).poll_shutdown(cx))
+    }
+}
+
 /// The stream with its first bytes put back in front, for hyper.
 struct Rewind {
-    io: TcpStream,
+    io: Io,
     first: FirstBytes,
     /// How much of `first` hyper has read.
     pos: usize,
@@ -280,7 +378,7 @@ struct Rewind {
 }
 
 impl Rewind {
-    fn new(io: TcpStream, first: FirstBytes) -> Self {
+    fn new(io: Io, first: FirstBytes) -> Self {
         Self {
             io,
             first,
@@ -362,15 +460,20 @@ struct Activity {
     head_started: AtomicBool,
     /// Wakes the watch: the last open request ended, or a head began.
     wake: Notify,
+    /// The client's verified certificate chain (TLS), put into every request's extensions.
+    #[cfg_attr(not(feature = "tls"), allow(dead_code))]
+    peer: Peer,
 }
 
 impl Activity {
-    fn new(protocol: Protocol) -> Self {
+    fn new(protocol: Protocol, peer: Peer) -> Self {
         Self {
             open: AtomicUsize::new(0),
-            // An HTTP/1.1 connection's first head began with its first bytes.
+            // An HTTP/1.1 connection's first head began with its first bytes (or, over TLS, is
+            // due from the end of the handshake).
             head_started: AtomicBool::new(protocol == Protocol::Http1),
             wake: Notify::new(),
+            peer,
         }
     }
 
@@ -544,6 +647,14 @@ where
     }
 
     fn call(&mut self, request: Request<Incoming>) -> Self::Future {
+        #[cfg(feature = "tls")]
+        let request = {
+            let mut request = request;
+            if let Some(chain) = &self.activity.peer {
+                request.extensions_mut().insert(chain.clone());
+            }
+            request
+        };
         let guard = Guard::new(&self.activity);
         TrackedFuture {
             inner: self.inner.call(request),

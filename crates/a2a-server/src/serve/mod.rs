@@ -7,6 +7,10 @@
 //!   open request (or HTTP/2 stream) is closed after the idle timeout, HTTP/2 peers are pinged.
 //! * At [`ServeConfig::max_connections`] the loop stops accepting until a connection ends; an
 //!   accept error (out of file descriptors) pauses it briefly, it never ends it.
+//! * With [`ServeConfig::with_tls`] (feature `tls`) every connection is TLS: the handshake
+//!   runs in the connection's task under [`ServeConfig::tls_handshake_timeout`], ALPN picks
+//!   HTTP/2 or HTTP/1.1, and the client's verified certificate chain goes into each request's
+//!   extensions ([`PeerCertificates`](crate::tls::PeerCertificates)).
 
 use std::error::Error as StdError;
 use std::fmt;
@@ -25,6 +29,8 @@ use tokio_util::sync::CancellationToken;
 use tower_service::Service;
 
 mod connection;
+#[cfg(feature = "tls")]
+mod tls;
 
 use connection::Settings;
 
@@ -88,6 +94,18 @@ pub struct ServeConfig {
     /// before they are closed. Default 10 s. Idle connections close at once; a client still
     /// reading a stream at the deadline sees its connection closed.
     pub shutdown_deadline: Duration,
+    /// With TLS ([`with_tls`](Self::with_tls), feature `tls`): how long a client has to
+    /// complete the TLS handshake, counted from the accept. Default 10 s. A client that has not
+    /// finished it by then (one that connects and sends nothing, or stops halfway) sees its
+    /// connection closed, without a TLS alert; so does one whose handshake fails (no valid
+    /// client certificate where one is required: with rustls' alert). Either way the connection
+    /// slot is freed at once and the accept loop goes on. The first request head is then due
+    /// within [`header_read_timeout`](Self::header_read_timeout) of the handshake's end. Its
+    /// own bound, not the header read timeout, so that a slow-handshake client is dropped
+    /// sooner than a slow-request one: a handshake is a few round trips and some CPU.
+    pub tls_handshake_timeout: Duration,
+    #[cfg(feature = "tls")]
+    tls: Option<crate::tls::TlsSettings>,
     on_shutdown: Vec<Hook>,
 }
 
@@ -101,6 +119,9 @@ impl Default for ServeConfig {
             http2_keep_alive_timeout: Duration::from_secs(20),
             http2_max_concurrent_streams: 200,
             shutdown_deadline: Duration::from_secs(10),
+            tls_handshake_timeout: Duration::from_secs(10),
+            #[cfg(feature = "tls")]
+            tls: None,
             on_shutdown: Vec::new(),
         }
     }
@@ -108,7 +129,8 @@ impl Default for ServeConfig {
 
 impl fmt::Debug for ServeConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ServeConfig")
+        let mut debug = f.debug_struct("ServeConfig");
+        debug
             .field("max_connections", &self.max_connections)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("idle_timeout", &self.idle_timeout)
@@ -119,6 +141,10 @@ impl fmt::Debug for ServeConfig {
                 &self.http2_max_concurrent_streams,
             )
             .field("shutdown_deadline", &self.shutdown_deadline)
+            .field("tls_handshake_timeout", &self.tls_handshake_timeout);
+        #[cfg(feature = "tls")]
+        debug.field("tls", &self.tls);
+        debug
             .field(
                 "on_shutdown",
                 &format_args!("{} hooks", self.on_shutdown.len()),
@@ -175,6 +201,43 @@ impl ServeConfig {
     pub fn with_shutdown_deadline(mut self, deadline: Duration) -> Self {
         self.shutdown_deadline = deadline;
         self
+    }
+
+    /// Sets [`tls_handshake_timeout`](Self::tls_handshake_timeout).
+    #[must_use]
+    pub fn with_tls_handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.tls_handshake_timeout = timeout;
+        self
+    }
+
+    /// Terminates TLS on every connection (feature `tls`): the server's certificate, and
+    /// client certificates as `tls` asks ([`ClientAuth`](crate::tls::ClientAuth)). ALPN then
+    /// chooses HTTP/2 (`h2`) or HTTP/1.1 (`http/1.1`, or no ALPN), rather than the first bytes
+    /// (plaintext connections are no longer served). The handshake is bounded by
+    /// [`tls_handshake_timeout`](Self::tls_handshake_timeout).
+    ///
+    /// ```no_run
+    /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// use a2a_server::ServeConfig;
+    /// use a2a_server::tls::TlsSettings;
+    ///
+    /// let tls = TlsSettings::from_pem(std::fs::read("chain.pem")?, std::fs::read("key.pem")?)?;
+    /// let config = ServeConfig::default().with_tls(tls);
+    /// # let _ = config;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "tls")]
+    #[must_use]
+    pub fn with_tls(mut self, tls: crate::tls::TlsSettings) -> Self {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// The TLS settings, when the server terminates TLS (feature `tls`).
+    #[cfg(feature = "tls")]
+    pub fn tls(&self) -> Option<&crate::tls::TlsSettings> {
+        self.tls.as_ref()
     }
 
     /// Adds a hook that [`serve_with_shutdown`] calls once, when its shutdown signal fires:
@@ -234,8 +297,9 @@ where
 /// the [`shutdown_deadline`](ServeConfig::shutdown_deadline). Returns once every connection
 /// is closed.
 ///
-/// Fails only on a configuration that could serve nothing (`max_connections` 0); accept
-/// errors are logged and retried.
+/// Fails only on a configuration that could serve nothing (`max_connections` 0, TLS settings
+/// rustls refuses: `InvalidInput`, naming the problem); accept errors are logged and retried,
+/// and a connection that fails (its TLS handshake included) ends alone.
 ///
 /// ```no_run
 /// # async fn run(service: a2a_server::A2aService) -> std::io::Result<()> {
@@ -270,7 +334,7 @@ where
             "ServeConfig::max_connections is 0: no connection could ever be served",
         ));
     }
-    let settings = Arc::new(Settings::new(&config));
+    let settings = Arc::new(Settings::new(&config)?);
     let closing = CancellationToken::new();
     let mut connections = JoinSet::new();
     let mut signal = std::pin::pin!(signal);
