@@ -114,6 +114,10 @@ pub(crate) fn resolve(url: &str, card_url: Option<&http::Uri>) -> Result<http::U
 /// A card as fetched: read as 1.0, the document as received, and where it was found.
 pub(crate) struct Fetched {
     pub(crate) card: AgentCard,
+    #[cfg_attr(
+        not(feature = "signing"),
+        expect(dead_code, reason = "read by the signature checks only")
+    )]
     pub(crate) document: serde_json::Value,
     pub(crate) url: http::Uri,
 }

@@ -184,9 +184,12 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
+//! | `signing` | yes | signed agent cards ([`ServiceBuilder::sign_card`], the [`signing`] module) and the JWKS endpoint (a2a-jose on ring) |
+//! | `jwt` | yes | [`auth::jwt::JwtAuthenticator`]: bearer JWTs checked against a JWKS URL or an OpenID Connect issuer (the keys fetched over hyper-util and rustls, ring) |
 //! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
 //! | `tls` | no | `serve` terminating TLS ([`ServeConfig::with_tls`], the [`tls`] module: the certificate from PEM or a rustls `ServerConfig`, ALPN for HTTP/2 and HTTP/1.1, client certificates required or optional against a CA, the verified chain in each request's extensions) and the mutual-TLS principal ([`auth::mtls::MtlsAuthenticator`]); tokio-rustls with ring |
+//! | `store-conformance` | no | [`store::conformance`]: the behaviour every [`TaskStore`](store::TaskStore) must show, as async test functions and the `store_conformance_tests!` macro, for stores outside this crate |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;

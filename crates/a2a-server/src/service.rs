@@ -408,6 +408,10 @@ impl ServiceBuilder {
     }
 
     /// The service.
+    #[cfg_attr(
+        not(feature = "push"),
+        expect(unused_mut, reason = "only push declares itself in the card")
+    )]
     pub fn build(mut self) -> A2aService {
         #[cfg(feature = "push")]
         crate::push::declare(&mut self.card, self.push.as_ref());

@@ -55,8 +55,15 @@ fn hex_into(text: &str, out: &mut [u8]) -> Option<()> {
     Some(())
 }
 
+/// Lower-case hex, two digits a byte (one allocation; no formatter per byte).
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    text
 }
 
 impl TraceContext {

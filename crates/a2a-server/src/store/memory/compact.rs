@@ -15,9 +15,9 @@
 //!
 //! The task's id and its context id each appear in its JSON once for the task and once more in
 //! every history message (`taskId`, `contextId`): four copies of ~38 bytes in an echo task.
-//! Every quoted occurrence of each (`"<id>"`, a whole JSON string: inside a string a quote is
-//! escaped, so the bytes match nowhere else) is cut out of the JSON and its place noted, and put
-//! back before the JSON is parsed; the task id is the store's key, the context id is in the
+//! Every occurrence of the bytes `"<id>"` (a whole JSON string, nearly always; wherever they
+//! are, the same bytes go back to the same place, so the cut is lossless) is cut out of the JSON
+//! and its place noted, and put back before the JSON is parsed; the task id is the store's key, the context id is in the
 //! header. The task's JSON is stored as its length in 4 bytes, the cut bytes, then per id the
 //! number of places and each place as the varint distance from the one before. The rest is not
 //! compressed: an echo task's JSON compresses by too little to pay for a compressor (see
@@ -230,30 +230,29 @@ fn task_json(out: &mut Vec<u8>, task: &Task, ids: [&str; 2]) {
 }
 
 /// Cuts the occurrences of `"<id>"` out of `out[start..]`, in place; the places (offsets from
-/// `start` in the cut text, ascending) and their number.
+/// `start` in the cut text, ascending) and their number. Each quote is a candidate (a memchr
+/// scan; a JSON task holds a few dozen), compared with the id and its closing quote: cheaper for
+/// one short search than building a substring finder.
 fn cut(out: &mut Vec<u8>, start: usize, id: &[u8]) -> ([u32; MAX_CUTS], usize) {
     let mut places = [0u32; MAX_CUTS];
     let mut count = 0;
     let end = out.len();
+    let quoted = id.len() + 2;
     let (mut read, mut write) = (start, start);
-    let finder = memchr::memmem::Finder::new(id);
-    let mut from = start + 1;
-    while count < MAX_CUTS && from + id.len() < end {
-        let Some(found) = finder.find(&out[from..end]) else {
+    let mut at = start;
+    while count < MAX_CUTS && at + quoted <= end {
+        let Some(found) = memchr::memchr(b'"', &out[at..end - quoted + 1]) else {
             break;
         };
-        let m = from + found;
-        if m + id.len() >= end {
-            break;
-        }
-        from = m + 1;
-        if out[m - 1] != b'"' || out[m + id.len()] != b'"' || m - 1 < read {
+        let q = at + found;
+        if out[q + 1..q + 1 + id.len()] != *id || out[q + quoted - 1] != b'"' {
+            at = q + 1;
             continue;
         }
-        out.copy_within(read..m - 1, write);
-        write += m - 1 - read;
-        read = m + id.len() + 1;
-        from = read + 1;
+        out.copy_within(read..q, write);
+        write += q - read;
+        read = q + quoted;
+        at = read;
         let Ok(place) = u32::try_from(write - start) else {
             break;
         };
