@@ -343,7 +343,7 @@ impl Entry {
     /// Keeps the task in compact form (see [`Frozen`]), moving `total` (the store's bytes) by
     /// the change of [`held`](Self::held).
     fn freeze(&mut self, total: &mut u64) {
-        if let Body::Live(live) = &self.body
+        if let Body::Live(live) = &mut self.body
             && let Some(frozen) = Frozen::freeze(live)
         {
             let held = self.held();

@@ -832,8 +832,19 @@ fn a_frozen_task_reads_as_it_did_live() {
         let store = InMemoryTaskStore::new();
         let id = TaskId::from("f");
         let owner = Owner::new(Some(Principal::new("alice")), Some("acme".to_owned()));
-        let mut created = task("f", TaskState::Submitted, 1_700_000_000)
-            .with_history([Message::new("m-1", Role::User, vec![Part::text("hello")])]);
+        // Messages with the task's own ids, others' and none: the compact form takes out only
+        // the task's own and puts them back.
+        let with_ids = |message: Message, task: Option<&str>, context: Option<&str>| {
+            let mut message = message;
+            message.task_id = task.map(TaskId::from);
+            message.context_id = context.map(a2a_types::v1::ContextId::from);
+            message
+        };
+        let mut created = task("f", TaskState::Submitted, 1_700_000_000).with_history([with_ids(
+            Message::new("m-1", Role::User, vec![Part::text("hello")]),
+            Some("f"),
+            Some("ctx-f"),
+        )]);
         created.context_id = Some("ctx-f".into());
         created.metadata = Some(serde_json::from_str(r#"{"k":"v","n":[1,2.5,null]}"#).unwrap());
         store
@@ -856,7 +867,11 @@ fn a_frozen_task_reads_as_it_did_live() {
         .with_name("every part");
         let mut with_metadata = Artifact::new("a", vec![Part::text("more")]);
         with_metadata.metadata = Some(serde_json::from_str(r#"{"page":2}"#).unwrap());
-        let question = Message::new("m-2", Role::Agent, vec![Part::text("which city?")]);
+        let question = with_ids(
+            Message::new("m-2", Role::Agent, vec![Part::text("which city?")]),
+            Some("g"),
+            Some("ctx-f"),
+        );
         let mut odd_status = TaskStatus::now(TaskState::Working);
         odd_status.message = Some(question.clone());
         for e in [
@@ -872,18 +887,20 @@ fn a_frozen_task_reads_as_it_did_live() {
                 last_chunk: true,
             },
             TaskEdit::Status(TaskStatus::now(TaskState::InputRequired).with_message(question)),
-            TaskEdit::Message(Message::new("m-3", Role::User, vec![Part::text("Paris")])),
+            TaskEdit::Message(with_ids(
+                Message::new("m-3", Role::User, vec![Part::text("Paris")]),
+                Some("f"),
+                Some("ctx-other"),
+            )),
             TaskEdit::Status(odd_status),
             // Replaces artifact `a`: the events that carried the old one still show it.
             chunk("a", "new", false, true),
             chunk("b", "bee", false, true),
-            TaskEdit::Status(
-                TaskStatus::now(TaskState::Completed).with_message(Message::new(
-                    "m-4",
-                    Role::Agent,
-                    vec![Part::text("done")],
-                )),
-            ),
+            TaskEdit::Status(TaskStatus::now(TaskState::Completed).with_message(with_ids(
+                Message::new("m-4", Role::Agent, vec![Part::text("done")]),
+                Some("f"),
+                Some("ctx-f"),
+            ))),
         ] {
             edit(&store, &id, e).await;
         }

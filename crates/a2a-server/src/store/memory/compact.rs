@@ -14,16 +14,16 @@
 //! slots and the task's artifact slots (see [`Live`]).
 //!
 //! The task's id and its context id each appear in its JSON once for the task and once more in
-//! every history message (`taskId`, `contextId`): four copies of ~38 bytes in an echo task.
-//! Every occurrence of the bytes `"<id>"` (a whole JSON string, nearly always; wherever they
-//! are, the same bytes go back to the same place, so the cut is lossless) is cut out of the JSON
-//! and its place noted, and put back before the JSON is parsed; the task id is the store's key, the context id is in the
-//! header. The task's JSON is stored as its length in 4 bytes, the cut bytes, then per id the
-//! number of places and each place as the varint distance from the one before. The rest is not
-//! compressed: an echo task's JSON compresses by too little to pay for a compressor (see
+//! every message (`taskId`, `contextId`): four copies of ~50 bytes in an echo task. They are
+//! taken out of the task before it is written and put back when it is read: the task's id is
+//! the store's key and the context id is in the header, and a flag per message (history first,
+//! then the status message; two bits: the task id, the context id) says which of its ids were
+//! the task's (a different or empty one stays in the JSON). The task's JSON is stored as the
+//! number of flag bytes (a varint), the flag bytes, its length in 4 bytes, then the JSON. The
+//! rest is not compressed: an echo task's JSON compresses by too little to pay for a compressor (see
 //! `docs/benchmarks.md`, "Memory per kept task and scale").
 
-use a2a_types::v1::{Artifact, StreamResponse, Task, TaskId, TaskState, Timestamp};
+use a2a_types::v1::{Artifact, ContextId, StreamResponse, Task, TaskId, TaskState, Timestamp};
 
 use super::{Header, Live, Logged, Slot, SlotArtifact};
 use crate::store::StoreError;
@@ -38,7 +38,7 @@ const CONTEXT_AT: usize = 5;
 impl Frozen {
     /// The compact form of `live`; `None` (the task stays live) for a state whose number does
     /// not fit the header's byte, which no state of the protocol has.
-    pub(super) fn freeze(live: &Live) -> Option<Self> {
+    pub(super) fn freeze(live: &mut Live) -> Option<Self> {
         let number = u8::try_from(live.task.status.state.number()).ok()?;
         SCRATCH.with(|scratch| {
             let mut out = scratch.borrow_mut();
@@ -54,7 +54,7 @@ impl Frozen {
         })
     }
 
-    fn write(live: &Live, number: u8, out: &mut Vec<u8>) {
+    fn write(live: &mut Live, number: u8, out: &mut Vec<u8>) {
         out.push(number);
         out.extend_from_slice(&super::index(live.log.len()).to_le_bytes());
         match &live.task.context_id {
@@ -64,8 +64,7 @@ impl Frozen {
             }
             None => varint(out, 0),
         }
-        let context = live.task.context_id.as_ref().map_or("", |c| c.as_str());
-        task_json(out, &live.task, [live.task.id.as_str(), context]);
+        task_json(out, &mut live.task);
         opt_index(out, live.status_message);
         varint(out, live.log.len() as u64);
         for logged in &live.log {
@@ -117,6 +116,16 @@ impl Frozen {
         reader.take(len).ok()
     }
 
+    /// The header's context id, when the task has a non-empty one.
+    fn context(&self) -> Result<Option<ContextId>, StoreError> {
+        match self.context_id() {
+            None | Some([]) => Ok(None),
+            Some(bytes) => std::str::from_utf8(bytes)
+                .map(|c| Some(ContextId::from(c)))
+                .map_err(|_| corrupt("context id")),
+        }
+    }
+
     fn payload(&self) -> Result<Reader<'_>, StoreError> {
         let mut reader = Reader::new(&self.0[CONTEXT_AT..]);
         let len = reader.varint()?;
@@ -129,15 +138,13 @@ impl Frozen {
     /// The task alone (its JSON comes first: the log is not decoded). `id` is the task's id,
     /// which the form does not repeat.
     pub(super) fn task(&self, id: &TaskId) -> Result<Task, StoreError> {
-        let context = self.context_id().unwrap_or_default();
-        self.payload()?.task_json([id.as_str().as_bytes(), context])
+        self.payload()?.task_json(id, self.context()?)
     }
 
     /// Everything, as it was before it was frozen. `id` is the task's id.
     pub(super) fn thaw(&self, id: &TaskId) -> Result<Live, StoreError> {
-        let context = self.context_id().unwrap_or_default();
         let mut r = self.payload()?;
-        let task: Task = r.task_json([id.as_str().as_bytes(), context])?;
+        let task: Task = r.task_json(id, self.context()?)?;
         let status_message = r.opt_index()?;
         let count = r.len()?;
         let mut log = Vec::with_capacity(count);
@@ -197,89 +204,48 @@ thread_local! {
 /// The most capacity the scratch buffer keeps between tasks.
 const MAX_SCRATCH: usize = 64 * 1024;
 
-/// The most places of one id noted per task; further copies stay in the JSON.
-const MAX_CUTS: usize = 16;
-
-/// Whether `id` is written in JSON as itself between quotes (no byte serde_json escapes).
-fn cuttable(id: &str) -> bool {
-    !id.is_empty() && !id.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+/// The task's JSON without the ids its messages share with it (see the module docs): the
+/// flags, then the JSON. The task is left as it was.
+fn task_json(out: &mut Vec<u8>, task: &mut Task) {
+    let messages = task.history.len() + usize::from(task.status.message.is_some());
+    let flag_bytes = messages.div_ceil(4);
+    varint(out, flag_bytes as u64);
+    let flags_at = out.len();
+    out.resize(flags_at + flag_bytes, 0);
+    let id = std::mem::take(&mut task.id);
+    let context = task.context_id.take_if(|c| !c.is_empty());
+    let history = task.history.iter_mut();
+    for (i, message) in history.chain(task.status.message.as_mut()).enumerate() {
+        let own_task = message.task_id.as_ref() == Some(&id) && !id.is_empty();
+        let own_context = context.is_some() && message.context_id == context;
+        if own_task {
+            message.task_id = None;
+        }
+        if own_context {
+            message.context_id = None;
+        }
+        out[flags_at + i / 4] |= (u8::from(own_task) | u8::from(own_context) << 1) << (2 * (i % 4));
+    }
+    json(out, &*task);
+    // Back as they were.
+    let flags = flags_at..flags_at + flag_bytes;
+    restore_ids(task, &out[flags], &id, context.as_ref());
+    task.id = id;
+    task.context_id = context.or(task.context_id.take());
 }
 
-/// The task's JSON with the quoted occurrences of `ids` cut out (see the module docs).
-fn task_json(out: &mut Vec<u8>, task: &Task, ids: [&str; 2]) {
-    let at = out.len();
-    out.extend_from_slice(&[0; 4]);
-    // Writing to a Vec cannot fail, and our types always serialize.
-    let _ = serde_json::to_writer(&mut *out, task);
-    let mut cuts = [([0u32; MAX_CUTS], 0usize); 2];
-    for (pass, id) in ids.iter().enumerate() {
-        if cuttable(id) && (pass == 0 || *id != ids[0]) {
-            cuts[pass] = cut(out, at + 4, id.as_bytes());
+/// Puts the ids the `flags` say were taken out of `task`'s messages back: `id` and `context`.
+fn restore_ids(task: &mut Task, flags: &[u8], id: &TaskId, context: Option<&ContextId>) {
+    let history = task.history.iter_mut();
+    for (i, message) in history.chain(task.status.message.as_mut()).enumerate() {
+        let bits = flags.get(i / 4).map_or(0, |b| b >> (2 * (i % 4)));
+        if bits & 1 != 0 {
+            message.task_id = Some(id.clone());
+        }
+        if bits & 2 != 0 {
+            message.context_id = context.cloned();
         }
     }
-    let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
-    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
-    for (places, count) in &cuts {
-        varint(out, *count as u64);
-        let mut last = 0;
-        for place in &places[..*count] {
-            varint(out, u64::from(place - last));
-            last = *place;
-        }
-    }
-}
-
-/// Cuts the occurrences of `"<id>"` out of `out[start..]`, in place; the places (offsets from
-/// `start` in the cut text, ascending) and their number. Each quote is a candidate (a memchr
-/// scan; a JSON task holds a few dozen), compared with the id and its closing quote: cheaper for
-/// one short search than building a substring finder.
-fn cut(out: &mut Vec<u8>, start: usize, id: &[u8]) -> ([u32; MAX_CUTS], usize) {
-    let mut places = [0u32; MAX_CUTS];
-    let mut count = 0;
-    let end = out.len();
-    let quoted = id.len() + 2;
-    let (mut read, mut write) = (start, start);
-    let mut at = start;
-    while count < MAX_CUTS && at + quoted <= end {
-        let Some(found) = memchr::memchr(b'"', &out[at..end - quoted + 1]) else {
-            break;
-        };
-        let q = at + found;
-        if out[q + 1..q + 1 + id.len()] != *id || out[q + quoted - 1] != b'"' {
-            at = q + 1;
-            continue;
-        }
-        out.copy_within(read..q, write);
-        write += q - read;
-        read = q + quoted;
-        at = read;
-        let Ok(place) = u32::try_from(write - start) else {
-            break;
-        };
-        places[count] = place;
-        count += 1;
-    }
-    out.copy_within(read..end, write);
-    out.truncate(write + (end - read));
-    (places, count)
-}
-
-/// `text` with `"<id>"` put back at each of `places` (offsets in `text`, ascending).
-fn restore(text: &[u8], places: &[usize], id: &[u8]) -> Result<Vec<u8>, StoreError> {
-    let mut out = Vec::with_capacity(text.len() + places.len() * (id.len() + 2));
-    let mut from = 0;
-    for &place in places {
-        let chunk = text
-            .get(from..place)
-            .ok_or_else(|| corrupt("an id's place past the JSON"))?;
-        out.extend_from_slice(chunk);
-        out.push(b'"');
-        out.extend_from_slice(id);
-        out.push(b'"');
-        from = place;
-    }
-    out.extend_from_slice(&text[from..]);
-    Ok(out)
 }
 
 /// The JSON of `value`, after its length (4 bytes, little-endian, written once the JSON is:
@@ -475,39 +441,22 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The task's JSON with the quoted `ids` put back where they were cut (see [`task_json`]).
-    fn task_json(&mut self, ids: [&[u8]; 2]) -> Result<Task, StoreError> {
-        let mut len = [0u8; 4];
-        len.copy_from_slice(self.take(4)?);
-        let len = usize::try_from(u32::from_le_bytes(len)).map_err(|_| corrupt("JSON length"))?;
-        let cut = self.take(len)?;
-        let mut places = [[0usize; MAX_CUTS]; 2];
-        let mut counts = [0usize; 2];
-        for (pass, count) in counts.iter_mut().enumerate() {
-            *count = usize::try_from(self.varint()?).map_err(|_| corrupt("id places"))?;
-            if *count > MAX_CUTS {
-                return Err(corrupt("too many id places"));
-            }
-            let mut last = 0usize;
-            for place in &mut places[pass][..*count] {
-                let delta = usize::try_from(self.varint()?).map_err(|_| corrupt("id place"))?;
-                last = last.checked_add(delta).ok_or_else(|| corrupt("id place"))?;
-                *place = last;
-            }
+    /// The task written by [`task_json`], its ids put back: `id` (the store's key) and
+    /// `context` (the header's).
+    fn task_json(&mut self, id: &TaskId, context: Option<ContextId>) -> Result<Task, StoreError> {
+        let flag_bytes = self.len()?;
+        let flags = self.take(flag_bytes)?;
+        let mut task: Task = self.json()?;
+        task.id = id.clone();
+        if context.is_some() {
+            task.context_id = context.clone();
         }
-        let parse = |bytes: &[u8]| {
-            serde_json::from_slice(bytes).map_err(|e| corrupt(&format!("JSON: {e}")))
-        };
-        // Cut the task id first, then the context id: put back in the other order.
-        match counts {
-            [0, 0] => parse(cut),
-            [a, 0] => parse(&restore(cut, &places[0][..a], ids[0])?),
-            [0, b] => parse(&restore(cut, &places[1][..b], ids[1])?),
-            [a, b] => {
-                let once = restore(cut, &places[1][..b], ids[1])?;
-                parse(&restore(&once, &places[0][..a], ids[0])?)
-            }
+        let messages = task.history.len() + usize::from(task.status.message.is_some());
+        if flags.len() != messages.div_ceil(4) {
+            return Err(corrupt("the message flags do not match the messages"));
         }
+        restore_ids(&mut task, flags, id, context.as_ref());
+        Ok(task)
     }
 
     fn json<T: serde::de::DeserializeOwned>(&mut self) -> Result<T, StoreError> {
@@ -516,64 +465,5 @@ impl<'a> Reader<'a> {
         let len = usize::try_from(u32::from_le_bytes(len)).map_err(|_| corrupt("JSON length"))?;
         let bytes = self.take(len)?;
         serde_json::from_slice(bytes).map_err(|e| corrupt(&format!("JSON: {e}")))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{MAX_CUTS, cut, restore};
-    use proptest::prelude::*;
-
-    fn round_trip(text: &[u8], id: &[u8]) -> (Vec<u8>, usize) {
-        let mut out = b"xxxx".to_vec();
-        out.extend_from_slice(text);
-        let (places, count) = cut(&mut out, 4, id);
-        let places: Vec<usize> = places[..count].iter().map(|p| *p as usize).collect();
-        let cut_text = out[4..].to_vec();
-        assert_eq!(restore(&cut_text, &places, id).unwrap(), text);
-        (cut_text, count)
-    }
-
-    #[test]
-    fn quoted_ids_are_cut_and_put_back() {
-        let text = br#"{"id":"t-1","history":[{"taskId":"t-1","parts":[{"text":"t-1 \"t-1\""}]}]}"#;
-        let (cut_text, count) = round_trip(text, b"t-1");
-        // The two whole strings go; the text's unquoted and escaped copies stay.
-        assert_eq!(count, 2);
-        assert_eq!(
-            cut_text,
-            br#"{"id":,"history":[{"taskId":,"parts":[{"text":"t-1 \"t-1\""}]}]}"#
-        );
-        // Adjacent and overlapping candidates, the JSON's first and last bytes.
-        round_trip(br#""t-1""t-1""#, b"t-1");
-        round_trip(br#""t-1"t-1""#, b"t-1");
-        round_trip(b"t-1", b"t-1");
-        round_trip(b"", b"t-1");
-    }
-
-    #[test]
-    fn at_most_max_cuts_places_are_noted() {
-        let text = r#""a","#.repeat(MAX_CUTS + 5);
-        let (cut_text, count) = round_trip(text.as_bytes(), b"a");
-        assert_eq!(count, MAX_CUTS);
-        assert_eq!(cut_text.len(), text.len() - MAX_CUTS * 3);
-    }
-
-    #[test]
-    fn a_place_past_the_text_is_corrupt() {
-        assert!(restore(b"abc", &[4], b"x").is_err());
-    }
-
-    proptest! {
-        #[test]
-        fn cutting_is_undone_exactly(
-            pieces in proptest::collection::vec(
-                prop_oneof![Just(&b"\"id\""[..]), Just(&b"id"[..]), Just(&b"\""[..]), Just(&b"x"[..])],
-                0..40,
-            )
-        ) {
-            let text: Vec<u8> = pieces.concat();
-            round_trip(&text, b"id");
-        }
     }
 }
