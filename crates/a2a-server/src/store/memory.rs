@@ -144,6 +144,8 @@ struct Inner {
     evictable: BTreeSet<Key>,
     /// The number of the next task created.
     next_number: u64,
+    /// How many tasks each owner has: `ListTasks`' `totalSize` when it filters by owner only.
+    owned: HashMap<Owner, usize>,
     /// Each task's push configurations, in creation order.
     push: HashMap<TaskId, Vec<Arc<Target>>>,
     outbox: Outbox,
@@ -817,6 +819,12 @@ impl Inner {
             return true;
         };
         if let Some(mut entry) = self.tasks.remove(&id) {
+            if let Some(count) = self.owned.get_mut(entry.owner()) {
+                *count -= 1;
+                if *count == 0 {
+                    self.owned.remove(entry.owner());
+                }
+            }
             self.evictable_bytes -= entry.held();
             self.total_bytes -= entry.held();
             // Waiters re-read and find the task gone.
@@ -917,6 +925,7 @@ impl TaskStore for InMemoryTaskStore {
                 inner.evictable.insert(entry.key());
                 inner.evictable_bytes += entry.held();
             }
+            *inner.owned.entry(entry.owner().clone()).or_default() += 1;
             inner.tasks.insert(id, entry);
             let evicted = shared.evict(inner);
             drop(guard);
@@ -1141,11 +1150,18 @@ impl TaskStore for InMemoryTaskStore {
                     && query.state.is_none_or(|s| entry.state() == s))
                 .then_some(entry)
             };
-            let newest_first = inner
-                .by_time
-                .iter()
-                .rev()
-                .take_while(|(key, _)| after_key.is_none_or(|after| key.0 >= after));
+            // Filtered by owner alone, the count is kept: the walk starts at the page and
+            // stops after it, instead of counting every task (O(page), not O(tasks)).
+            let counted = (query.context_id.is_none()
+                && query.state.is_none()
+                && query.status_after.is_none())
+            .then(|| inner.owned.get(&query.owner).copied().unwrap_or(0));
+            let newest_first = match (&start, counted) {
+                (Some(start), Some(_)) => inner.by_time.range(..*start),
+                _ => inner.by_time.range(..),
+            }
+            .rev()
+            .take_while(|(key, _)| after_key.is_none_or(|after| key.0 >= after));
             let max_bytes = query.max_bytes.unwrap_or(usize::MAX);
             let mut total = 0usize;
             let mut tasks = Vec::new();
@@ -1160,6 +1176,9 @@ impl TaskStore for InMemoryTaskStore {
                 }
                 if tasks.len() == query.page_size {
                     more = true;
+                    if counted.is_some() {
+                        break;
+                    }
                     continue;
                 }
                 let task: Cow<'_, Task> = entry.task(id)?;
@@ -1168,6 +1187,9 @@ impl TaskStore for InMemoryTaskStore {
                 let size = json_len(&shown) + 1;
                 if !tasks.is_empty() && page_bytes.saturating_add(size) > max_bytes {
                     more = true;
+                    if counted.is_some() {
+                        break;
+                    }
                     continue;
                 }
                 page_bytes = page_bytes.saturating_add(size);
@@ -1181,7 +1203,7 @@ impl TaskStore for InMemoryTaskStore {
             Ok(ListPage {
                 tasks,
                 next_page_token,
-                total_size: total,
+                total_size: counted.unwrap_or(total),
             })
         })();
         Box::pin(std::future::ready(result))

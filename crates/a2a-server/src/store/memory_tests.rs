@@ -187,6 +187,102 @@ fn terminal_tasks_expire_after_the_ttl() {
     });
 }
 
+/// Listing by owner alone reads the kept count and walks only to the end of its page; pages
+/// follow each other by cursor, and the count follows creations and evictions per owner.
+#[test]
+fn pages_by_owner_alone_count_each_owners_tasks() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(RetentionPolicy::default().with_max_tasks(7));
+        let alice = Owner::new(Some(Principal::new("alice")), None);
+        // Recent: the ended tasks stay within the default terminal_ttl.
+        let now = Timestamp::now().unix_seconds() - 60;
+        // Alice's tasks t0..t4 (oldest first) and two of the default owner's between them.
+        for (i, owner) in [
+            &alice,
+            &Owner::default(),
+            &alice,
+            &alice,
+            &Owner::default(),
+            &alice,
+            &alice,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            store
+                .create(
+                    task(&format!("t{i}"), TaskState::Completed, now + i as i64),
+                    owner.clone(),
+                    Generation::V1,
+                )
+                .await
+                .unwrap();
+        }
+        let page = |owner: &Owner, token: &str| ListQuery {
+            owner: owner.clone(),
+            page_size: 2,
+            page_token: Some(token.to_owned()),
+            ..ListQuery::default()
+        };
+        let ids = |page: &ListPage| {
+            page.tasks
+                .iter()
+                .map(|t| t.id.as_str().to_owned())
+                .collect::<Vec<_>>()
+        };
+        let first = store.list(&page(&alice, "")).await.unwrap();
+        assert_eq!(
+            (ids(&first), first.total_size),
+            (vec!["t6".to_owned(), "t5".to_owned()], 5)
+        );
+        let second = store
+            .list(&page(&alice, &first.next_page_token))
+            .await
+            .unwrap();
+        assert_eq!(
+            (ids(&second), second.total_size),
+            (vec!["t3".to_owned(), "t2".to_owned()], 5)
+        );
+        let third = store
+            .list(&page(&alice, &second.next_page_token))
+            .await
+            .unwrap();
+        assert_eq!((ids(&third), third.total_size), (vec!["t0".to_owned()], 5));
+        assert_eq!(third.next_page_token, "");
+        let theirs = store.list(&page(&Owner::default(), "")).await.unwrap();
+        assert_eq!(
+            (ids(&theirs), theirs.total_size),
+            (vec!["t4".to_owned(), "t1".to_owned()], 2)
+        );
+        // An eighth task evicts the oldest ended one (Alice's t0): her count drops with it.
+        store
+            .create(
+                task("t7", TaskState::Completed, now + 7),
+                Owner::default(),
+                Generation::V1,
+            )
+            .await
+            .unwrap();
+        assert_eq!(store.list(&page(&alice, "")).await.unwrap().total_size, 4);
+        assert_eq!(
+            store
+                .list(&page(&Owner::default(), ""))
+                .await
+                .unwrap()
+                .total_size,
+            3
+        );
+        // With a filter the count is made by the walk, and agrees.
+        let filtered = ListQuery {
+            state: Some(TaskState::Completed),
+            page_size: 2,
+            owner: alice.clone(),
+            ..ListQuery::default()
+        };
+        assert_eq!(store.list(&filtered).await.unwrap().total_size, 4);
+    });
+}
+
 #[test]
 fn list_filters_by_context_state_time_and_owner() {
     block_on(async {
