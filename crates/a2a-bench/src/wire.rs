@@ -139,7 +139,8 @@ fn completed_response(text: &str) -> Value {
     }})
 }
 
-/// The floor's answer to the JSON-RPC `SendMessage`: [`completed_response`] as its result.
+/// The floor's answer to the JSON-RPC `SendMessage`: a completed task echoing `text` (the
+/// `SendMessageResponse` of [`completed_task_rest`]) as its result.
 pub fn completed_task(text: &str) -> Vec<u8> {
     result(completed_response(text))
 }
