@@ -44,7 +44,7 @@ impl Frozen {
             let mut out = scratch.borrow_mut();
             out.clear();
             Self::write(live, number, &mut out);
-            // One allocation of exactly its size (an echo task: ~470 bytes); the scratch
+            // One allocation of exactly its size (an echo task: ~420 bytes); the scratch
             // buffer keeps its capacity for the next task, unless a big task grew it.
             let frozen = Self(Box::from(&out[..]));
             if out.capacity() > MAX_SCRATCH {
