@@ -1,5 +1,5 @@
-//! Fuzzes agent card parsing: `a2a_types::card::parse` (any generation's card to a 1.0
-//! `AgentCard`), `card::generation_of`, and the cards of each generation decoded directly.
+//! Fuzzes agent card parsing: `a2a_types::card::parse` (any version's card to a 1.0
+//! `AgentCard`), `card::version_of`, and the cards of each version decoded directly.
 
 #![no_main]
 
@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) {
-        let _ = card::generation_of(&value);
+        let _ = card::version_of(&value);
         if let Ok(parsed) = card::parse_value(value) {
             stable(&parsed);
         }

@@ -1,7 +1,7 @@
 //! Bounded property runs over every a2a-types decoder that reads network bytes (the CI side of
 //! the cargo-fuzz targets in `fuzz/`, see docs/fuzzing.md).
 //!
-//! Each case feeds one input to every decoder of every protocol generation: arbitrary bytes,
+//! Each case feeds one input to every decoder of every protocol version: arbitrary bytes,
 //! arbitrary JSON, and structure-aware mutations of the golden fixtures (a node replaced, a
 //! member dropped, a type changed, the text cut or a byte changed). Whatever the input:
 //! * no decoder panics;
@@ -42,7 +42,7 @@ fn round_trips<T: DeserializeOwned + Serialize>(value: &T, name: &str) {
 
 /// Every decoder, on the same bytes.
 fn decode_all(bytes: &[u8]) {
-    // Agent cards of any generation, as a client reads them.
+    // Agent cards of any version, as a client reads them.
     if let Ok(text) = std::str::from_utf8(bytes) {
         match card::parse(text) {
             Ok(parsed) => round_trips(&parsed, "card::parse"),
@@ -100,7 +100,7 @@ fn decode_all(bytes: &[u8]) {
     decodes_as::<v0_1::Task>(bytes);
 }
 
-/// The golden fixtures of every generation, parsed (the `invalid` ones too: they are valid JSON).
+/// The golden fixtures of every version, parsed (the `invalid` ones too: they are valid JSON).
 fn fixtures() -> &'static [Value] {
     static FIXTURES: OnceLock<Vec<Value>> = OnceLock::new();
     FIXTURES.get_or_init(|| {

@@ -1,4 +1,4 @@
-//! Agent cards across generations: a 1.0 card served to 0.3 peers, and the "union" cards the
+//! Agent cards across versions: a 1.0 card served to 0.3 peers, and the "union" cards the
 //! Python and JS SDKs serve (0.3 and 1.0 fields in one object) read into the 1.0 model.
 
 use a2a_types::{v0_3, v1};
@@ -169,7 +169,7 @@ fn a_js_style_0_3_card_with_supported_interfaces_fills_in_the_1_0_fields() {
 }
 
 #[test]
-fn pure_cards_of_either_generation_read_as_the_plain_parsers_do() {
+fn pure_cards_of_either_version_read_as_the_plain_parsers_do() {
     let v1_card = server_card();
     let text = serde_json::to_string(&v1_card).unwrap();
     assert_eq!(v0_3::AgentCard::from_json_lenient(&text).unwrap(), v1_card);

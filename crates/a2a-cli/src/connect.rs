@@ -218,7 +218,7 @@ fn tls(builder: ClientBuilder, opts: &Common) -> Result<ClientBuilder, CliError>
 }
 
 /// Applies `--a2a-version`: 1.0 by default; naming 0.3, 0.2 or 0.1 is the opt-in to that legacy
-/// generation (the client never speaks one otherwise), any other version is refused.
+/// version (the client never speaks one otherwise), any other version is refused.
 fn version(builder: ClientBuilder, version: &str) -> Result<ClientBuilder, CliError> {
     match version.trim() {
         "1" | "1.0" => Ok(builder),

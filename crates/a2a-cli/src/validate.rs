@@ -475,12 +475,12 @@ pub(crate) fn validate(document: &[u8]) -> Vec<Problem> {
             return check.problems;
         }
     };
-    let generation = a2a_types::card::generation_of(&value);
-    if generation != a2a_types::card::Generation::V1 {
+    let protocol_version = a2a_types::card::version_of(&value);
+    if protocol_version != a2a_types::card::ProtocolVersion::V1 {
         check.error(
             "",
             format!(
-                "a card of {generation} (no supportedInterfaces): the 1.0 schema requires them"
+                "a card of {protocol_version} (no supportedInterfaces): the 1.0 schema requires them"
             ),
         );
     }

@@ -1481,7 +1481,7 @@ fn a2acli_ver_001() {
         );
     }
     // Any other version is refused, and said clearly (0.3, 0.2 and 0.1 are the opt-in to an
-    // older generation: tests/a2a_version.rs).
+    // older version: tests/a2a_version.rs).
     let old = support::run(&[
         "send",
         "-a",
@@ -3223,7 +3223,7 @@ fn a2acli_push_002() {
         "A2ACLI_ERR_USAGE",
     );
 
-    // An agent that does not sign: the token alone; a generation opted into (0.3) and gRPC
+    // An agent that does not sign: the token alone; a version opted into (0.3) and gRPC
     // register the same way, their deliveries read as the 1.0 events.
     let unsigned = Served::with(Setup {
         push: true,

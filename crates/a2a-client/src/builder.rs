@@ -213,11 +213,11 @@ impl ClientBuilder {
         self
     }
 
-    /// Allows the protocol generations before 1.0 (0.3, 0.2, 0.1), which a client does not use
+    /// Allows the protocol versions before 1.0 (0.3, 0.2, 0.1), which a client does not use
     /// otherwise (spec §3.6: no silent downgrade; the A2A CLI specification §13.2: never below
     /// 1.0 without an explicit opt-in). With `true`:
     ///
-    /// * [`connect`](Self::connect) picks the newest generation the card offers: a 1.x
+    /// * [`connect`](Self::connect) picks the newest version the card offers: a 1.x
     ///   interface when there is one, else 0.3, 0.2, then 0.1 (each in the
     ///   [preferred](Self::preferred_transports) bindings' order, then the card's);
     /// * a call to a 1.x interface answered `VersionNotSupportedError` (-32009) is retried once
@@ -353,14 +353,14 @@ impl ClientBuilder {
     /// the 1.0 model ([`a2a_types::card::parse`]), and returns a client for the first interface
     /// of the card (in the caller's [preferred](Self::preferred_transports) bindings' order,
     /// then in the card's) that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x, or
-    /// one of the [added](Self::transport) transports; legacy generations only as
+    /// one of the [added](Self::transport) transports; legacy versions only as
     /// [`allow_legacy`](Self::allow_legacy) and [`protocol_version`](Self::protocol_version)
     /// allow. An interface's `tenant` goes into every request.
     ///
     /// # Errors
     ///
     /// The error of the card fetch, [`Error::Card`] for a document that is not a card (naming
-    /// the URL, the card generation and the bad field), [`Error::LegacyOnly`] when the card
+    /// the URL, the card version and the bad field), [`Error::LegacyOnly`] when the card
     /// offers only legacy interfaces and they are not allowed, and
     /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
     pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {

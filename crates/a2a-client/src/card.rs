@@ -1,5 +1,5 @@
 //! Agent cards: where they are, and which of their interfaces this client uses. Cards of every
-//! generation are read into the 1.0 [`AgentCard`] by [`a2a_types::card::parse`], the one card
+//! version are read into the 1.0 [`AgentCard`] by [`a2a_types::card::parse`], the one card
 //! normalizer of the workspace.
 //!
 //! ```

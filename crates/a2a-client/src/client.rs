@@ -24,12 +24,12 @@ pub const PROTOCOL_VERSION: &str = a2a_types::protocol::VERSION_1_0;
 /// A client of one A2A agent: the eleven A2A 1.0 operations over the interface chosen from its
 /// card (JSON-RPC or HTTP+JSON; see [`ClientBuilder::connect`](crate::ClientBuilder::connect)).
 ///
-/// Cheap to clone: clones share the connection pool (and the protocol generation negotiated
+/// Cheap to clone: clones share the connection pool (and the protocol version negotiated
 /// with the agent). Every request carries `A2A-Version: 1.0`, the `A2A-Extensions` asked for,
 /// and the interface's `tenant` (unless the request sets one): in the params over JSON-RPC, as
-/// the path prefix over HTTP+JSON. With an older generation
+/// the path prefix over HTTP+JSON. With an older version
 /// ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy)), requests and answers
-/// are converted at the edge and carry that generation's headers.
+/// are converted at the edge and carry that version's headers.
 ///
 /// See the [crate docs](crate) for an example.
 #[derive(Clone)]

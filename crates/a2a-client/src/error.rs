@@ -48,8 +48,8 @@ pub enum Error {
     /// The answer is JSON of the wrong shape; the error names the JSON path of the bad field.
     #[error("cannot decode the answer: {0}")]
     Decode(#[source] a2a_types::json::DecodeError),
-    /// The agent card could not be read: not JSON, or not a valid card of the generation it
-    /// looks like (the error names the generation and the field).
+    /// The agent card could not be read: not JSON, or not a valid card of the version it
+    /// looks like (the error names the version and the field).
     #[error("the agent card at {url} is {error}")]
     Card {
         /// Where the card was fetched from.
@@ -86,7 +86,7 @@ pub enum Error {
         /// What the client speaks, `binding version` (`JSONRPC 1.0`, `HTTP+JSON 1.0`).
         supported: Vec<String>,
     },
-    /// The agent card offers only interfaces of a protocol generation before 1.0 (0.3, 0.2,
+    /// The agent card offers only interfaces of a protocol version before 1.0 (0.3, 0.2,
     /// 0.1), which the client uses only when the caller allows it (spec §3.6: no silent
     /// downgrade): [`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy), or
     /// [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version) with that
@@ -96,7 +96,7 @@ pub enum Error {
         /// The interfaces the card lists.
         offered: Vec<AgentInterface>,
     },
-    /// The operation does not exist in the protocol generation the client speaks with this
+    /// The operation does not exist in the protocol version the client speaks with this
     /// agent (`ListTasks` over A2A 0.3 JSON-RPC, the push configuration list over 0.1, ...).
     /// Nothing was sent.
     #[error(

@@ -25,7 +25,7 @@ type Connector = HttpConnector;
 /// The interceptors of a client, shared by its HTTP layer and its call layer.
 pub(crate) type Interceptors = Arc<[Arc<dyn Interceptor>]>;
 
-/// The service parameters a protocol generation sends as headers: the `A2A-Version` it signals
+/// The service parameters a protocol version sends as headers: the `A2A-Version` it signals
 /// (none for 0.1, which predates the header) and the name of its extensions header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Dialect {
@@ -148,7 +148,7 @@ impl HttpClient {
         self.request_in(Dialect::V1_0, method, uri, accept, last_event_id)
     }
 
-    /// [`request`](Self::request) with the service parameters of another generation.
+    /// [`request`](Self::request) with the service parameters of another version.
     pub(crate) fn request_in(
         &self,
         dialect: Dialect,

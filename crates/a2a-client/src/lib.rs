@@ -59,21 +59,21 @@
 //!
 //! * **Discovery.** [`A2aClient::connect`] fetches the card from
 //!   `/.well-known/agent-card.json` (then `/.well-known/agent.json`), reads a card of any
-//!   generation (1.0, 0.3/0.2, 0.1, or the "union" cards SDKs serve) into the 1.0
+//!   version (1.0, 0.3/0.2, 0.1, or the "union" cards SDKs serve) into the 1.0
 //!   [`AgentCard`](a2a_types::v1::AgentCard) ([`a2a_types::card::parse`]; a bad card is an
-//!   [`Error::Card`] naming its URL, generation and bad field), and picks the first interface,
+//!   [`Error::Card`] naming its URL, version and bad field), and picks the first interface,
 //!   in the card's order, that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x
 //!   ([`card::select_interface`]), or the first of the caller's
 //!   [preferred](ClientBuilder::preferred_transports) bindings. A card that offers only other
 //!   bindings or versions is an [`Error::NoSupportedInterface`] that lists them.
 //!   [`A2aClient::from_card`] skips the fetch.
-//! * **Older generations.** A2A 0.3, 0.2 and 0.1 agents are called with the same 1.0 types,
+//! * **Older versions.** A2A 0.3, 0.2 and 0.1 agents are called with the same 1.0 types,
 //!   converted at the edge, but only with the caller's consent (spec §3.6: no silent
-//!   downgrade): [`ClientBuilder::allow_legacy`] (the newest generation the card offers, and a
+//!   downgrade): [`ClientBuilder::allow_legacy`] (the newest version the card offers, and a
 //!   `VersionNotSupportedError` from a 1.0 interface retried once in 0.3 and remembered) or
 //!   [`ClientBuilder::protocol_version`] (exactly that version, as the A2A CLI specification's
 //!   `--a2a-version`). Without it, a 0.3-only card is an [`Error::LegacyOnly`] that says how to
-//!   allow it; an operation a generation lacks is an [`Error::Unsupported`].
+//!   allow it; an operation a version lacks is an [`Error::Unsupported`].
 //! * **Transports** ([`transport`]): the operations travel over a [`Transport`] — JSON-RPC 2.0
 //!   (spec §9) or HTTP+JSON (spec §11: one route per operation, the tenant as the path prefix,
 //!   `application/a2a+json`, `google.rpc.Status` errors), of 1.0, 0.3 or 0.2; JSON-RPC of 0.1.

@@ -263,7 +263,7 @@ pub enum ReceiveError {
     /// It carries no `X-A2A-Notification-Token`, or another one than the config's.
     #[error("the delivery's X-A2A-Notification-Token is missing or wrong")]
     Token,
-    /// Its body is not a push event of any generation.
+    /// Its body is not a push event of any version.
     #[error("the delivery's body is not a push event: {0}")]
     Body(String),
 }
@@ -511,7 +511,7 @@ mod tests {
     }
 
     #[test]
-    fn receivers_check_the_token_and_read_both_generations() {
+    fn receivers_check_the_token_and_read_both_versions() {
         let receiver = PushReceiver::new().expect_token("s3cret");
         let mut headers = HeaderMap::new();
         assert_eq!(receiver.receive(&headers, BODY), Err(ReceiveError::Token));

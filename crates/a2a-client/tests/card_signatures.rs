@@ -30,7 +30,7 @@ fn key(alg: Algorithm, kid: &str) -> SigningKey {
 }
 
 /// The test card with a security scheme and push deliveries signed by `push_key`: the parts
-/// of a card the served document carries in several generations' shapes.
+/// of a card the served document carries in several versions' shapes.
 async fn signed_agent(card_key: SigningKey, push_key: Option<SigningKey>) -> TestServer {
     start_with(move |url| {
         let agent = agent_fn(|_ctx, sink| async move {

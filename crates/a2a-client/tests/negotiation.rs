@@ -1,5 +1,5 @@
-//! Version negotiation (spec §3.6, the A2A CLI specification §13.2): a legacy generation only
-//! with the caller's consent, the newest generation the card offers, and the one retry in 0.3
+//! Version negotiation (spec §3.6, the A2A CLI specification §13.2): a legacy version only
+//! with the caller's consent, the newest version the card offers, and the one retry in 0.3
 //! after a `VersionNotSupportedError` from an agent whose card claims 1.0.
 
 mod common;

@@ -173,7 +173,7 @@ async fn card_error(body: &'static str) -> (String, String) {
 }
 
 #[tokio::test]
-async fn bad_cards_say_where_which_generation_and_which_field() {
+async fn bad_cards_say_where_which_version_and_which_field() {
     let (text, url) = card_error(
         r#"{"name":"N","description":"d","version":"1",
             "supportedInterfaces":[{"protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#,

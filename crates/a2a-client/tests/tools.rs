@@ -1,4 +1,4 @@
-//! The tool bridge (feature `tools`): descriptors of the fixture cards of every generation,
+//! The tool bridge (feature `tools`): descriptors of the fixture cards of every version,
 //! held to the tool-definition shapes of the APIs, and tool calls against the real server.
 
 #![cfg(feature = "tools")]
@@ -26,7 +26,7 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
-/// The agent cards of the fixtures, every generation.
+/// The agent cards of the fixtures, every version.
 const CARDS: [&str; 8] = [
     "v1/AgentCard.full.json",
     "v1/AgentCard.minimal.json",
@@ -53,7 +53,7 @@ fn rendered(card: &AgentCard) -> Value {
 }
 
 /// Each card's tools in the three shapes, against the literal JSON of
-/// `tests/fixtures/tools/<generation>/<card>` (written by `A2A_BLESS=1` when a change is
+/// `tests/fixtures/tools/<version>/<card>` (written by `A2A_BLESS=1` when a change is
 /// meant; review the diff).
 #[test]
 fn fixture_cards_give_the_expected_tools() {

@@ -2,7 +2,7 @@
 //! 000 and 001, `tests/fixtures/v0_1`, each with its 1.0 form in `expected-v1/`).
 
 mod common;
-mod generations;
+mod versions;
 
 use std::time::Duration;
 
@@ -15,9 +15,9 @@ use a2a_types::v1::{
 };
 use common::{Scripted, json};
 use futures_util::StreamExt as _;
-use generations::{Fixtures, calls};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use versions::{Fixtures, calls};
 
 const F: Fixtures = Fixtures("v0_1");
 

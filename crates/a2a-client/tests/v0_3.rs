@@ -3,7 +3,7 @@
 //! HTTP+JSON with the 0.3 proto's ProtoJSON as the SDKs' 0.3 REST transports send it.
 
 mod common;
-mod generations;
+mod versions;
 
 use a2a_client::{A2aClient, Error, ErrorCode};
 use a2a_types::v1::{
@@ -14,9 +14,9 @@ use a2a_types::v1::{
 };
 use common::{Scripted, Seen, json, sse};
 use futures_util::StreamExt as _;
-use generations::{Fixtures, calls};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use versions::{Fixtures, calls};
 
 const F: Fixtures = Fixtures("v0_3");
 

@@ -1,6 +1,6 @@
 //! The agent the interop suite (`tests/interop`, `docs/interop.md`) drives with the official
 //! Python and JS SDK clients, over every binding: JSON-RPC and HTTP+JSON (with their 0.3
-//! generations) and gRPC, all on one port ([`SharedPort`]; the card lists the gRPC interface
+//! versions) and gRPC, all on one port ([`SharedPort`]; the card lists the gRPC interface
 //! at `host:port`). Its first word picks the behaviour:
 //!
 //! | message text | what the agent does |

@@ -392,7 +392,7 @@ impl ServiceBuilder {
     /// `supportedInterfaces` lists the bindings this service serves there, ahead of any
     /// interface the card already lists: JSON-RPC 1.0 at the [`rpc_path`](Self::rpc_path)
     /// first, then HTTP+JSON 1.0 at the URL itself, then those added with
-    /// [`interface`](Self::interface), then the legacy generations the same endpoints serve:
+    /// [`interface`](Self::interface), then the legacy versions the same endpoints serve:
     /// JSON-RPC 0.3, HTTP+JSON 0.3 (under `/v1`) and JSON-RPC 0.1 (each only when its binding
     /// is switched on).
     /// The card as served also carries the fields 0.3 and 0.1 clients read (`url`,
@@ -416,7 +416,7 @@ impl ServiceBuilder {
         #[cfg(feature = "push")]
         crate::push::declare(&mut self.card, self.push.as_ref());
         // One interface per binding and version, 1.0 first (the preferred), then the legacy
-        // generations the same endpoints serve.
+        // versions the same endpoints serve.
         let mut ours = Vec::new();
         if self.jsonrpc {
             ours.push((

@@ -115,7 +115,7 @@ impl CardSigning {
     /// `card` (as served at `base`) with one signature, this key's, in place of any it had.
     ///
     /// What is signed is the card as a client reads it back from the document the service
-    /// serves (`render` makes that document, the 1.0 card with the legacy generations' fields
+    /// serves (`render` makes that document, the 1.0 card with the legacy versions' fields
     /// merged in): so the payload a verifier rebuilds from the document is the payload signed.
     pub(crate) fn sign(
         &self,

@@ -11,7 +11,7 @@ use a2a_server::store::{
     StoreFuture, StoredTask, TaskStore, UpdateOutcome,
 };
 use a2a_server::{A2aError, A2aService, CallContext, RequestHandler, StreamEvent};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -275,9 +275,9 @@ impl TaskStore for Unpinned {
         &'a self,
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
-        self.0.create(task, owner, generation)
+        self.0.create(task, owner, protocol_version)
     }
     fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
         self.0.check_room(bytes)
@@ -313,9 +313,9 @@ impl TaskStore for Unpinned {
     fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, ()> {
-        self.0.put_push_config(config, generation)
+        self.0.put_push_config(config, protocol_version)
     }
     fn get_push_config<'a>(
         &'a self,

@@ -336,10 +336,8 @@ async fn push_notification_set_and_get() {
     assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), expected);
     let task_id = a2a_types::v1::TaskId::from("de38c76d-d54c-436c-8b9f-4c2703648d64");
     assert_eq!(
-        store
-            .push_config_generation(&task_id, task_id.as_str())
-            .await,
-        Ok(Some(a2a_types::protocol::Generation::V0_1))
+        store.push_config_version(&task_id, task_id.as_str()).await,
+        Ok(Some(a2a_types::protocol::ProtocolVersion::V0_1))
     );
 }
 
@@ -427,10 +425,10 @@ async fn a_taken_id_reveals_nothing() {
     assert_eq!(normalized(&text)["result"]["status"]["state"], "completed");
 }
 
-/// Methods 0.1 and 0.3 share answer in the generation that created the task, unless
+/// Methods 0.1 and 0.3 share answer in the version that created the task, unless
 /// `A2A-Version` names one.
 #[tokio::test]
-async fn shared_methods_answer_in_the_generation_of_the_task() {
+async fn shared_methods_answer_in_the_version_of_the_task() {
     let server = start(service()).await;
     let send01 = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"t-01","sessionId":"s","message":{"role":"user","parts":[{"type":"text","text":"x"}]}}}"#;
     call(server.addr, send01).await;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::{A2aService, HandlerConfig};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 use common::{
     Events, normalize, normalized, rpc, rpc_request, rpc_with, scripted_agent, send, start,
@@ -313,12 +313,12 @@ async fn push_notification_configs() {
     // The store remembers that they were registered through 0.3 (their deliveries' shape).
     let task_id = a2a_types::v1::TaskId::from(id.clone());
     assert_eq!(
-        store.push_config_generation(&task_id, "hook-1").await,
-        Ok(Some(Generation::V0_3))
+        store.push_config_version(&task_id, "hook-1").await,
+        Ok(Some(ProtocolVersion::V0_3))
     );
     assert_eq!(
-        store.push_config_generation(&task_id, &id).await,
-        Ok(Some(Generation::V0_3))
+        store.push_config_version(&task_id, &id).await,
+        Ok(Some(ProtocolVersion::V0_3))
     );
     let get = format!(
         r#"{{"jsonrpc":"2.0","id":4,"method":"tasks/pushNotificationConfig/get","params":{{"id":"{id}","pushNotificationConfigId":"hook-1"}}}}"#
@@ -354,7 +354,7 @@ async fn push_notification_configs() {
         json!([config("<uuid>")])
     );
     assert_eq!(
-        store.push_config_generation(&task_id, "hook-1").await,
+        store.push_config_version(&task_id, "hook-1").await,
         Ok(None)
     );
 }
@@ -421,9 +421,9 @@ async fn versions() {
     );
 }
 
-/// A batch mixes generations: each call answers in its own.
+/// A batch mixes versions: each call answers in its own.
 #[tokio::test]
-async fn a_batch_of_several_generations() {
+async fn a_batch_of_several_versions() {
     let server = start(service()).await;
     let body = r#"[
         {"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"hello"}]}}},

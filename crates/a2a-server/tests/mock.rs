@@ -231,7 +231,7 @@ async fn chunks_stream_in_order_and_the_task_completes() {
 }
 
 #[tokio::test]
-async fn an_error_step_is_the_calls_error_in_every_generation() {
+async fn an_error_step_is_the_calls_error_in_every_version() {
     let mock = mock();
     let server = start(mock.service()).await;
     let (_, _, body) = rpc(

@@ -20,7 +20,7 @@ use a2a_server::agent::agent_fn;
 use a2a_server::push::{Algorithm, PushSettings, RetryPolicy, SigningKey};
 use a2a_server::store::{DeliveryState, InMemoryTaskStore, OutboxLimits, PushStatus};
 use a2a_server::{A2aService, CallContext};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, Artifact, Part, TaskId, TaskPushNotificationConfig,
 };
@@ -538,7 +538,7 @@ async fn a_name_that_resolves_to_loopback_is_refused_at_delivery() {
     service
         .handler()
         .store()
-        .put_push_config(config, Generation::V1)
+        .put_push_config(config, ProtocolVersion::V1)
         .await
         .unwrap();
     follow_up(&server, &task_id, "go").await;
@@ -694,7 +694,7 @@ async fn a_config_registered_through_0_3_gets_0_3_bodies() {
     let server = start(service.clone()).await;
     let task_id = run(&server, "ask", None).await;
     // What the 0.3 binding does: the same operation, its call speaking 0.3.
-    let call = CallContext::new().with_generation(Generation::V0_3);
+    let call = CallContext::new().with_protocol_version(ProtocolVersion::V0_3);
     service
         .handler()
         .create_push_config(

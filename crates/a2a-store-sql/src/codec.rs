@@ -4,27 +4,27 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_server::Principal;
 use a2a_server::store::{Owner, StoreError};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{Task, TaskState, Timestamp};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A generation as stored.
-pub(crate) fn generation_text(generation: Generation) -> &'static str {
-    match generation {
-        Generation::V0_3 => "0.3",
-        Generation::V0_1 => "0.1",
+/// A version as stored.
+pub(crate) fn version_text(protocol_version: ProtocolVersion) -> &'static str {
+    match protocol_version {
+        ProtocolVersion::V0_3 => "0.3",
+        ProtocolVersion::V0_1 => "0.1",
         _ => "1.0",
     }
 }
 
-pub(crate) fn generation_of(text: &str) -> Result<Generation, StoreError> {
+pub(crate) fn version_of(text: &str) -> Result<ProtocolVersion, StoreError> {
     match text {
-        "1.0" => Ok(Generation::V1),
-        "0.3" => Ok(Generation::V0_3),
-        "0.1" => Ok(Generation::V0_1),
+        "1.0" => Ok(ProtocolVersion::V1),
+        "0.3" => Ok(ProtocolVersion::V0_3),
+        "0.1" => Ok(ProtocolVersion::V0_1),
         other => Err(StoreError::Corrupt(format!(
-            "stored generation `{other}` is none of 1.0, 0.3, 0.1"
+            "stored version `{other}` is none of 1.0, 0.3, 0.1"
         ))),
     }
 }
@@ -180,15 +180,19 @@ mod tests {
     }
 
     #[test]
-    fn states_and_generations_are_their_wire_names() {
+    fn states_and_versions_are_their_wire_names() {
         assert_eq!(
             state_text(TaskState::InputRequired),
             "TASK_STATE_INPUT_REQUIRED"
         );
         assert_eq!(state_of("TASK_STATE_WORKING"), Ok(TaskState::Working));
         assert!(matches!(state_of("nope"), Err(StoreError::Corrupt(_))));
-        for g in [Generation::V1, Generation::V0_3, Generation::V0_1] {
-            assert_eq!(generation_of(generation_text(g)), Ok(g));
+        for g in [
+            ProtocolVersion::V1,
+            ProtocolVersion::V0_3,
+            ProtocolVersion::V0_1,
+        ] {
+            assert_eq!(version_of(version_text(g)), Ok(g));
         }
     }
 

@@ -32,7 +32,7 @@
 //! later events are refused: the task has ended).
 //!
 //! The schema (table prefix `a2a_`): `a2a_tasks` (the task as JSON, its owner's principal and
-//! tenant, the generation it was created through, state, status time, last sequence number,
+//! tenant, the version it was created through, state, status time, last sequence number,
 //! bytes), `a2a_events` (task, seq, event JSON), `a2a_push_configs`, `a2a_push_outbox`,
 //! `a2a_counters`, `a2a_schema`.
 //!
@@ -56,7 +56,7 @@
 //! # fn main() {
 //! use a2a_server::store::{Owner, TaskStore};
 //! use a2a_store_sql::{SqlConfig, SqlStore};
-//! use a2a_types::protocol::Generation;
+//! use a2a_types::protocol::ProtocolVersion;
 //! use a2a_types::v1::{Task, TaskState, TaskStatus};
 //!
 //! let path = std::env::temp_dir().join(format!("a2a-doc-{}.db", std::process::id()));
@@ -64,7 +64,7 @@
 //! tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //!     let store = SqlStore::connect(SqlConfig::new(&url)).await.unwrap();
 //!     let task = Task::new("t-1", "c-1", TaskStatus::now(TaskState::Submitted));
-//!     store.create(task, Owner::default(), Generation::V1).await.unwrap();
+//!     store.create(task, Owner::default(), ProtocolVersion::V1).await.unwrap();
 //!     let stored = store.load(&"t-1".into()).await.unwrap().unwrap();
 //!     assert_eq!(stored.last_seq, 1);
 //!     store.close().await;

@@ -14,7 +14,7 @@ use sqlx::Row;
 
 use crate::Dialect;
 use crate::codec::{
-    cut, from_json, from_micros, generation_of, int, micros, store_error, to_json, uint,
+    cut, from_json, from_micros, int, micros, store_error, to_json, uint, version_of,
 };
 use crate::store::{Inner, Tx, get};
 
@@ -58,7 +58,7 @@ pub(crate) async fn enqueue(
     event: &StreamResponse,
 ) -> Result<bool, StoreError> {
     let configs = sqlx::query(
-        "SELECT config_id, config, generation FROM a2a_push_configs WHERE task_id = $1 \
+        "SELECT config_id, config, protocol_version FROM a2a_push_configs WHERE task_id = $1 \
          ORDER BY position",
     )
     .bind(id.to_owned())
@@ -77,7 +77,7 @@ pub(crate) async fn enqueue(
     for row in &configs {
         let config_id: String = get(row, 0)?;
         let config_json: String = get(row, 1)?;
-        let generation: String = get(row, 2)?;
+        let protocol_version: String = get(row, 2)?;
         let config: TaskPushNotificationConfig = from_json(&config_json, "push config")?;
         let bytes = delivery_bytes(event, &config);
         let queue = sqlx::query(
@@ -133,7 +133,7 @@ pub(crate) async fn enqueue(
             continue;
         }
         sqlx::query(
-            "INSERT INTO a2a_push_outbox (task_id, config_id, seq, event, config, generation, \
+            "INSERT INTO a2a_push_outbox (task_id, config_id, seq, event, config, protocol_version, \
              bytes, due_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(id.to_owned())
@@ -141,7 +141,7 @@ pub(crate) async fn enqueue(
         .bind(int(seq))
         .bind(event_json.clone())
         .bind(config_json)
-        .bind(generation)
+        .bind(protocol_version)
         .bind(int(bytes))
         .bind(now)
         .execute(&mut **tx)
@@ -198,7 +198,7 @@ pub(crate) async fn claim(
         .map_err(store_error)?;
         let row = sqlx::query(
             "UPDATE a2a_push_outbox SET lease = $1, lease_until = $2 WHERE id = $3 \
-             RETURNING seq, event, config, generation, attempts, last_error",
+             RETURNING seq, event, config, protocol_version, attempts, last_error",
         )
         .bind(token)
         .bind(until)
@@ -212,7 +212,7 @@ pub(crate) async fn claim(
             uint(get::<i64>(&row, 0)?),
             from_json(&get::<String>(&row, 1)?, "delivery event")?,
             from_json(&get::<String>(&row, 2)?, "delivery config")?,
-            generation_of(&get::<String>(&row, 3)?)?,
+            version_of(&get::<String>(&row, 3)?)?,
         );
         delivery.attempts = u32::try_from(get::<i64>(&row, 4)?).unwrap_or(u32::MAX);
         delivery.last_error = get::<Option<String>>(&row, 5)?;

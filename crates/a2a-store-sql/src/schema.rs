@@ -9,10 +9,13 @@ use crate::codec::store_error;
 
 /// Each migration: its version and its SQL, with `{serial}` for the dialect's auto-numbered
 /// primary key. Append only; never edit one that shipped.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_tables.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/0001_tables.sql")),
+    (2, include_str!("../migrations/0002_protocol_version.sql")),
+];
 
 /// The schema version this build writes.
-pub(crate) const VERSION: i64 = 1;
+pub(crate) const VERSION: i64 = 2;
 
 fn dialect_sql(dialect: Dialect, sql: &str) -> String {
     let serial = match dialect {

@@ -7,14 +7,14 @@ use a2a_server::store::{
     Change, Claimed, ListPage, ListQuery, LogEntry, Observer, Owner, PushStatus, Room, StoreError,
     StoreFuture, StoredTask, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
 };
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{StreamResponse, Task, TaskId, TaskPushNotificationConfig};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{Any, AnyPool, Executor, Row, Transaction};
 
 use crate::codec::{
-    from_json, generation_of, generation_text, int, is_unique_violation, owner_columns, owner_of,
-    state_of, state_text, store_error, time_key, timestamp_key, to_json, uint,
+    from_json, int, is_unique_violation, owner_columns, owner_of, state_of, state_text,
+    store_error, time_key, timestamp_key, to_json, uint, version_of, version_text,
 };
 use crate::outbox::{self, Settle};
 use crate::wake::Waiters;
@@ -276,20 +276,20 @@ impl SqlStore {
         &self,
         task: &Task,
         owner: &Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> Result<bool, StoreError> {
         let mut tx = self.begin().await?;
         let (principal, tenant) = owner_columns(owner);
         let state = task.status.state;
         let inserted = sqlx::query(
-            "INSERT INTO a2a_tasks (id, principal, tenant, generation, context_id, state, \
+            "INSERT INTO a2a_tasks (id, principal, tenant, protocol_version, context_id, state, \
              time_key, terminal_at, last_seq, bytes, task, replica, lease_until) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $11, $12)",
         )
         .bind(task.id.to_string())
         .bind(principal)
         .bind(tenant)
-        .bind(generation_text(generation))
+        .bind(version_text(protocol_version))
         .bind(
             task.context_id
                 .as_ref()
@@ -526,11 +526,13 @@ impl TaskStore for SqlStore {
         &'a self,
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
         Box::pin(async move {
             let enqueued = self
-                .retrying("create", || self.try_create(&task, &owner, generation))
+                .retrying("create", || {
+                    self.try_create(&task, &owner, protocol_version)
+                })
                 .await?;
             self.woke(task.id.as_ref(), enqueued);
             Ok(UpdateOutcome::new(1, task.status.state))
@@ -540,7 +542,7 @@ impl TaskStore for SqlStore {
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT task, principal, tenant, generation, last_seq, bytes FROM a2a_tasks \
+                "SELECT task, principal, tenant, protocol_version, last_seq, bytes FROM a2a_tasks \
                  WHERE id = $1",
             )
             .bind(id.to_string())
@@ -551,7 +553,7 @@ impl TaskStore for SqlStore {
             Ok(Some(StoredTask::new(
                 from_json(&get::<String>(&row, 0)?, "task")?,
                 owner_of(&get::<String>(&row, 1)?, &get::<String>(&row, 2)?),
-                generation_of(&get::<String>(&row, 3)?)?,
+                version_of(&get::<String>(&row, 3)?)?,
                 uint(get::<i64>(&row, 4)?),
                 uint(get::<i64>(&row, 5)?),
             )))
@@ -729,7 +731,7 @@ impl TaskStore for SqlStore {
     fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let task_id = config
@@ -741,17 +743,17 @@ impl TaskStore for SqlStore {
             let json = to_json(&config)?;
             self.retrying("put_push_config", || async {
                 sqlx::query(
-                    "INSERT INTO a2a_push_configs (task_id, config_id, position, config, generation) \
+                    "INSERT INTO a2a_push_configs (task_id, config_id, position, config, protocol_version) \
                      VALUES ($1, $2, (SELECT coalesce(max(position), 0) + 1 FROM a2a_push_configs \
                      WHERE task_id = $3), $4, $5) \
                      ON CONFLICT (task_id, config_id) DO UPDATE SET config = excluded.config, \
-                     generation = excluded.generation",
+                     protocol_version = excluded.protocol_version",
                 )
                 .bind(task_id.clone())
                 .bind(id.clone())
                 .bind(task_id.clone())
                 .bind(json.clone())
-                .bind(generation_text(generation))
+                .bind(version_text(protocol_version))
                 .execute(&self.inner.pool)
                 .await
                 .map_err(store_error)?;
@@ -761,21 +763,21 @@ impl TaskStore for SqlStore {
         })
     }
 
-    fn push_config_generation<'a>(
+    fn push_config_version<'a>(
         &'a self,
         task_id: &'a TaskId,
         id: &'a str,
-    ) -> StoreFuture<'a, Option<Generation>> {
+    ) -> StoreFuture<'a, Option<ProtocolVersion>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT generation FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2",
+                "SELECT protocol_version FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2",
             )
             .bind(task_id.to_string())
             .bind(id.to_owned())
             .fetch_optional(&self.inner.pool)
             .await
             .map_err(store_error)?;
-            row.map(|row| generation_of(&get::<String>(&row, 0)?))
+            row.map(|row| version_of(&get::<String>(&row, 0)?))
                 .transpose()
         })
     }

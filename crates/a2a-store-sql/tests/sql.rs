@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use a2a_server::store::{OutboxLimits, Owner, TaskEdit, TaskStore};
 use a2a_store_sql::{SqlConfig, SqlRetention, SqlStore};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus};
 
 fn task(id: &str, state: TaskState) -> Task {
@@ -38,7 +38,7 @@ async fn sqlite_keeps_tasks_and_logs_across_a_reconnect() {
         .create(
             task("t", TaskState::Submitted),
             Owner::default(),
-            Generation::V0_3,
+            ProtocolVersion::V0_3,
         )
         .await
         .unwrap();
@@ -49,7 +49,7 @@ async fn sqlite_keeps_tasks_and_logs_across_a_reconnect() {
     let again = common::connect(SqlConfig::new(&url)).await;
     let stored = again.load(&"t".into()).await.unwrap().expect("kept");
     assert_eq!(stored.last_seq, 3);
-    assert_eq!(stored.generation, Generation::V0_3);
+    assert_eq!(stored.protocol_version, ProtocolVersion::V0_3);
     assert_eq!(stored.task.status.state, TaskState::Completed);
     let log = again.read_log(&"t".into(), 0, 10).await.unwrap();
     assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2, 3]);
@@ -68,14 +68,14 @@ async fn sqlite_keeps_pending_deliveries_across_a_reconnect() {
         .with_task_id("t")
         .with_id("a");
     first
-        .put_push_config(hook.clone(), Generation::V0_3)
+        .put_push_config(hook.clone(), ProtocolVersion::V0_3)
         .await
         .unwrap();
     first
         .create(
             task("t", TaskState::Submitted),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await
         .unwrap();
@@ -88,7 +88,10 @@ async fn sqlite_keeps_pending_deliveries_across_a_reconnect() {
         .unwrap();
     assert_eq!(claimed.deliveries.len(), 1);
     let delivery = &claimed.deliveries[0];
-    assert_eq!((delivery.seq, delivery.generation), (1, Generation::V0_3));
+    assert_eq!(
+        (delivery.seq, delivery.protocol_version),
+        (1, ProtocolVersion::V0_3)
+    );
     assert_eq!(delivery.config, hook);
     let _ = std::fs::remove_file(&path);
 }
@@ -108,7 +111,7 @@ async fn retention_deletes_ended_tasks_only(config: SqlConfig) {
             .create(
                 task(&id, TaskState::Working),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -118,7 +121,7 @@ async fn retention_deletes_ended_tasks_only(config: SqlConfig) {
         .create(
             task("live", TaskState::Working),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await
         .unwrap();
@@ -172,7 +175,7 @@ async fn postgres_notify_wakes_readers_on_other_replicas() {
     a.create(
         task("t", TaskState::Working),
         Owner::default(),
-        Generation::V1,
+        ProtocolVersion::V1,
     )
     .await
     .unwrap();
@@ -201,7 +204,7 @@ async fn leases_resolve_tasks_of_stopped_replicas(config: SqlConfig) {
     dead.create(
         task("orphan", TaskState::Working),
         Owner::default(),
-        Generation::V1,
+        ProtocolVersion::V1,
     )
     .await
     .unwrap();
@@ -209,7 +212,7 @@ async fn leases_resolve_tasks_of_stopped_replicas(config: SqlConfig) {
         .create(
             task("kept", TaskState::Working),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await
         .unwrap();
@@ -217,7 +220,7 @@ async fn leases_resolve_tasks_of_stopped_replicas(config: SqlConfig) {
         .create(
             task("waits", TaskState::Working),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await
         .unwrap();
@@ -265,12 +268,15 @@ async fn full_queues_drop_and_say_why(config: SqlConfig) {
     let hook = TaskPushNotificationConfig::new("https://hook.example/a")
         .with_task_id("t")
         .with_id("a");
-    store.put_push_config(hook, Generation::V1).await.unwrap();
+    store
+        .put_push_config(hook, ProtocolVersion::V1)
+        .await
+        .unwrap();
     store
         .create(
             task("t", TaskState::Submitted),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await
         .unwrap();

@@ -1,11 +1,11 @@
-//! Agent cards of every generation, read into the 1.0 [`AgentCard`](crate::v1::AgentCard): the
+//! Agent cards of every version, read into the 1.0 [`AgentCard`](crate::v1::AgentCard): the
 //! one card normalizer of the workspace.
 //!
 //! Agents in the field serve four shapes of card: 1.0 (`supportedInterfaces`), 0.3 and 0.2
 //! (`url`, `preferredTransport`, `additionalInterfaces`, `protocolVersion`, `security`), 0.1
 //! (`url`, `authentication`), and the "union" cards of the Python and JS SDKs, which carry the
 //! 1.0 and the 0.3 fields in one object. [`parse`] reads any of them; a card it cannot read is a
-//! [`CardError`] that says which generation it was read as and which field is wrong.
+//! [`CardError`] that says which version it was read as and which field is wrong.
 //!
 //! ```
 //! let legacy = r#"{"name":"Old","description":"A 0.3 agent","url":"https://old.example.com/a2a",
@@ -18,8 +18,8 @@
 //!
 //! let v01 = r#"{"name":"Older","url":"https://older.example.com/","version":"1",
 //!     "authentication":{"schemes":["Bearer"]},"capabilities":{},"skills":[]}"#;
-//! assert_eq!(a2a_types::card::generation_of(&serde_json::from_str(v01).unwrap()),
-//!            a2a_types::card::Generation::V0_1);
+//! assert_eq!(a2a_types::card::version_of(&serde_json::from_str(v01).unwrap()),
+//!            a2a_types::card::ProtocolVersion::V0_1);
 //!
 //! let broken = r#"{"name":"New","supportedInterfaces":[{"protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}"#;
 //! assert_eq!(
@@ -35,8 +35,8 @@ use serde_json::Value;
 use crate::json::{self, DecodeError};
 use crate::{v0_1, v0_3, v1};
 
-/// The protocol generation a card document was written for (see [`generation_of`]).
-pub use crate::protocol::Generation;
+/// The protocol version a card document was written for (see [`version_of`]).
+pub use crate::protocol::ProtocolVersion;
 
 fn interfaces(card: &Value) -> Option<&Value> {
     ["supportedInterfaces", "supported_interfaces"]
@@ -50,7 +50,7 @@ fn lists_interfaces(card: &Value) -> bool {
         .is_some_and(|list| !list.is_empty())
 }
 
-/// Which generation a card document looks like.
+/// Which version a card document looks like.
 ///
 /// * A non-empty `supportedInterfaces` makes a 1.0 card, even beside the 0.3 fields of a union
 ///   card (its interfaces are the ones to use). A `supportedInterfaces` that is empty (or not a
@@ -59,32 +59,32 @@ fn lists_interfaces(card: &Value) -> bool {
 ///   `authentication`, 0.2 and later with `securitySchemes`; 0.2.4 added `preferredTransport`
 ///   and 0.2.5 `protocolVersion`.
 /// * Anything else is read as 0.2/0.3.
-pub fn generation_of(card: &Value) -> Generation {
+pub fn version_of(card: &Value) -> ProtocolVersion {
     let has = |key: &str| card.get(key).is_some_and(|v| !v.is_null());
     if lists_interfaces(card) || (interfaces(card).is_some() && !has("url")) {
-        Generation::V1
+        ProtocolVersion::V1
     } else if has("authentication")
         && !has("securitySchemes")
         && !has("protocolVersion")
         && !has("preferredTransport")
     {
-        Generation::V0_1
+        ProtocolVersion::V0_1
     } else {
-        Generation::V0_3
+        ProtocolVersion::V0_3
     }
 }
 
-/// Reads an agent card of any generation as a 1.0 card.
+/// Reads an agent card of any version as a 1.0 card.
 ///
 /// # Errors
 ///
-/// A [`CardError`]: the text is not JSON, not an object, or not a valid card of the generation
+/// A [`CardError`]: the text is not JSON, not an object, or not a valid card of the version
 /// it looks like.
 pub fn parse(text: &str) -> Result<v1::AgentCard, CardError> {
     parse_slice(text.as_bytes())
 }
 
-/// Reads an agent card of any generation, as bytes (an HTTP body), as a 1.0 card.
+/// Reads an agent card of any version, as bytes (an HTTP body), as a 1.0 card.
 ///
 /// # Errors
 ///
@@ -96,9 +96,9 @@ pub fn parse_slice(bytes: &[u8]) -> Result<v1::AgentCard, CardError> {
     parse_value(value)
 }
 
-/// Reads an already parsed agent card of any generation as a 1.0 card.
+/// Reads an already parsed agent card of any version as a 1.0 card.
 ///
-/// * **1.0** ([`Generation::V1`]): read as it is. Its security schemes may be in the 1.0 or
+/// * **1.0** ([`ProtocolVersion::V1`]): read as it is. Its security schemes may be in the 1.0 or
 ///   the 0.3 shape, and the 0.3 fields that the Python and JS SDKs put beside the 1.0 ones
 ///   ("union" cards) fill in what the 1.0 fields leave empty: `security` →
 ///   `securityRequirements`, `supportsAuthenticatedExtendedCard` →
@@ -126,8 +126,8 @@ pub fn parse_slice(bytes: &[u8]) -> Result<v1::AgentCard, CardError> {
 ///
 /// As [`parse`].
 pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
-    let generation = match &value {
-        Value::Object(_) => generation_of(&value),
+    let protocol_version = match &value {
+        Value::Object(_) => version_of(&value),
         other => {
             return Err(CardError {
                 kind: Kind::NotObject(kind_of(other)),
@@ -137,8 +137,8 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
     // A card that names no endpoint at all (no `url`, no `supportedInterfaces`, no 0.3 field
     // about one) is the flat dialect's (PromptKit's): its JSON-RPC is at `/a2a` on the card's
     // origin.
-    let (generation, value) = match (generation, value) {
-        (Generation::V0_3, mut value) if !has_any(&value, &NAMES_AN_ENDPOINT) => {
+    let (protocol_version, value) = match (protocol_version, value) {
+        (ProtocolVersion::V0_3, mut value) if !has_any(&value, &NAMES_AN_ENDPOINT) => {
             let interface = serde_json::json!([{
                 "url": crate::protocol::paths::FLAT_RPC,
                 "protocolBinding": crate::flat::BINDING,
@@ -147,7 +147,7 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
             if let Value::Object(card) = &mut value {
                 card.insert("supportedInterfaces".to_owned(), interface);
             }
-            (Generation::V1, value)
+            (ProtocolVersion::V1, value)
         }
         other => other,
     };
@@ -155,15 +155,15 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
         let (field, message) = split(&error);
         CardError {
             kind: Kind::Invalid {
-                generation,
+                protocol_version,
                 field,
                 message,
                 error,
             },
         }
     };
-    match generation {
-        Generation::V1 => {
+    match protocol_version {
+        ProtocolVersion::V1 => {
             let card = if lists_interfaces(&value) {
                 v0_3::AgentCard::from_value_lenient(value)
             } else {
@@ -173,10 +173,10 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
             check_interfaces(&card)?;
             Ok(card)
         }
-        Generation::V0_1 => json::from_value::<v0_1::AgentCard>(value)
+        ProtocolVersion::V0_1 => json::from_value::<v0_1::AgentCard>(value)
             .map(Into::into)
             .map_err(invalid),
-        Generation::V0_3 if !has_any(&value, &LATER_THAN_0_1) => {
+        ProtocolVersion::V0_3 if !has_any(&value, &LATER_THAN_0_1) => {
             match v0_3::AgentCard::from_value_lenient(value.clone()) {
                 Ok(card) => Ok(card),
                 Err(error) => json::from_value::<v0_1::AgentCard>(value)
@@ -184,7 +184,7 @@ pub fn parse_value(value: Value) -> Result<v1::AgentCard, CardError> {
                     .map_err(|_| invalid(error)),
             }
         }
-        Generation::V0_3 => v0_3::AgentCard::from_value_lenient(value).map_err(invalid),
+        ProtocolVersion::V0_3 => v0_3::AgentCard::from_value_lenient(value).map_err(invalid),
     }
 }
 
@@ -224,7 +224,7 @@ fn check_interfaces(card: &v1::AgentCard) -> Result<(), CardError> {
         };
         return Err(CardError {
             kind: Kind::Missing {
-                generation: Generation::V1,
+                protocol_version: ProtocolVersion::V1,
                 field: format!("supportedInterfaces[{i}].{missing}"),
             },
         });
@@ -244,17 +244,17 @@ fn kind_of(value: &Value) -> &'static str {
 }
 
 /// A document that is not an agent card: not JSON, not an object, or not a valid card of the
-/// generation it looks like (with the path of the bad field).
+/// version it looks like (with the path of the bad field).
 ///
 /// It displays as a predicate, so that a caller can say where the card came from:
 /// `format!("the agent card at {url} is {error}")`.
 ///
 /// ```
-/// use a2a_types::card::{Generation, parse};
+/// use a2a_types::card::{ProtocolVersion, parse};
 ///
 /// let error = parse(r#"{"name": "N", "description": "d", "url": "https://a.example"}"#).unwrap_err();
 /// assert_eq!(error.to_string(), "not a valid A2A 0.2/0.3 card: version: missing field");
-/// assert_eq!(error.generation(), Some(Generation::V0_3));
+/// assert_eq!(error.protocol_version(), Some(ProtocolVersion::V0_3));
 /// assert_eq!(error.field(), Some("version"));
 ///
 /// let error = parse("<html>").unwrap_err();
@@ -272,25 +272,28 @@ enum Kind {
     NotJson(DecodeError),
     NotObject(&'static str),
     Invalid {
-        generation: Generation,
+        protocol_version: ProtocolVersion,
         /// The JSON path of the bad field, with a missing field's name.
         field: Option<String>,
         message: String,
         error: DecodeError,
     },
     Missing {
-        generation: Generation,
+        protocol_version: ProtocolVersion,
         field: String,
     },
 }
 
 impl CardError {
-    /// The generation the card was read as; `None` when it is not a JSON object.
-    pub fn generation(&self) -> Option<Generation> {
+    /// The version the card was read as; `None` when it is not a JSON object.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
         match &self.kind {
-            Kind::Invalid { generation, .. } | Kind::Missing { generation, .. } => {
-                Some(*generation)
+            Kind::Invalid {
+                protocol_version, ..
             }
+            | Kind::Missing {
+                protocol_version, ..
+            } => Some(*protocol_version),
             Kind::NotJson(_) | Kind::NotObject(_) => None,
         }
     }
@@ -334,17 +337,23 @@ impl fmt::Display for CardError {
         match &self.kind {
             Kind::NotJson(error) => write!(f, "not JSON: {}", error.message()),
             Kind::NotObject(found) => write!(f, "not a JSON object but {found}"),
-            Kind::Missing { generation, field } => {
-                write!(f, "not a valid {generation} card: {field}: missing field")
+            Kind::Missing {
+                protocol_version,
+                field,
+            } => {
+                write!(
+                    f,
+                    "not a valid {protocol_version} card: {field}: missing field"
+                )
             }
             Kind::Invalid {
-                generation,
+                protocol_version,
                 field,
                 message,
                 ..
             } => match field {
-                Some(field) => write!(f, "not a valid {generation} card: {field}: {message}"),
-                None => write!(f, "not a valid {generation} card: {message}"),
+                Some(field) => write!(f, "not a valid {protocol_version} card: {field}: {message}"),
+                None => write!(f, "not a valid {protocol_version} card: {message}"),
             },
         }
     }
@@ -395,39 +404,39 @@ mod tests {
     }
 
     #[test]
-    fn generations() {
+    fn versions() {
         let v = |s: &str| serde_json::from_str::<Value>(s).unwrap();
         assert_eq!(
-            generation_of(&v(r#"{"supportedInterfaces":[]}"#)),
-            Generation::V1
+            version_of(&v(r#"{"supportedInterfaces":[]}"#)),
+            ProtocolVersion::V1
         );
         assert_eq!(
-            generation_of(&v(r#"{"supportedInterfaces":[],"url":"x"}"#)),
-            Generation::V0_3
+            version_of(&v(r#"{"supportedInterfaces":[],"url":"x"}"#)),
+            ProtocolVersion::V0_3
         );
         // A union card: its 1.0 interfaces are the ones to read.
         assert_eq!(
-            generation_of(&v(r#"{"supportedInterfaces":[{"url":"x"}],"url":"x"}"#)),
-            Generation::V1
+            version_of(&v(r#"{"supportedInterfaces":[{"url":"x"}],"url":"x"}"#)),
+            ProtocolVersion::V1
         );
-        assert_eq!(generation_of(&v(r#"{"url":"x"}"#)), Generation::V0_3);
+        assert_eq!(version_of(&v(r#"{"url":"x"}"#)), ProtocolVersion::V0_3);
         assert_eq!(
-            generation_of(&v(r#"{"url":"x","authentication":{}}"#)),
-            Generation::V0_1
+            version_of(&v(r#"{"url":"x","authentication":{}}"#)),
+            ProtocolVersion::V0_1
         );
         assert_eq!(
-            generation_of(&v(
+            version_of(&v(
                 r#"{"url":"x","authentication":{},"protocolVersion":"0.2.5"}"#
             )),
-            Generation::V0_3
+            ProtocolVersion::V0_3
         );
         assert_eq!(
-            generation_of(&v(
+            version_of(&v(
                 r#"{"url":"x","authentication":{},"preferredTransport":"JSONRPC"}"#
             )),
-            Generation::V0_3
+            ProtocolVersion::V0_3
         );
-        assert_eq!(Generation::V0_3.to_string(), "A2A 0.2/0.3");
+        assert_eq!(ProtocolVersion::V0_3.to_string(), "A2A 0.2/0.3");
     }
 
     #[test]
@@ -561,7 +570,7 @@ mod tests {
             "not a valid A2A 1.0 card: supportedInterfaces[0].url: missing field"
         );
         assert_eq!(err.field(), Some("supportedInterfaces[0].url"));
-        assert_eq!(err.generation(), Some(Generation::V1));
+        assert_eq!(err.protocol_version(), Some(ProtocolVersion::V1));
         assert_eq!(
             error(with(
                 base(),
@@ -626,7 +635,7 @@ mod tests {
                 "authentication":{"schemes":"Bearer"},"capabilities":{},"skills":[]}"#,
         )
         .unwrap_err();
-        assert_eq!(err.generation(), Some(Generation::V0_1));
+        assert_eq!(err.protocol_version(), Some(ProtocolVersion::V0_1));
         assert_eq!(
             err.to_string(),
             "not a valid A2A 0.1 card: authentication.schemes: invalid type: string \"Bearer\", \
@@ -645,7 +654,7 @@ mod tests {
     fn documents_that_are_no_card() {
         let err = parse("<html>").unwrap_err();
         assert!(err.is_syntax());
-        assert_eq!(err.generation(), None);
+        assert_eq!(err.protocol_version(), None);
         assert_eq!(err.to_string(), "not JSON: expected value");
         assert_eq!(
             parse(r#"{"name": "cut"#).unwrap_err().to_string(),

@@ -1,6 +1,6 @@
 //! Serde models of the Agent2Agent (A2A) protocol.
 //!
-//! | module | generation | wire |
+//! | module | version | wire |
 //! |---|---|---|
 //! | [`v1`] | A2A 1.0 (1.0.1), the core model | ProtoJSON of `lf.a2a.v1` |
 //! | [`v0_3`] | A2A 0.3, also reading 0.2.x | `kind`-tagged JSON-RPC, lowercase kebab-case enums |
@@ -8,7 +8,7 @@
 //! | [`flat`] | PromptKit's dialect: 0.3 method names, 1.0 shapes | lowercase enums, bare results (JSON rewrites, no types) |
 //!
 //! [`v0_3`] and [`v0_1`] convert to and from [`v1`] with `From`/`TryFrom`; [`card::parse`]
-//! reads an agent card of any generation as a 1.0 card; `docs/versions.md` lists what each
+//! reads an agent card of any version as a 1.0 card; `docs/versions.md` lists what each
 //! conversion loses.
 //!
 //! The types carry no I/O: they read and write JSON with `serde_json`, and, with the

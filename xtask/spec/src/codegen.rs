@@ -97,7 +97,7 @@ pub(crate) fn generate(dir: &Path, stubs: &Path) -> Result<String, String> {
         .client_mod_attribute("lf.a2a.v1", "#[cfg(feature = \"client\")]")
         .server_mod_attribute("lf.a2a.v1", "#[cfg(feature = \"server\")]")
         .compile_fds(set)
-        .map_err(|e| format!("code generation failed: {e}"))
+        .map_err(|e| format!("code version failed: {e}"))
         .and_then(|()| {
             std::fs::read_to_string(tmp.join("lf.a2a.v1.rs"))
                 .map_err(|e| format!("cannot read the generated code: {e}"))

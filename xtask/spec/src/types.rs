@@ -1,5 +1,5 @@
-//! The root types of each generation: every type registered here (and everything it refers
-//! to) lands in that generation's definitions map.
+//! The root types of each version: every type registered here (and everything it refers
+//! to) lands in that version's definitions map.
 
 use schemars::generate::SchemaGenerator;
 

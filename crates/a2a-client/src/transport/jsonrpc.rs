@@ -24,9 +24,9 @@ use crate::Error;
 use crate::http::{Dialect, HttpClient, Opened, content_type_of};
 use crate::interceptor::CallInfo;
 
-/// JSON-RPC 2.0 over HTTP POST, as every generation speaks it: fresh request ids, the
-/// generation's service-parameter headers, answers checked against their request, streams as
-/// SSE. The transports of each generation put their own method names, params and results on it.
+/// JSON-RPC 2.0 over HTTP POST, as every version speaks it: fresh request ids, the
+/// version's service-parameter headers, answers checked against their request, streams as
+/// SSE. The transports of each version put their own method names, params and results on it.
 pub(crate) struct JsonRpcWire {
     http: HttpClient,
     endpoint: http::Uri,
@@ -106,7 +106,7 @@ impl JsonRpcWire {
         response.result.map_err(self.agent_error)
     }
 
-    /// One call of another generation's `method`: `params` as that generation writes them,
+    /// One call of another version's `method`: `params` as that version writes them,
     /// its result `R` converted to the 1.0 `T`.
     pub(crate) async fn call_converted<P, R, T>(
         &self,
@@ -191,7 +191,7 @@ fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
     }
 }
 
-/// A transport method of an older generation that is one JSON-RPC call of the method named
+/// A transport method of an older version that is one JSON-RPC call of the method named
 /// `$method`, with the 1.0 request converted into `$params` and the result `$result` converted
 /// back (the transport has a `wire: JsonRpcWire`).
 macro_rules! converted {

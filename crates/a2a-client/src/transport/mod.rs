@@ -19,7 +19,7 @@
 //! | anything else | | a [`TransportFactory`] given to [`ClientBuilder::transport`](crate::ClientBuilder::transport) |
 //!
 //! The legacy transports (versions before 1.0) take and give the same 1.0 types: requests are
-//! converted to their generation at the edge, answers and events back. A client uses them only
+//! converted to their version at the edge, answers and events back. A client uses them only
 //! when the caller allows it ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy),
 //! [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version)).
 
@@ -314,7 +314,7 @@ pub(crate) fn version_order(version: &str) -> (i64, i64) {
     }
 }
 
-/// True for a version before 1.0 (0.3, 0.2, 0.1): a legacy generation, used only when allowed.
+/// True for a version before 1.0 (0.3, 0.2, 0.1): a legacy version, used only when allowed.
 pub(crate) fn is_legacy(version: &str) -> bool {
     version_order(version).0 < 1
 }
@@ -326,7 +326,7 @@ pub(crate) enum VersionPolicy {
     /// 1.0 without an explicit opt-in).
     #[default]
     Current,
-    /// The newest generation the card offers, legacy ones included; a 1.0 call answered
+    /// The newest version the card offers, legacy ones included; a 1.0 call answered
     /// `VersionNotSupportedError` is retried once in 0.3.
     Negotiate,
     /// Exactly this version (`Major.Minor`).
@@ -482,7 +482,7 @@ pub(crate) struct Transports {
 }
 
 impl Transports {
-    /// The caller's factories, then the built-in ones (1.0, then the legacy generations).
+    /// The caller's factories, then the built-in ones (1.0, then the legacy versions).
     pub(crate) fn new(extra: &[Arc<dyn TransportFactory>]) -> Self {
         let mut factories = extra.to_vec();
         factories.push(Arc::new(JsonRpcFactory));
@@ -796,7 +796,7 @@ mod tests {
     }
 
     #[test]
-    fn negotiation_takes_the_newest_generation_then_the_order() {
+    fn negotiation_takes_the_newest_version_then_the_order() {
         let all = card(&[
             ("http://h/v01", "JSONRPC", "0.1"),
             ("http://h/v03rest", "HTTP+JSON", "0.3"),

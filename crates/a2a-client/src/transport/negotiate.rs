@@ -1,9 +1,9 @@
 //! [`Negotiated`]: a 1.0 transport that falls back to 0.3 once the agent says it does not
-//! speak 1.0, for clients that allow legacy generations.
+//! speak 1.0, for clients that allow legacy versions.
 //!
 //! An agent whose card claims 1.0 may still answer `VersionNotSupportedError` (-32009) to an
 //! `A2A-Version: 1.0` request: an older server behind a newer card, a proxy that strips
-//! headers. With legacy generations allowed
+//! headers. With legacy versions allowed
 //! ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy)), that call is retried
 //! once over the 0.3 transport of the same binding, and the client keeps speaking 0.3 to this
 //! agent from then on (every clone of the client and its streams share the choice). The switch

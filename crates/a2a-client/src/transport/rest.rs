@@ -28,9 +28,9 @@ use crate::interceptor::CallInfo;
 /// The `Accept` of a call answered with JSON: the 1.0.1 media type first, plain JSON too.
 const ACCEPT_JSON: &str = "application/a2a+json, application/json";
 
-/// HTTP under an interface URL, as both generations of the HTTP+JSON binding use it: routes
-/// under the URL's path, the generation's service-parameter headers and media types, errors
-/// read by the generation's rule, streams as SSE. The transports of each generation put their
+/// HTTP under an interface URL, as both versions of the HTTP+JSON binding use it: routes
+/// under the URL's path, the version's service-parameter headers and media types, errors
+/// read by the version's rule, streams as SSE. The transports of each version put their
 /// own routes and bodies on it.
 pub(crate) struct RestWire {
     http: HttpClient,

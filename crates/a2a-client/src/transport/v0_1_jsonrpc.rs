@@ -1,4 +1,4 @@
-//! The JSON-RPC binding of A2A 0.1: the `tasks/send` generation behind the 1.0 [`Transport`]
+//! The JSON-RPC binding of A2A 0.1: the `tasks/send` version behind the 1.0 [`Transport`]
 //! API. Requests are converted from 1.0 (`a2a_types::v0_1`), sent under the 0.1 method names
 //! without service-parameter headers (0.1 predates them), and the results and stream events
 //! (`type`-tagged parts, events with the task `id` and `final`) converted back.

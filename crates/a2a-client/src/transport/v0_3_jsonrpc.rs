@@ -1,4 +1,4 @@
-//! The JSON-RPC binding of A2A 0.3 (and 0.2): the `message/send` generation behind the 1.0
+//! The JSON-RPC binding of A2A 0.3 (and 0.2): the `message/send` version behind the 1.0
 //! [`Transport`] API. Requests are converted from 1.0 (`a2a_types::v0_3`'s `From`
 //! conversions), sent under the 0.3 method names with `A2A-Version: 0.3` and
 //! `X-A2A-Extensions`, and the `kind`-tagged results and stream events converted back (`final`

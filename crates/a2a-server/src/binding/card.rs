@@ -2,9 +2,9 @@
 //! `/.well-known/agent.json`), with `Cache-Control`, `ETag` and `Last-Modified`, answering
 //! conditional requests with 304 (spec 1.0 §8.6).
 //!
-//! One document serves every generation ([`union_json`]): the 1.0 card, with the fields a 0.3
+//! One document serves every version ([`union_json`]): the 1.0 card, with the fields a 0.3
 //! (or 0.2) and a 0.1 reader look for merged in where the 1.0 document has no such key, as the
-//! Python SDK 1.3 serves it. `docs/versions.md` lists what each generation's client sees.
+//! Python SDK 1.3 serves it. `docs/versions.md` lists what each version's client sees.
 
 use std::time::SystemTime;
 
@@ -211,7 +211,7 @@ pub(crate) fn v0_2_extended_card_path(rpc_path: &str) -> String {
 }
 
 /// The 0.2 authenticated extended card (`GET {url}/../agent/authenticatedExtendedCard`), for
-/// an authenticated caller: the handler's extended card as every generation reads it (see
+/// an authenticated caller: the handler's extended card as every version reads it (see
 /// [`union_json`]), its interfaces those of the public card when it lists none. Refusals are
 /// `google.rpc.Status` documents: 400 `UNSUPPORTED_OPERATION` when the card declares no
 /// extended card, 400 `EXTENDED_AGENT_CARD_NOT_CONFIGURED` when none is configured, 405 for a
@@ -246,7 +246,7 @@ pub(crate) async fn legacy_extended_card(
     Ok(card)
 }
 
-/// The card as every generation reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
+/// The card as every version reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
 /// card (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`,
 /// `supportsAuthenticatedExtendedCard` when true, the 0.3 shape of each security scheme beside
 /// the 1.0 one, `security`) and the 0.1 card (`authentication`, when the card has a JSON-RPC

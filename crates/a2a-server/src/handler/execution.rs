@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
     ContextId, Message, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
@@ -322,7 +322,7 @@ impl RequestHandler {
                 if let Some(config) = push_config {
                     self.inner
                         .store
-                        .put_push_config(config, call.generation)
+                        .put_push_config(config, call.protocol_version)
                         .await?;
                 }
                 (
@@ -385,7 +385,7 @@ impl RequestHandler {
             store: self.inner.store.clone(),
             task_id: task_id.clone(),
             owner: call.owner(),
-            generation: call.generation,
+            protocol_version: call.protocol_version,
             phase: tokio::sync::Mutex::new(if is_new {
                 Phase::Pending(initial)
             } else {
@@ -595,7 +595,7 @@ struct TaskWriter {
     store: Arc<dyn TaskStore>,
     task_id: TaskId,
     owner: Owner,
-    generation: Generation,
+    protocol_version: ProtocolVersion,
     phase: tokio::sync::Mutex<Phase>,
     first: Mutex<Option<oneshot::Sender<First>>>,
     cancel: CancellationToken,
@@ -631,13 +631,17 @@ impl TaskWriter {
                 // Stored first, so that `create` delivers the task's first event to it.
                 let push_config_id = push_config.as_ref().and_then(|c| c.id.clone());
                 let stored = match push_config {
-                    Some(config) => self.store.put_push_config(config, self.generation).await,
+                    Some(config) => {
+                        self.store
+                            .put_push_config(config, self.protocol_version)
+                            .await
+                    }
                     None => Ok(()),
                 };
                 let created = match stored {
                     Ok(()) => {
                         self.store
-                            .create(*task, self.owner.clone(), self.generation)
+                            .create(*task, self.owner.clone(), self.protocol_version)
                             .await
                     }
                     Err(err) => Err(err),

@@ -5,7 +5,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
@@ -42,9 +42,9 @@ pub struct CallContext {
     /// The tenant the call is addressed to (the REST path prefix `/{tenant}/...`, or the
     /// request's `tenant` field), if any.
     pub tenant: Option<String>,
-    /// The protocol generation the call speaks (the shape its results take); tasks it creates
+    /// The protocol version the call speaks (the shape its results take); tasks it creates
     /// remember it.
-    pub generation: Generation,
+    pub protocol_version: ProtocolVersion,
     /// Whether the caller chooses the ids of new tasks, as A2A 0.1 clients do
     /// (`TaskSendParams.id`): a message whose `taskId` names no task then starts a new task
     /// under that id, instead of failing with `TaskNotFoundError`. An id that is taken (by a
@@ -85,10 +85,10 @@ impl CallContext {
         self
     }
 
-    /// Sets the protocol generation.
+    /// Sets the protocol version.
     #[must_use]
-    pub fn with_generation(mut self, generation: Generation) -> Self {
-        self.generation = generation;
+    pub fn with_protocol_version(mut self, protocol_version: ProtocolVersion) -> Self {
+        self.protocol_version = protocol_version;
         self
     }
 
@@ -510,16 +510,16 @@ impl RequestHandler {
         }
     }
 
-    /// The protocol generation a task the caller can see was created through (the shape a
-    /// call that names no generation renders it in); `None` when the caller cannot see such a
+    /// The protocol version a task the caller can see was created through (the shape a
+    /// call that names no version renders it in); `None` when the caller cannot see such a
     /// task.
-    pub async fn task_generation(
+    pub async fn task_version(
         &self,
         id: &TaskId,
         call: &CallContext,
-    ) -> Result<Option<Generation>, A2aError> {
+    ) -> Result<Option<ProtocolVersion>, A2aError> {
         Ok(match self.inner.store.load(id).await? {
-            Some(stored) if stored.owner == call.owner() => Some(stored.generation),
+            Some(stored) if stored.owner == call.owner() => Some(stored.protocol_version),
             _ => None,
         })
     }
@@ -750,7 +750,7 @@ impl RequestHandler {
     }
 
     /// `CreateTaskPushNotificationConfig`: the config, checked (its URL by the SSRF guard),
-    /// stored with the generation the call speaks (the shape of its deliveries).
+    /// stored with the version the call speaks (the shape of its deliveries).
     #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "CreateTaskPushNotificationConfig"))]
     pub async fn create_push_config(
         &self,
@@ -767,7 +767,7 @@ impl RequestHandler {
         let config = self.checked_push_config(config, &task_id).await?;
         self.inner
             .store
-            .put_push_config(config.clone(), call.generation)
+            .put_push_config(config.clone(), call.protocol_version)
             .await?;
         Ok(config)
     }

@@ -39,7 +39,7 @@ impl RequestedVersion {
         }
     }
 
-    /// Checks that the request speaks 1.x, the generation of the 1.0 methods and routes.
+    /// Checks that the request speaks 1.x, the version of the 1.0 methods and routes.
     pub(crate) fn require_v1(&self) -> Result<(), A2aError> {
         match self {
             RequestedVersion::V1 => Ok(()),

@@ -39,7 +39,7 @@ use crate::error::A2aError;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Script {
-    /// The agent card, in any generation's JSON (read by `a2a_types::card::parse_value`).
+    /// The agent card, in any version's JSON (read by `a2a_types::card::parse_value`).
     /// Without one the mock serves [`MockAgent::default_card`](super::MockAgent::default_card).
     #[serde(default, deserialize_with = "card")]
     pub card: Option<AgentCard>,

@@ -1,13 +1,13 @@
-//! What a delivery's body is: the event in the shape of the generation its config was
+//! What a delivery's body is: the event in the shape of the version its config was
 //! registered through.
 //!
-//! | generation | body | `Content-Type` |
+//! | version | body | `Content-Type` |
 //! |---|---|---|
 //! | 1.0 | one `StreamResponse`: `{"task":..}`, `{"statusUpdate":..}`, `{"artifactUpdate":..}` (spec 1.0 §4.3.3) | `application/a2a+json` |
 //! | 0.3 / 0.2 | the bare 0.3 event, told by its `kind`: a `Task`, `TaskStatusUpdateEvent` or `TaskArtifactUpdateEvent` (as the JS SDK's 0.3 compat layer sends) | `application/json` |
 //! | 0.1 | the bare 0.1 object: the `Task`, a `TaskStatusUpdateEvent` (`id`, `status`, `final`) or a `TaskArtifactUpdateEvent` (`id`, `artifact`) | `application/json` |
 
-use a2a_types::protocol::{Generation, content_type};
+use a2a_types::protocol::{ProtocolVersion, content_type};
 use a2a_types::v1::StreamResponse;
 use a2a_types::{v0_1, v0_3};
 use bytes::Bytes;
@@ -19,21 +19,24 @@ pub(crate) struct Body {
     pub(crate) content_type: &'static str,
 }
 
-/// The body of `event` for a config of `generation`; the reason when the generation has no
+/// The body of `event` for a config of `protocol_version`; the reason when the version has no
 /// shape for it.
-pub(crate) fn render(event: &StreamResponse, generation: Generation) -> Result<Body, String> {
+pub(crate) fn render(
+    event: &StreamResponse,
+    protocol_version: ProtocolVersion,
+) -> Result<Body, String> {
     let json = |value: Result<Vec<u8>, serde_json::Error>| {
         value.map_err(|e| format!("the event does not serialize: {e}"))
     };
-    match generation {
-        Generation::V0_3 => Ok(Body {
+    match protocol_version {
+        ProtocolVersion::V0_3 => Ok(Body {
             bytes: json(serde_json::to_vec(&v0_3::SendStreamingMessageResult::from(
                 event.clone(),
             )))?
             .into(),
             content_type: content_type::JSON,
         }),
-        Generation::V0_1 => {
+        ProtocolVersion::V0_1 => {
             let bytes = match event.clone() {
                 StreamResponse::Task(task) => serde_json::to_vec(&v0_1::Task::from(task)),
                 StreamResponse::StatusUpdate(update) => {
@@ -74,26 +77,26 @@ mod tests {
     }
 
     #[test]
-    fn each_generation_has_its_shape() {
+    fn each_version_has_its_shape() {
         let status = StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
             "t-1",
             "c-1",
             TaskStatus::new(TaskState::Completed),
         ));
-        let v1 = render(&status, Generation::V1).unwrap();
+        let v1 = render(&status, ProtocolVersion::V1).unwrap();
         assert_eq!(
             text(&v1),
             r#"{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}}"#
         );
         assert_eq!(v1.content_type, "application/a2a+json");
-        let v03 = render(&status, Generation::V0_3).unwrap();
+        let v03 = render(&status, ProtocolVersion::V0_3).unwrap();
         assert_eq!(
             text(&v03),
             r#"{"kind":"status-update","taskId":"t-1","contextId":"c-1","status":{"state":"completed"},"final":true}"#
         );
         assert_eq!(v03.content_type, "application/json");
         assert_eq!(
-            text(&render(&status, Generation::V0_1).unwrap()),
+            text(&render(&status, ProtocolVersion::V0_1).unwrap()),
             r#"{"id":"t-1","status":{"state":"completed"},"final":true}"#
         );
 
@@ -103,15 +106,15 @@ mod tests {
             TaskStatus::new(TaskState::Submitted),
         ));
         assert_eq!(
-            text(&render(&task, Generation::V1).unwrap()),
+            text(&render(&task, ProtocolVersion::V1).unwrap()),
             r#"{"task":{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_SUBMITTED"}}}"#
         );
         assert_eq!(
-            text(&render(&task, Generation::V0_3).unwrap()),
+            text(&render(&task, ProtocolVersion::V0_3).unwrap()),
             r#"{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"submitted"}}"#
         );
         assert_eq!(
-            text(&render(&task, Generation::V0_1).unwrap()),
+            text(&render(&task, ProtocolVersion::V0_1).unwrap()),
             r#"{"id":"t-1","sessionId":"c-1","status":{"state":"submitted"}}"#
         );
 
@@ -124,11 +127,11 @@ mod tests {
             .with_last_chunk(true),
         );
         assert_eq!(
-            text(&render(&artifact, Generation::V1).unwrap()),
+            text(&render(&artifact, ProtocolVersion::V1).unwrap()),
             r#"{"artifactUpdate":{"taskId":"t-1","contextId":"c-1","artifact":{"artifactId":"a-1","parts":[{"text":"hi"}]},"lastChunk":true}}"#
         );
         assert_eq!(
-            text(&render(&artifact, Generation::V0_3).unwrap()),
+            text(&render(&artifact, ProtocolVersion::V0_3).unwrap()),
             r#"{"kind":"artifact-update","taskId":"t-1","contextId":"c-1","artifact":{"artifactId":"a-1","parts":[{"kind":"text","text":"hi"}]},"lastChunk":true}"#
         );
     }

@@ -34,7 +34,7 @@
 //!
 //! Every event a task logs goes, through the store's outbox (see the
 //! [store docs](crate::store#the-push-outbox)), to each push config the task has: one `POST`
-//! per event, its body the event in the shape of the generation the config was registered
+//! per event, its body the event in the shape of the version the config was registered
 //! through (1.0: one `StreamResponse`, `application/a2a+json`; 0.3: the bare `kind`-tagged
 //! event; 0.1: the bare 0.1 object), with `Authorization: <scheme> <credentials>` from the
 //! config's `authentication`, `X-A2A-Notification-Token` when it has a token, and

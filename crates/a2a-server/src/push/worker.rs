@@ -215,7 +215,7 @@ async fn attempt(pusher: &Pusher, delivery: &Delivery) -> Outcome {
     }
 }
 
-/// The request of a delivery: its body in its generation's shape, and the headers.
+/// The request of a delivery: its body in its version's shape, and the headers.
 fn request(pusher: &Pusher, delivery: &Delivery) -> Result<Request<Full<Bytes>>, String> {
     let config = &delivery.config;
     let uri: http::Uri = config
@@ -232,7 +232,7 @@ fn request(pusher: &Pusher, delivery: &Delivery) -> Result<Request<Full<Bytes>>,
     {
         return Err(why);
     }
-    let body = render(&delivery.event, delivery.generation)?;
+    let body = render(&delivery.event, delivery.protocol_version)?;
     let mut builder = Request::builder()
         .method(Method::POST)
         .uri(uri)

@@ -30,7 +30,7 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     Artifact, Message, Part, StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState,
     TaskStatus, Timestamp,
@@ -92,7 +92,7 @@ fn task(id: &str, context: &str, state: TaskState, unix: i64) -> Task {
 
 async fn create(store: &dyn TaskStore, task: Task, owner: Owner) -> UpdateOutcome {
     store
-        .create(task, owner, Generation::V1)
+        .create(task, owner, ProtocolVersion::V1)
         .await
         .expect("create")
 }
@@ -126,13 +126,13 @@ fn ids(tasks: &[Task]) -> Vec<String> {
     tasks.iter().map(|t| t.id.to_string()).collect()
 }
 
-/// A task reads back as created, with its owner, generation, first event and bytes.
+/// A task reads back as created, with its owner, version, first event and bytes.
 pub async fn create_then_load(store: Arc<dyn TaskStore>) {
     let owner = Owner::new(Some(Principal::new("alice")), Some("acme".to_owned()));
     let created = task("t-1", "c-1", TaskState::Submitted, 1_700_000_000)
         .with_history([Message::user_text("hello")]);
     let outcome = store
-        .create(created.clone(), owner.clone(), Generation::V0_3)
+        .create(created.clone(), owner.clone(), ProtocolVersion::V0_3)
         .await
         .unwrap();
     assert_eq!(
@@ -145,7 +145,7 @@ pub async fn create_then_load(store: Arc<dyn TaskStore>) {
     let stored = store.load(&"t-1".into()).await.unwrap().expect("stored");
     assert_eq!(stored.task, created);
     assert_eq!(stored.owner, owner);
-    assert_eq!(stored.generation, Generation::V0_3);
+    assert_eq!(stored.protocol_version, ProtocolVersion::V0_3);
     assert_eq!(stored.last_seq, 1);
     assert_eq!(stored.bytes, task_bytes(&created));
     assert_eq!(store.progress(&"t-1".into()).await.unwrap(), Some(outcome));
@@ -165,7 +165,7 @@ pub async fn create_twice_fails(store: Arc<dyn TaskStore>) {
         .create(
             task("t", "other", TaskState::Working, 1_700_000_001),
             Owner::default(),
-            Generation::V1,
+            ProtocolVersion::V1,
         )
         .await;
     assert_eq!(again, Err(StoreError::AlreadyExists("t".into())));
@@ -627,11 +627,11 @@ fn config(task: &str, id: &str) -> TaskPushNotificationConfig {
 }
 
 /// Push configurations: stored before or after their task, listed in creation order, replaced
-/// in place, deleted; each keeps the generation it was registered through.
+/// in place, deleted; each keeps the version it was registered through.
 pub async fn push_configs_in_creation_order(store: Arc<dyn TaskStore>) {
     let t = TaskId::from("t");
     store
-        .put_push_config(config("t", "b"), Generation::V0_3)
+        .put_push_config(config("t", "b"), ProtocolVersion::V0_3)
         .await
         .unwrap();
     create(
@@ -641,14 +641,14 @@ pub async fn push_configs_in_creation_order(store: Arc<dyn TaskStore>) {
     )
     .await;
     store
-        .put_push_config(config("t", "a"), Generation::V1)
+        .put_push_config(config("t", "a"), ProtocolVersion::V1)
         .await
         .unwrap();
     let replaced = TaskPushNotificationConfig::new("https://other.example/b")
         .with_task_id("t")
         .with_id("b");
     store
-        .put_push_config(replaced.clone(), Generation::V0_1)
+        .put_push_config(replaced.clone(), ProtocolVersion::V0_1)
         .await
         .unwrap();
     let listed = store.list_push_configs(&t).await.unwrap();
@@ -658,10 +658,10 @@ pub async fn push_configs_in_creation_order(store: Arc<dyn TaskStore>) {
         Some(replaced)
     );
     assert_eq!(store.get_push_config(&t, "zz").await.unwrap(), None);
-    let generation = store.push_config_generation(&t, "b").await.unwrap();
+    let protocol_version = store.push_config_version(&t, "b").await.unwrap();
     assert!(
-        generation.is_none() || generation == Some(Generation::V0_1),
-        "a store that answers knows the latest registration: {generation:?}"
+        protocol_version.is_none() || protocol_version == Some(ProtocolVersion::V0_1),
+        "a store that answers knows the latest registration: {protocol_version:?}"
     );
     assert!(store.delete_push_config(&t, "b").await.unwrap());
     assert!(!store.delete_push_config(&t, "b").await.unwrap());
@@ -683,7 +683,7 @@ pub async fn push_configs_in_creation_order(store: Arc<dyn TaskStore>) {
 pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
     const LEASE: Duration = Duration::from_secs(30);
     store
-        .put_push_config(config("t", "a"), Generation::V0_3)
+        .put_push_config(config("t", "a"), ProtocolVersion::V0_3)
         .await
         .unwrap();
     create(
@@ -698,7 +698,7 @@ pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
         Ok(first) => {
             assert_eq!(first.deliveries.len(), 1);
             let d = &first.deliveries[0];
-            assert_eq!((d.seq, d.generation), (1, Generation::V0_3));
+            assert_eq!((d.seq, d.protocol_version), (1, ProtocolVersion::V0_3));
             assert_eq!(d.config, config("t", "a"));
             assert_eq!(d.task_id, TaskId::from("t"));
             assert!(matches!(d.event, StreamResponse::Task(_)));
@@ -706,7 +706,7 @@ pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
         }
     }
     store
-        .put_push_config(config("t", "b"), Generation::V1)
+        .put_push_config(config("t", "b"), ProtocolVersion::V1)
         .await
         .unwrap();
     edit(&*store, "t", status(TaskState::Working, recent() + 1)).await;
@@ -758,7 +758,7 @@ pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
 pub async fn outbox_settles_under_its_lease(store: Arc<dyn TaskStore>) {
     const LEASE: Duration = Duration::from_secs(30);
     store
-        .put_push_config(config("t", "a"), Generation::V1)
+        .put_push_config(config("t", "a"), ProtocolVersion::V1)
         .await
         .unwrap();
     create(

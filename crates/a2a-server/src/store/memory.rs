@@ -11,7 +11,7 @@ use a2a_types::v1::{
 };
 use tokio::sync::Notify;
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 
 mod compact;
 
@@ -163,7 +163,7 @@ struct Entry {
     /// `None` for the default owner (no principal, the default tenant): a server without
     /// authentication keeps 24 bytes less per task.
     owner: Option<Box<Owner>>,
-    generation: Generation,
+    protocol_version: ProtocolVersion,
     /// Wakes the [`TaskStore::wait`]ers registered since the last append (or removal). Made
     /// by the first of them and dropped once it has woken them: an idle task holds none.
     notify: Option<Arc<Notify>>,
@@ -263,14 +263,14 @@ impl Entry {
     fn new(
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
         (time_key, number): Key,
         bytes: u64,
     ) -> Self {
         Self {
             body: Body::Live(Box::new(Live::new(task))),
             owner: (owner != Owner::default()).then(|| Box::new(owner)),
-            generation,
+            protocol_version,
             notify: None,
             time_key,
             number,
@@ -838,7 +838,7 @@ impl Inner {
         true
     }
 
-    /// The push configuration `id` of a task, with its generation.
+    /// The push configuration `id` of a task, with its version.
     fn push_target(&self, task_id: &TaskId, id: &str) -> Option<&Arc<Target>> {
         self.push
             .get(task_id)?
@@ -890,7 +890,7 @@ impl TaskStore for InMemoryTaskStore {
         &'a self,
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
         let result = (|| {
             let shared = &*self.shared;
@@ -906,7 +906,13 @@ impl TaskStore for InMemoryTaskStore {
             let id = task.id.clone();
             let number = inner.next_number;
             inner.next_number += 1;
-            let mut entry = Box::new(Entry::new(task, owner, generation, (key, number), bytes));
+            let mut entry = Box::new(Entry::new(
+                task,
+                owner,
+                protocol_version,
+                (key, number),
+                bytes,
+            ));
             inner.by_time.insert(entry.key(), id.clone());
             if let Some(targets) = inner.push.get(&id).filter(|t| !t.is_empty())
                 && let Body::Live(live) = &entry.body
@@ -946,7 +952,7 @@ impl TaskStore for InMemoryTaskStore {
             Ok(Some(StoredTask {
                 task: e.task(id)?.into_owned(),
                 owner: e.owner().clone(),
-                generation: e.generation,
+                protocol_version: e.protocol_version,
                 last_seq: e.last_seq(),
                 bytes: e.bytes,
             }))
@@ -1212,11 +1218,14 @@ impl TaskStore for InMemoryTaskStore {
     fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, ()> {
         let mut inner = self.shared.lock();
         let task_id = config.task_id.clone().unwrap_or_default();
-        let target = Arc::new(Target { config, generation });
+        let target = Arc::new(Target {
+            config,
+            protocol_version,
+        });
         let targets = inner.push.entry(task_id).or_default();
         match targets.iter_mut().find(|t| t.config.id == target.config.id) {
             Some(existing) => *existing = target,
@@ -1225,14 +1234,14 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn push_config_generation<'a>(
+    fn push_config_version<'a>(
         &'a self,
         task_id: &'a TaskId,
         id: &'a str,
-    ) -> StoreFuture<'a, Option<Generation>> {
+    ) -> StoreFuture<'a, Option<ProtocolVersion>> {
         let inner = self.shared.lock();
-        let generation = inner.push_target(task_id, id).map(|t| t.generation);
-        Box::pin(std::future::ready(Ok(generation)))
+        let protocol_version = inner.push_target(task_id, id).map(|t| t.protocol_version);
+        Box::pin(std::future::ready(Ok(protocol_version)))
     }
 
     fn get_push_config<'a>(

@@ -12,7 +12,7 @@ use super::{
     InMemoryTaskStore, ListPage, ListQuery, LogEntry, RetentionPolicy, Room, StoreError, TaskEdit,
     TaskStore, json_len, present_task, task_bytes,
 };
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 
 use crate::auth::Principal;
 use crate::store::Owner;
@@ -44,7 +44,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("working-old", TaskState::Working, now - 100),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -52,7 +52,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("done-old", TaskState::Completed, now - 90),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -60,7 +60,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("done-new", TaskState::Completed, now - 10),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -68,7 +68,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("fresh", TaskState::Submitted, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -80,7 +80,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("fresh-2", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -88,7 +88,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
             .create(
                 task("fresh-3", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -120,7 +120,7 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
                 .create(
                     task(id, TaskState::Working, now),
                     Owner::default(),
-                    Generation::V1,
+                    ProtocolVersion::V1,
                 )
                 .await
                 .unwrap();
@@ -130,7 +130,7 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
             .create(
                 task("c", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap_err();
@@ -142,7 +142,7 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
             .create(
                 task("c", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -161,7 +161,7 @@ fn terminal_tasks_expire_after_the_ttl() {
             .create(
                 task("expired", TaskState::Failed, now - 120),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -169,7 +169,7 @@ fn terminal_tasks_expire_after_the_ttl() {
             .create(
                 task("live", TaskState::Working, now - 120),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -177,7 +177,7 @@ fn terminal_tasks_expire_after_the_ttl() {
             .create(
                 task("recent", TaskState::Completed, now - 5),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -213,7 +213,7 @@ fn pages_by_owner_alone_count_each_owners_tasks() {
                 .create(
                     task(&format!("t{i}"), TaskState::Completed, now + i as i64),
                     owner.clone(),
-                    Generation::V1,
+                    ProtocolVersion::V1,
                 )
                 .await
                 .unwrap();
@@ -251,7 +251,7 @@ fn pages_by_owner_alone_count_each_owners_tasks() {
             .create(
                 task("t7", TaskState::Completed, now + 7),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -285,7 +285,7 @@ fn list_filters_by_context_state_time_and_owner() {
             .create(
                 task("a", TaskState::Working, now - 30),
                 alice.clone(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -293,21 +293,21 @@ fn list_filters_by_context_state_time_and_owner() {
             .create(
                 task("b", TaskState::Completed, now - 20),
                 alice.clone(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
         let mut other = task("c", TaskState::Working, now - 10);
         other.context_id = Some("other".into());
         store
-            .create(other, alice.clone(), Generation::V1)
+            .create(other, alice.clone(), ProtocolVersion::V1)
             .await
             .unwrap();
         store
             .create(
                 task("d", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -385,7 +385,7 @@ fn the_log_numbers_events_without_gaps_and_wait_wakes_readers() {
             .create(
                 task("t", TaskState::Submitted, 0),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -439,7 +439,7 @@ fn a_terminal_task_whose_status_time_changes_stays_evictable() {
             .create(
                 task("done", TaskState::Completed, now - 10),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -449,7 +449,7 @@ fn a_terminal_task_whose_status_time_changes_stays_evictable() {
             .create(
                 task("next", TaskState::Working, now),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -472,7 +472,7 @@ fn the_log_reads_back_what_the_reference_logged() {
         let mut bytes = task_bytes(&shadow);
         let mut logged = vec![StreamResponse::Task(shadow.clone())];
         store
-            .create(shadow.clone(), Owner::default(), Generation::V1)
+            .create(shadow.clone(), Owner::default(), ProtocolVersion::V1)
             .await
             .unwrap();
         let question = Message::new("m-2", Role::Agent, vec![Part::text("which city?")]);
@@ -568,7 +568,7 @@ fn a_task_created_whole_logs_itself_whole() {
             .artifacts
             .push(Artifact::new("a", vec![Part::text("x")]));
         store
-            .create(created.clone(), Owner::default(), Generation::V1)
+            .create(created.clone(), Owner::default(), ProtocolVersion::V1)
             .await
             .unwrap();
         let id = TaskId::from("t");
@@ -610,7 +610,7 @@ fn the_total_budget_evicts_by_bytes() {
         for (i, id) in ["t-0", "t-1", "t-2"].into_iter().enumerate() {
             let t = text_task(id, TaskState::Completed, now - 30 + i as i64, 10_000);
             store
-                .create(t, Owner::default(), Generation::V1)
+                .create(t, Owner::default(), ProtocolVersion::V1)
                 .await
                 .unwrap();
         }
@@ -623,7 +623,7 @@ fn the_total_budget_evicts_by_bytes() {
             .create(
                 text_task("w-0", TaskState::Working, now, 10_000),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -659,7 +659,7 @@ fn the_total_budget_evicts_by_bytes() {
             .create(
                 text_task("w-1", TaskState::Working, now, 10_000),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -667,7 +667,7 @@ fn the_total_budget_evicts_by_bytes() {
             .create(
                 text_task("w-2", TaskState::Working, now, 10_000),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap_err();
@@ -701,7 +701,7 @@ fn pinned_tasks_stay_until_released() {
             .create(
                 task("read", TaskState::Working, 0),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -727,7 +727,7 @@ fn pinned_tasks_stay_until_released() {
                 .create(
                     task("other", TaskState::Working, 0),
                     Owner::default(),
-                    Generation::V1
+                    ProtocolVersion::V1
                 )
                 .await
                 .is_err()
@@ -742,7 +742,7 @@ fn pinned_tasks_stay_until_released() {
             .create(
                 task("other", TaskState::Working, 0),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -764,7 +764,7 @@ fn wait_wakes_on_append_and_on_removal() {
             .create(
                 task("t-1", TaskState::Submitted, 0),
                 Owner::default(),
-                Generation::V1,
+                ProtocolVersion::V1,
             )
             .await
             .unwrap();
@@ -788,7 +788,7 @@ fn wait_wakes_on_append_and_on_removal() {
         // A second task pushes the first out (max_tasks 1).
         let newer = Task::new("t-2", "ctx", TaskStatus::now(TaskState::Completed));
         store
-            .create(newer, Owner::default(), Generation::V1)
+            .create(newer, Owner::default(), ProtocolVersion::V1)
             .await
             .unwrap();
         waiter.await.unwrap().unwrap();
@@ -808,7 +808,7 @@ fn pages_are_cut_by_bytes() {
             t.artifacts
                 .push(Artifact::new("big", vec![Part::text("z".repeat(10_000))]));
             store
-                .create(t, Owner::default(), Generation::V1)
+                .create(t, Owner::default(), ProtocolVersion::V1)
                 .await
                 .unwrap();
         }
@@ -901,7 +901,7 @@ async fn reads(store: &InMemoryTaskStore, id: &TaskId, owner: &Owner) -> String 
         "{}\n{:?} {:?} {} {}\n{}\n{:?}\n{}\n{}",
         serde_json::to_string(&stored.task).unwrap(),
         stored.owner,
-        stored.generation,
+        stored.protocol_version,
         stored.last_seq,
         stored.bytes,
         serde_json::to_string(&log).unwrap(),
@@ -913,7 +913,7 @@ async fn reads(store: &InMemoryTaskStore, id: &TaskId, owner: &Owner) -> String 
 
 /// An ended task nobody pins is kept compact, and every read of it shows what it showed live:
 /// the task with every kind of part, metadata, a replaced artifact, status messages, the log
-/// (short and whole events), pages, the owner and a 0.x generation. An edit thaws it.
+/// (short and whole events), pages, the owner and a 0.x version. An edit thaws it.
 #[test]
 fn a_frozen_task_reads_as_it_did_live() {
     block_on(async {
@@ -936,7 +936,7 @@ fn a_frozen_task_reads_as_it_did_live() {
         created.context_id = Some("ctx-f".into());
         created.metadata = Some(serde_json::from_str(r#"{"k":"v","n":[1,2.5,null]}"#).unwrap());
         store
-            .create(created, owner.clone(), Generation::V0_3)
+            .create(created, owner.clone(), ProtocolVersion::V0_3)
             .await
             .unwrap();
         let pin = store.pin(&id).await.unwrap().expect("pinned");
@@ -1058,7 +1058,7 @@ fn an_ended_echo_task_is_kept_small() {
         )
         .with_history([message]);
         store
-            .create(created, Owner::default(), Generation::V1)
+            .create(created, Owner::default(), ProtocolVersion::V1)
             .await
             .unwrap();
         for e in [

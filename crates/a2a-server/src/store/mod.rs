@@ -59,7 +59,7 @@
 //!   queue go on. A call whose lease token is not the delivery's current one (the lease ran out
 //!   and another worker claimed it, or it was settled) changes nothing and returns false.
 //! * **Configurations.** A delivery goes to the configuration as it was when the delivery was
-//!   enqueued (URL, token, authentication, and the [`Generation`] it was registered through):
+//!   enqueued (URL, token, authentication, and the [`ProtocolVersion`] it was registered through):
 //!   replacing a configuration changes later deliveries only.
 //!   [`delete_push_config`](TaskStore::delete_push_config) drops the configuration's pending
 //!   deliveries and its status. A task the store drops keeps its pending deliveries until they
@@ -70,7 +70,7 @@
 //!
 //! Times are wall-clock ([`SystemTime`]), so that workers in several processes share them.
 //! In SQL, one `push_outbox` row per delivery (`id` ascending in enqueue order, `task_id`,
-//! `config_id`, `seq`, the event's JSON, the configuration's columns, the generation,
+//! `config_id`, `seq`, the event's JSON, the configuration's columns, the version,
 //! `attempts`, `due_at`, `lease`, `lease_until`, `last_error`, `dead`), inserted by the
 //! update's transaction; a claim is one statement:
 //!
@@ -102,7 +102,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::{Duration, SystemTime};
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     Artifact, ContextId, Message, StreamResponse, Task, TaskArtifactUpdateEvent, TaskId,
     TaskPushNotificationConfig, TaskState, TaskStatus, TaskStatusUpdateEvent, Timestamp,
@@ -193,9 +193,9 @@ pub struct StoredTask {
     pub task: Task,
     /// Whom it belongs to.
     pub owner: Owner,
-    /// The protocol generation it was created through (its default shape for calls that do
+    /// The protocol version it was created through (its default shape for calls that do
     /// not name one).
-    pub generation: Generation,
+    pub protocol_version: ProtocolVersion,
     /// The sequence number of the task's last logged event (the log starts at 1).
     pub last_seq: u64,
     /// The bytes the store accounts to the task (see the [module docs](self#bytes)).
@@ -207,14 +207,14 @@ impl StoredTask {
     pub fn new(
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
         last_seq: u64,
         bytes: u64,
     ) -> Self {
         Self {
             task,
             owner,
-            generation,
+            protocol_version,
             last_seq,
             bytes,
         }
@@ -547,8 +547,8 @@ pub struct Delivery {
     pub event: StreamResponse,
     /// The push configuration, as it was when the delivery was enqueued.
     pub config: TaskPushNotificationConfig,
-    /// The generation the configuration was registered through: the shape of the body.
-    pub generation: Generation,
+    /// The version the configuration was registered through: the shape of the body.
+    pub protocol_version: ProtocolVersion,
     /// The failed attempts so far.
     pub attempts: u32,
     /// The error of the last failed attempt.
@@ -564,7 +564,7 @@ impl Delivery {
         seq: u64,
         event: StreamResponse,
         config: TaskPushNotificationConfig,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> Self {
         Self {
             id,
@@ -573,7 +573,7 @@ impl Delivery {
             seq,
             event,
             config,
-            generation,
+            protocol_version,
             attempts: 0,
             last_error: None,
         }
@@ -684,7 +684,7 @@ pub trait TaskStore: Send + Sync + 'static {
         &'a self,
         task: Task,
         owner: Owner,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome>;
 
     /// Whether a task of `bytes` could be created now: [`StoreError::Full`] when not. Lets the
@@ -748,24 +748,24 @@ pub trait TaskStore: Send + Sync + 'static {
     fn list<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, ListPage>;
 
     /// Stores a push configuration (its `id` and `task_id` set), replacing one with the same id,
-    /// with the generation it was registered through (its deliveries' body shape). The task
+    /// with the version it was registered through (its deliveries' body shape). The task
     /// need not exist yet: `create` delivers its first event to configurations stored before.
     fn put_push_config<'a>(
         &'a self,
         config: TaskPushNotificationConfig,
-        generation: Generation,
+        protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, ()>;
 
-    /// The generation a push configuration was registered through (as given to
+    /// The version a push configuration was registered through (as given to
     /// [`put_push_config`](Self::put_push_config)); `None` when there is no such configuration
     /// or the store does not answer this (which then means 1.0).
     ///
     /// The default knows none.
-    fn push_config_generation<'a>(
+    fn push_config_version<'a>(
         &'a self,
         task_id: &'a TaskId,
         id: &'a str,
-    ) -> StoreFuture<'a, Option<Generation>> {
+    ) -> StoreFuture<'a, Option<ProtocolVersion>> {
         let _ = (task_id, id);
         Box::pin(std::future::ready(Ok(None)))
     }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{StreamResponse, TaskId, TaskPushNotificationConfig};
 
 use super::{
@@ -22,7 +22,7 @@ const MAX_ERROR_TEXT: usize = 1024;
 #[derive(Debug)]
 pub(super) struct Target {
     pub(super) config: TaskPushNotificationConfig,
-    pub(super) generation: Generation,
+    pub(super) protocol_version: ProtocolVersion,
 }
 
 impl Target {
@@ -220,7 +220,7 @@ impl Outbox {
                 seq: item.seq,
                 event: item.event.clone(),
                 config: item.target.config.clone(),
-                generation: item.target.generation,
+                protocol_version: item.target.protocol_version,
                 attempts: item.attempts,
                 last_error: item.last_error.clone(),
             });

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     StreamResponse, Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
 };
@@ -23,9 +23,14 @@ fn config(task: &str, id: &str) -> TaskPushNotificationConfig {
         .with_id(id)
 }
 
-async fn add_config(store: &InMemoryTaskStore, task: &str, id: &str, generation: Generation) {
+async fn add_config(
+    store: &InMemoryTaskStore,
+    task: &str,
+    id: &str,
+    protocol_version: ProtocolVersion,
+) {
     store
-        .put_push_config(config(task, id), generation)
+        .put_push_config(config(task, id), protocol_version)
         .await
         .unwrap();
 }
@@ -33,7 +38,7 @@ async fn add_config(store: &InMemoryTaskStore, task: &str, id: &str, generation:
 async fn new_task(store: &InMemoryTaskStore, id: &str) {
     let task = Task::new(id, "ctx", TaskStatus::now(TaskState::Submitted));
     store
-        .create(task, Owner::default(), Generation::V1)
+        .create(task, Owner::default(), ProtocolVersion::V1)
         .await
         .unwrap();
 }
@@ -92,9 +97,9 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
     block_on(async {
         let store = InMemoryTaskStore::new();
         // Stored before the task: it gets event 1 too.
-        add_config(&store, "t", "a", Generation::V0_3).await;
+        add_config(&store, "t", "a", ProtocolVersion::V0_3).await;
         new_task(&store, "t").await;
-        add_config(&store, "t", "b", Generation::V1).await;
+        add_config(&store, "t", "b", ProtocolVersion::V1).await;
         set_state(&store, "t", TaskState::Working).await;
         // A message logs nothing, so it delivers nothing.
         store
@@ -117,8 +122,8 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
                 row("b", 2, "status TASK_STATE_WORKING")
             ]
         );
-        assert_eq!(first.deliveries[0].generation, Generation::V0_3);
-        assert_eq!(first.deliveries[1].generation, Generation::V1);
+        assert_eq!(first.deliveries[0].protocol_version, ProtocolVersion::V0_3);
+        assert_eq!(first.deliveries[1].protocol_version, ProtocolVersion::V1);
         // Leased: nothing more until they settle.
         assert_eq!(
             summary(&store.claim_deliveries(now, LEASE, 10).await.unwrap()),
@@ -151,7 +156,7 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
 fn retries_wait_for_their_time_and_a_lost_lease_is_claimed_again() {
     block_on(async {
         let store = InMemoryTaskStore::new();
-        add_config(&store, "t", "a", Generation::V1).await;
+        add_config(&store, "t", "a", ProtocolVersion::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         let t0 = SystemTime::now();
@@ -214,7 +219,7 @@ fn a_dead_delivery_is_recorded_and_its_queue_goes_on() {
     block_on(async {
         let store = InMemoryTaskStore::new()
             .with_outbox_limits(OutboxLimits::default().with_max_dead_per_config(1));
-        add_config(&store, "t", "a", Generation::V1).await;
+        add_config(&store, "t", "a", ProtocolVersion::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         set_state(&store, "t", TaskState::Completed).await;
@@ -267,8 +272,8 @@ fn deleting_a_config_drops_its_deliveries_and_an_evicted_task_keeps_them() {
                 .with_max_tasks(1)
                 .with_terminal_ttl(None),
         );
-        add_config(&store, "t", "a", Generation::V1).await;
-        add_config(&store, "t", "b", Generation::V1).await;
+        add_config(&store, "t", "a", ProtocolVersion::V1).await;
+        add_config(&store, "t", "b", ProtocolVersion::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Completed).await;
         assert_eq!(store.outbox_usage().0, 4);
@@ -300,7 +305,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
                 .with_max_per_config(2)
                 .with_max_total_bytes(one * 2),
         );
-        add_config(&store, "t", "a", Generation::V1).await;
+        add_config(&store, "t", "a", ProtocolVersion::V1).await;
         new_task(&store, "t").await;
         set_state(&store, "t", TaskState::Working).await;
         // The third event is over the per-config bound.
@@ -315,7 +320,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
             )
         );
         // Another config of another task: the total bytes bound.
-        add_config(&store, "u", "b", Generation::V1).await;
+        add_config(&store, "u", "b", ProtocolVersion::V1).await;
         new_task(&store, "u").await;
         let status = store.push_status(&"u".into()).await.unwrap();
         assert_eq!(status[0].dropped, 1);
@@ -345,7 +350,7 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
 fn the_worker_is_woken_by_an_enqueue() {
     block_on(async {
         let store = InMemoryTaskStore::new();
-        add_config(&store, "t", "a", Generation::V1).await;
+        add_config(&store, "t", "a", ProtocolVersion::V1).await;
         new_task(&store, "t").await;
         // The permit of the enqueue above: resolves at once (a day would fail the test).
         tokio::time::timeout(

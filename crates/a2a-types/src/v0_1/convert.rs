@@ -1050,7 +1050,7 @@ impl TryFrom<v1::AgentCard> for AgentCard {
     /// A 0.1 card for serving 0.1 peers.
     ///
     /// * `url` is the first `JSONRPC` interface with `protocolVersion` 0.1, else the first
-    ///   `JSONRPC` interface (one endpoint serves every generation); without one this is
+    ///   `JSONRPC` interface (one endpoint serves every version); without one this is
     ///   [`ConversionError::NoJsonRpcInterface`].
     /// * `authentication.schemes` names the schemes of the security requirements, in order
     ///   (all declared schemes when there are no requirements): a scheme that came from a 0.1

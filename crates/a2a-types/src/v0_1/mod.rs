@@ -1,7 +1,7 @@
 //! A2A 0.1 as its JSON-RPC wire carries it: every definition of `a2a.json` 0.1 and of the 0.1
 //! specification text, and conversions to and from the 1.0 core model ([`crate::v1`]).
 //!
-//! 0.1 is the generation of `tasks/send`: the client chooses the task id, `sessionId` groups
+//! 0.1 is the version of `tasks/send`: the client chooses the task id, `sessionId` groups
 //! tasks, parts are tagged by `type`, artifacts carry `index`/`append`/`lastChunk`, stream events
 //! carry the task `id` and `final`, and the agent card (`/.well-known/agent.json`) has one `url`
 //! and an `authentication` block.

@@ -22,7 +22,7 @@ use serde_json::Value;
 use xtask::Workspace;
 use xtask::spec::{Source, SpecDir};
 
-use crate::schema::{self, Generation};
+use crate::schema::{self, ProtocolVersion};
 use fixtures::{SchemaSet, Verdict};
 use shape::{Comparison, Shape};
 
@@ -129,16 +129,16 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
         ..Report::default()
     };
 
-    let ours_v1 = schema::document(Generation::V1);
-    let ours_v0_3 = schema::document(Generation::V0_3);
-    let ours_v0_1 = schema::document(Generation::V0_1);
+    let ours_v1 = schema::document(ProtocolVersion::V1);
+    let ours_v0_3 = schema::document(ProtocolVersion::V0_3);
+    let ours_v0_1 = schema::document(ProtocolVersion::V0_1);
 
-    // 1. The JSON Schema generations.
+    // 1. The JSON Schema versions.
     let mut spec_docs: BTreeMap<&str, Value> = BTreeMap::new();
-    for (version, ours, generation) in [
-        ("0.1", &ours_v0_1, Generation::V0_1),
-        ("0.2", &ours_v0_3, Generation::V0_3),
-        ("0.3", &ours_v0_3, Generation::V0_3),
+    for (version, ours, protocol_version) in [
+        ("0.1", &ours_v0_1, ProtocolVersion::V0_1),
+        ("0.2", &ours_v0_3, ProtocolVersion::V0_3),
+        ("0.3", &ours_v0_3, ProtocolVersion::V0_3),
     ] {
         let rel = format!("v{version}/a2a.json");
         match read_json(&spec_dir.join(&rel)) {
@@ -147,12 +147,12 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
                 report.rows.push(Row {
                     version: version.to_owned(),
                     source: format!("`{rel}` (unreadable)"),
-                    ours: format!("`{}`", generation.module()),
+                    ours: format!("`{}`", protocol_version.module()),
                     checked: "nothing".to_owned(),
                 });
             }
             Ok(doc) => {
-                compare_json(&mut report, version, &rel, &doc, ours, generation);
+                compare_json(&mut report, version, &rel, &doc, ours, protocol_version);
                 spec_docs.insert(version, doc);
             }
         }
@@ -188,18 +188,21 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
     }
     spec_sets.insert("1.0", bundle_set(&mut report, bundle.ok(), model.as_ref()));
     let mut ours_sets: BTreeMap<&str, SchemaSet> = BTreeMap::new();
-    ours_sets.insert("1.0", SchemaSet::new(Generation::V1.file_name(), ours_v1));
+    ours_sets.insert(
+        "1.0",
+        SchemaSet::new(ProtocolVersion::V1.file_name(), ours_v1),
+    );
     ours_sets.insert(
         "0.3",
-        SchemaSet::new(Generation::V0_3.file_name(), ours_v0_3.clone()),
+        SchemaSet::new(ProtocolVersion::V0_3.file_name(), ours_v0_3.clone()),
     );
     ours_sets.insert(
         "0.2",
-        SchemaSet::new(Generation::V0_3.file_name(), ours_v0_3),
+        SchemaSet::new(ProtocolVersion::V0_3.file_name(), ours_v0_3),
     );
     ours_sets.insert(
         "0.1",
-        SchemaSet::new(Generation::V0_1.file_name(), ours_v0_1),
+        SchemaSet::new(ProtocolVersion::V0_1.file_name(), ours_v0_1),
     );
     check_fixtures(
         &mut report,
@@ -252,7 +255,7 @@ fn compare_json(
     rel: &str,
     spec_doc: &Value,
     ours_doc: &Value,
-    generation: Generation,
+    protocol_version: ProtocolVersion,
 ) {
     let spec = shape::definitions(spec_doc);
     let ours = shape::definitions(ours_doc);
@@ -273,7 +276,11 @@ fn compare_json(
     report.rows.push(Row {
         version: version.to_owned(),
         source: format!("`{rel}`"),
-        ours: format!("`{}` (`{}`)", generation.module(), generation.file_name()),
+        ours: format!(
+            "`{}` (`{}`)",
+            protocol_version.module(),
+            protocol_version.file_name()
+        ),
         checked: format!(
             "{} definitions: {} present in ours, {missing} missing",
             spec.len(),
@@ -289,7 +296,7 @@ fn compare_json(
     if ours.is_empty() {
         report.notes.push(format!(
             "{version}: `{}` registers no types yet, so every spec definition is missing",
-            generation.module()
+            protocol_version.module()
         ));
     }
     for f in findings {
@@ -313,8 +320,8 @@ fn compare_proto(report: &mut Report, model: &proto::ProtoModel, ours: &BTreeMap
         source: format!("`v1.0/a2a.proto` (package `{}`)", model.package),
         ours: format!(
             "`{}` (`{}`)",
-            Generation::V1.module(),
-            Generation::V1.file_name()
+            ProtocolVersion::V1.module(),
+            ProtocolVersion::V1.file_name()
         ),
         checked: format!(
             "{} messages, {} enums: {} fields ({} REQUIRED), {} oneofs, {} enum values",
@@ -393,7 +400,7 @@ fn compare_bundle_names(
     report.rows.push(Row {
         version: "1.0-json".to_owned(),
         source: "`v1.0/a2a.json` (published build artifact, names only)".to_owned(),
-        ours: format!("`{}`", Generation::V1.module()),
+        ours: format!("`{}`", ProtocolVersion::V1.module()),
         checked: format!(
             "property names of {compared} of {} messages",
             model.messages.len()

@@ -8,7 +8,7 @@
 //! An edge adapter over the 1.0 types ([`a2a_types::flat`] rewrites the JSON): params get
 //! their enum values renamed to 1.0's and are decoded as the 1.0 requests; results and events
 //! are the 1.0 JSON with the oneof wrappers taken off and the enum values renamed back. Calls
-//! run as 0.3 calls ([`Generation::V0_3`]): the dialect is 0.3's method set in another spelling.
+//! run as 0.3 calls ([`ProtocolVersion::V0_3`]): the dialect is 0.3's method set in another spelling.
 //!
 //! Four of its methods are 0.3's too; the dialect claims a call of them by its shape
 //! ([`claims`]): a `message/send` or `message/stream` whose message and parts carry no
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use a2a_jsonrpc::{ErrorObject, Incoming};
 use a2a_types::flat::{self, methods};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     CancelTaskRequest, GetTaskRequest, ListTasksRequest, SendMessageRequest, StreamResponse,
     SubscribeToTaskRequest,
@@ -30,7 +30,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::{RpcContext, RpcGeneration, Table, legacy};
+use super::{RpcContext, RpcVersion, Table, legacy};
 use crate::error::A2aError;
 use crate::handler::EventStream;
 
@@ -91,11 +91,11 @@ pub(super) fn claims(tasks: &FlatTasks, method: &str, incoming: &Incoming) -> bo
     }
 }
 
-/// The flat generation of the JSON-RPC endpoint; `tasks` remembers the tasks it started.
-pub(super) fn generation(tasks: Arc<FlatTasks>) -> RpcGeneration {
-    RpcGeneration {
+/// The flat version of the JSON-RPC endpoint; `tasks` remembers the tasks it started.
+pub(super) fn protocol_version(tasks: Arc<FlatTasks>) -> RpcVersion {
+    RpcVersion {
         name: "flat (0.3 names, 1.0 shapes)",
-        generation: Generation::V0_3,
+        protocol_version: ProtocolVersion::V0_3,
         check_version: legacy::check_v0_3,
         table: table(tasks),
         write_event,

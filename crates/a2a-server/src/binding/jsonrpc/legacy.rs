@@ -1,13 +1,13 @@
-//! What the legacy generations (0.3 with 0.2, and 0.1) share: which `A2A-Version` values they
+//! What the legacy versions (0.3 with 0.2, and 0.1) share: which `A2A-Version` values they
 //! take, and the edge adapter that registers a legacy method as "decode its params, convert
-//! them to the 1.0 request, run the 1.0 operation with the call's generation set, convert the
+//! them to the 1.0 request, run the 1.0 operation with the call's version set, convert the
 //! result back". The operations below are the handler's, called the same way for every
-//! legacy generation; each generation module only names its methods and conversions.
+//! legacy version; each version module only names its methods and conversions.
 
 use std::future::Future;
 
 use a2a_jsonrpc::{ErrorObject, Incoming};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -41,21 +41,21 @@ fn major_minor(version: &str) -> Option<(u64, u64)> {
     Some((major, minor))
 }
 
-/// The legacy generation an `A2A-Version` names: `Some` for `0.2.x`/`0.3.x` (0.3) and `0.1.x`
-/// (0.1); `None` for none named (no header, or `1.x`, which names no legacy generation: the
+/// The legacy version an `A2A-Version` names: `Some` for `0.2.x`/`0.3.x` (0.3) and `0.1.x`
+/// (0.1); `None` for none named (no header, or `1.x`, which names no legacy version: the
 /// method name decides); `Err` for any other version.
-pub(crate) fn named_generation(version: &RequestedVersion) -> Result<Option<Generation>, ()> {
+pub(crate) fn named_version(version: &RequestedVersion) -> Result<Option<ProtocolVersion>, ()> {
     match version {
         RequestedVersion::Missing | RequestedVersion::V1 => Ok(None),
         RequestedVersion::Other(v) => match major_minor(v) {
-            Some((0, 2 | 3)) => Ok(Some(Generation::V0_3)),
-            Some((0, 1)) => Ok(Some(Generation::V0_1)),
+            Some((0, 2 | 3)) => Ok(Some(ProtocolVersion::V0_3)),
+            Some((0, 1)) => Ok(Some(ProtocolVersion::V0_1)),
             _ => Err(()),
         },
     }
 }
 
-/// -32009 for a method the legacy generations share (`tasks/get`, `tasks/cancel`,
+/// -32009 for a method the legacy versions share (`tasks/get`, `tasks/cancel`,
 /// `tasks/resubscribe`) called with a version that names none of them.
 pub(super) fn unsupported_version(method: &str, version: &RequestedVersion) -> A2aError {
     let given = match version {
@@ -70,20 +70,23 @@ pub(super) fn unsupported_version(method: &str, version: &RequestedVersion) -> A
     ))
 }
 
-/// The version check of a method only `generation` has: no header, `1.x` (the method name
-/// decides) or a version of that generation.
-fn check_for(version: &RequestedVersion, generation: Generation) -> Result<(), A2aError> {
-    match named_generation(version) {
+/// The version check of a method only `protocol_version` has: no header, `1.x` (the method name
+/// decides) or a version of that version.
+fn check_for(
+    version: &RequestedVersion,
+    protocol_version: ProtocolVersion,
+) -> Result<(), A2aError> {
+    match named_version(version) {
         Ok(None) => Ok(()),
-        Ok(Some(named)) if named == generation => Ok(()),
+        Ok(Some(named)) if named == protocol_version => Ok(()),
         _ => {
             let given = match version {
                 RequestedVersion::Other(v) => v.as_str(),
                 _ => "",
             };
             Err(A2aError::version_not_supported(format!(
-                "A2A version `{given}` is not supported for this method, which is one of {generation}; \
-                 send it without A2A-Version (or with a version of {generation}), or use the \
+                "A2A version `{given}` is not supported for this method, which is one of {protocol_version}; \
+                 send it without A2A-Version (or with a version of {protocol_version}), or use the \
                  methods of the version you speak"
             )))
         }
@@ -92,16 +95,16 @@ fn check_for(version: &RequestedVersion, generation: Generation) -> Result<(), A
 
 /// The version check of the 0.3 (and 0.2) methods.
 pub(super) fn check_v0_3(version: &RequestedVersion) -> Result<(), A2aError> {
-    check_for(version, Generation::V0_3)
+    check_for(version, ProtocolVersion::V0_3)
 }
 
 /// The version check of the 0.1 methods.
 pub(super) fn check_v0_1(version: &RequestedVersion) -> Result<(), A2aError> {
-    check_for(version, Generation::V0_1)
+    check_for(version, ProtocolVersion::V0_1)
 }
 
 /// `params.id` of a call, when it is a string: the task of `tasks/get`, `tasks/cancel` and
-/// `tasks/resubscribe` in every legacy generation.
+/// `tasks/resubscribe` in every legacy version.
 pub(super) fn task_id_param(incoming: &Incoming) -> Option<TaskId> {
     #[derive(serde::Deserialize)]
     struct Params {
@@ -145,7 +148,7 @@ where
 }
 
 /// Registers a streaming legacy method: its params converted by `into`, the 1.0 stream of `op`
-/// (its events are written by the generation's `write_event`).
+/// (its events are written by the version's `write_event`).
 pub(super) fn streaming<P, Q, F, Fut>(
     table: Table,
     method: &'static str,
@@ -264,31 +267,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_name_generations() {
+    fn versions_name_versions() {
         let other = |v: &str| RequestedVersion::Other(v.to_owned());
-        assert_eq!(named_generation(&RequestedVersion::Missing), Ok(None));
-        assert_eq!(named_generation(&RequestedVersion::V1), Ok(None));
+        assert_eq!(named_version(&RequestedVersion::Missing), Ok(None));
+        assert_eq!(named_version(&RequestedVersion::V1), Ok(None));
         for v in ["0.3", "0.3.0", "0.2", "0.2.5", "0.2.6"] {
             assert_eq!(
-                named_generation(&other(v)),
-                Ok(Some(Generation::V0_3)),
+                named_version(&other(v)),
+                Ok(Some(ProtocolVersion::V0_3)),
                 "{v}"
             );
         }
         for v in ["0.1", "0.1.0"] {
             assert_eq!(
-                named_generation(&other(v)),
-                Ok(Some(Generation::V0_1)),
+                named_version(&other(v)),
+                Ok(Some(ProtocolVersion::V0_1)),
                 "{v}"
             );
         }
         for v in ["0.4", "2.0", "0", "0.x", "v0.3", "0.3.", "0..3"] {
-            assert_eq!(named_generation(&other(v)), Err(()), "{v}");
+            assert_eq!(named_version(&other(v)), Err(()), "{v}");
         }
     }
 
     #[test]
-    fn methods_of_one_generation_take_its_versions() {
+    fn methods_of_one_version_take_its_versions() {
         let other = |v: &str| RequestedVersion::Other(v.to_owned());
         assert!(check_v0_3(&RequestedVersion::Missing).is_ok());
         assert!(check_v0_3(&RequestedVersion::V1).is_ok());

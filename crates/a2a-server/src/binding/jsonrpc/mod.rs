@@ -1,18 +1,18 @@
-//! The JSON-RPC binding: one POST endpoint serving every generation the server speaks, routed
+//! The JSON-RPC binding: one POST endpoint serving every version the server speaks, routed
 //! by method name first and then by `A2A-Version` (DESIGN §1); one JSON response per call (or
 //! batch), SSE for the streaming methods, errors as JSON-RPC error objects.
 //!
-//! Each generation is a [`RpcGeneration`]: its version check, its method table (which knows the
+//! Each version is a [`RpcVersion`]: its version check, its method table (which knows the
 //! streaming methods), how it writes a stream event and how it renders an error. 1.0 (`v1`)
 //! runs the handler on its own types; 0.3 (`v0_3`, also serving 0.2) and 0.1 (`v0_1`) are edge
-//! adapters (`legacy`): decode the generation's params, convert them to 1.0, call the handler
-//! with [`CallContext::generation`] set, convert results, events and errors back. A method
-//! several generations share (`tasks/get`, `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3)
-//! answers in the generation `A2A-Version` names, else in the one its task was created through
+//! adapters (`legacy`): decode the version's params, convert them to 1.0, call the handler
+//! with [`CallContext::version`] set, convert results, events and errors back. A method
+//! several versions share (`tasks/get`, `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3)
+//! answers in the version `A2A-Version` names, else in the one its task was created through
 //! (0.1 for a task a 0.1 method created, 0.3 for any other).
 //!
 //! The flat dialect (`flat`: 0.3's method names with 1.0's shapes and lowercase states, as
-//! PromptKit speaks it) is a generation of its own beside them; a call of a method it shares
+//! PromptKit speaks it) is a version of its own beside them; a call of a method it shares
 //! with 0.3 goes to it when it claims the call by its shape (`flat::claims`).
 
 mod flat;
@@ -23,10 +23,10 @@ mod v1;
 
 use std::time::Duration;
 
-pub(crate) use legacy::named_generation;
+pub(crate) use legacy::named_version;
 
 use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
-use a2a_types::protocol::{Generation, content_type};
+use a2a_types::protocol::{ProtocolVersion, content_type};
 use a2a_types::v1::StreamResponse;
 use futures_util::StreamExt as _;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -57,28 +57,28 @@ impl RpcContext {
     }
 }
 
-/// A generation's method table: unary methods answer JSON, streaming ones an [`EventStream`].
+/// A version's method table: unary methods answer JSON, streaming ones an [`EventStream`].
 pub(crate) type Table = Methods<RpcContext, EventStream>;
 
-/// One protocol generation on the JSON-RPC endpoint.
-pub(crate) struct RpcGeneration {
+/// One protocol version on the JSON-RPC endpoint.
+pub(crate) struct RpcVersion {
     /// The version, as `A2A-Version` values name it (for logs).
     pub(crate) name: &'static str,
-    /// The generation: what calls of it set as [`CallContext::generation`].
-    pub(crate) generation: Generation,
-    /// Whether a request with this `A2A-Version` may call this generation's methods.
+    /// The version: what calls of it set as [`CallContext::version`].
+    pub(crate) protocol_version: ProtocolVersion,
+    /// Whether a request with this `A2A-Version` may call this version's methods.
     pub(crate) check_version: fn(&RequestedVersion) -> Result<(), A2aError>,
     /// The methods.
     pub(crate) table: Table,
-    /// Writes one stream event as this generation's `result`.
+    /// Writes one stream event as this version's `result`.
     pub(crate) write_event: fn(&StreamResponse, &mut Vec<u8>),
-    /// Renders an error object (the handler's, or the table's own) as this generation's
+    /// Renders an error object (the handler's, or the table's own) as this version's
     /// peers read it: its codes and its `data`.
     pub(crate) render_error: fn(ErrorObject) -> ErrorObject,
 }
 
-impl RpcGeneration {
-    /// A response of this generation's table, its error rendered for this generation.
+impl RpcVersion {
+    /// A response of this version's table, its error rendered for this version.
     fn render(&self, mut response: Response) -> Response {
         response.result = response.result.map_err(self.render_error);
         response
@@ -96,44 +96,50 @@ pub(crate) struct Settings {
 
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
-    generations: Vec<RpcGeneration>,
+    versions: Vec<RpcVersion>,
     /// The flat dialect, and the tasks it started.
-    flat: RpcGeneration,
+    flat: RpcVersion,
     flat_tasks: std::sync::Arc<flat::FlatTasks>,
 }
 
 impl std::fmt::Debug for JsonRpcBinding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let names: Vec<&str> = self
-            .generations
+            .versions
             .iter()
             .chain([&self.flat])
             .map(|g| g.name)
             .collect();
         f.debug_struct("JsonRpcBinding")
-            .field("generations", &names)
+            .field("versions", &names)
             .finish()
     }
 }
 
 impl JsonRpcBinding {
-    /// The endpoint with every generation the server speaks; the flat dialect remembers the
+    /// The endpoint with every version the server speaks; the flat dialect remembers the
     /// last `max_flat_tasks` tasks it started.
     pub(crate) fn new(max_flat_tasks: usize) -> Self {
         let flat_tasks = std::sync::Arc::new(flat::FlatTasks::new(max_flat_tasks));
         Self {
-            generations: vec![v1::generation(), v0_3::generation(), v0_1::generation()],
-            flat: flat::generation(flat_tasks.clone()),
+            versions: vec![
+                v1::protocol_version(),
+                v0_3::protocol_version(),
+                v0_1::protocol_version(),
+            ],
+            flat: flat::protocol_version(flat_tasks.clone()),
             flat_tasks,
         }
     }
 
-    fn generation(&self, generation: Generation) -> Option<&RpcGeneration> {
-        self.generations.iter().find(|g| g.generation == generation)
+    fn protocol_version(&self, protocol_version: ProtocolVersion) -> Option<&RpcVersion> {
+        self.versions
+            .iter()
+            .find(|g| g.protocol_version == protocol_version)
     }
 
-    /// Where a call goes: the generation that answers it (with the call's context for that
-    /// generation), or the refusal in that generation's shape. A method no generation has goes
+    /// Where a call goes: the version that answers it (with the call's context for that
+    /// version), or the refusal in that version's shape. A method no version has goes
     /// to the first, whose table answers -32601 naming it.
     /// `single`: the payload is this one call (only a single request can stream).
     async fn route(
@@ -143,7 +149,7 @@ impl JsonRpcBinding {
         version: &RequestedVersion,
         cx: &RpcContext,
     ) -> Routed<'_> {
-        let fallback = &self.generations[0];
+        let fallback = &self.versions[0];
         let Some(method) = incoming.method() else {
             return Some((fallback, incoming, cx.clone()));
         };
@@ -154,7 +160,7 @@ impl JsonRpcBinding {
                 .map(|()| &self.flat)
                 .map_err(|error| (&self.flat, error))
         } else {
-            let mut owners = self.generations.iter().filter(|g| g.table.contains(method));
+            let mut owners = self.versions.iter().filter(|g| g.table.contains(method));
             let Some(first) = owners.next() else {
                 return Some((fallback, incoming, cx.clone()));
             };
@@ -166,25 +172,25 @@ impl JsonRpcBinding {
             }
         };
         let streams = single && matches!(incoming, Incoming::Request(_));
-        let (generation, refused) = match chosen {
+        let (protocol_version, refused) = match chosen {
             // Here, a streaming method is in a batch (or a notification).
-            Ok(generation) if generation.table.is_streaming(method) && !streams => (
-                generation,
+            Ok(protocol_version) if protocol_version.table.is_streaming(method) && !streams => (
+                protocol_version,
                 Some(A2aError::invalid_request(format!(
                     "{method} streams its answer and cannot be part of a batch"
                 ))),
             ),
-            Ok(generation) => (generation, None),
-            Err((generation, error)) => (generation, Some(error)),
+            Ok(protocol_version) => (protocol_version, None),
+            Err((protocol_version, error)) => (protocol_version, Some(error)),
         };
         match (refused, incoming) {
             (None, incoming) => {
                 let mut cx = cx.clone();
-                cx.call.generation = generation.generation;
-                Some((generation, incoming, cx))
+                cx.call.protocol_version = protocol_version.protocol_version;
+                Some((protocol_version, incoming, cx))
             }
             (Some(error), Incoming::Request(request)) => Some((
-                generation,
+                protocol_version,
                 Incoming::Invalid {
                     id: request.id,
                     error: error.into(),
@@ -197,7 +203,7 @@ impl JsonRpcBinding {
         }
     }
 
-    /// The generation of a method several generations share: the one `A2A-Version` names,
+    /// The version of a method several versions share: the one `A2A-Version` names,
     /// else the one the task (`params.id`) was created through: 0.1 for a task created through
     /// a 0.1 method, 0.3 for any other (and when there is no such task).
     async fn shared<'a>(
@@ -206,33 +212,28 @@ impl JsonRpcBinding {
         incoming: &Incoming,
         version: &RequestedVersion,
         cx: &RpcContext,
-    ) -> Result<&'a RpcGeneration, (&'a RpcGeneration, A2aError)> {
+    ) -> Result<&'a RpcVersion, (&'a RpcVersion, A2aError)> {
         let default = self
-            .generation(Generation::V0_3)
-            .expect("the 0.3 generation is served");
-        let Ok(named) = legacy::named_generation(version) else {
+            .protocol_version(ProtocolVersion::V0_3)
+            .expect("the 0.3 version is served");
+        let Ok(named) = legacy::named_version(version) else {
             return Err((default, legacy::unsupported_version(method, version)));
         };
         let wanted = match named {
-            Some(generation) => generation,
+            Some(protocol_version) => protocol_version,
             None => {
                 let task = legacy::task_id_param(incoming);
                 let created = match task {
-                    Some(id) => cx
-                        .handler
-                        .task_generation(&id, &cx.call)
-                        .await
-                        .ok()
-                        .flatten(),
+                    Some(id) => cx.handler.task_version(&id, &cx.call).await.ok().flatten(),
                     None => None,
                 };
                 match created {
-                    Some(Generation::V0_1) => Generation::V0_1,
-                    _ => Generation::V0_3,
+                    Some(ProtocolVersion::V0_1) => ProtocolVersion::V0_1,
+                    _ => ProtocolVersion::V0_3,
                 }
             }
         };
-        self.generation(wanted)
+        self.protocol_version(wanted)
             .filter(|g| g.table.contains(method))
             .ok_or_else(|| (default, legacy::unsupported_version(method, version)))
     }
@@ -292,10 +293,11 @@ impl JsonRpcBinding {
         };
         let payload = match payload {
             Payload::Single(incoming) => match self.route(incoming, true, &version, &cx).await {
-                Some((generation, Incoming::Request(request), cx))
-                    if generation.table.is_streaming(&request.method) =>
+                Some((protocol_version, Incoming::Request(request), cx))
+                    if protocol_version.table.is_streaming(&request.method) =>
                 {
-                    return stream(generation, request, cx, permits, settings.keep_alive).await;
+                    return stream(protocol_version, request, cx, permits, settings.keep_alive)
+                        .await;
                 }
                 routed => Routes::Single(Box::new(routed)),
             },
@@ -320,8 +322,8 @@ impl JsonRpcBinding {
         }
     }
 
-    /// Answers the unary calls of a payload: each element goes to the generation its method
-    /// belongs to, after that generation's version check; streaming methods in a batch, and
+    /// Answers the unary calls of a payload: each element goes to the version its method
+    /// belongs to, after that version's version check; streaming methods in a batch, and
     /// unknown methods, are answered with an error.
     async fn dispatch(
         &self,
@@ -333,9 +335,9 @@ impl JsonRpcBinding {
         let items = match payload {
             // One call: no batch machinery (a `FuturesOrdered` and its lists, seven allocations).
             Routes::Single(routed) => {
-                let (generation, incoming, cx) = (*routed)?;
-                let response = generation.table.handle(incoming, cx).await?;
-                return Some(generation.render(response).to_vec());
+                let (protocol_version, incoming, cx) = (*routed)?;
+                let response = protocol_version.table.handle(incoming, cx).await?;
+                return Some(protocol_version.render(response).to_vec());
             }
             Routes::Batch(items) => items,
         };
@@ -346,9 +348,9 @@ impl JsonRpcBinding {
         let calls: Vec<_> = routed
             .into_iter()
             .flatten()
-            .map(|(generation, incoming, cx)| {
-                let call = generation.table.handle(incoming, cx);
-                async move { call.await.map(|r| generation.render(r)) }
+            .map(|(protocol_version, incoming, cx)| {
+                let call = protocol_version.table.handle(incoming, cx);
+                async move { call.await.map(|r| protocol_version.render(r)) }
             })
             .collect();
         let responses: Vec<Response> = futures_util::stream::iter(calls)
@@ -361,9 +363,9 @@ impl JsonRpcBinding {
     }
 }
 
-/// Where one call of a payload goes: to this generation's table, with the call's context (or
+/// Where one call of a payload goes: to this version's table, with the call's context (or
 /// as the refusal to send); `None` for a notification that cannot run.
-type Routed<'a> = Option<(&'a RpcGeneration, Incoming, RpcContext)>;
+type Routed<'a> = Option<(&'a RpcVersion, Incoming, RpcContext)>;
 
 /// A payload whose single call is already routed.
 enum Routes<'a> {
@@ -371,10 +373,10 @@ enum Routes<'a> {
     Batch(Vec<Incoming>),
 }
 
-/// A streaming call, its generation chosen: a stream permit (before anything starts), the
+/// A streaming call, its version chosen: a stream permit (before anything starts), the
 /// stream as SSE; an error before the stream starts is one JSON response with the request's id.
 async fn stream(
-    generation: &RpcGeneration,
+    protocol_version: &RpcVersion,
     request: a2a_jsonrpc::Request,
     cx: RpcContext,
     permits: &StreamPermits,
@@ -384,24 +386,24 @@ async fn stream(
         Ok(permit) => permit,
         Err(error) => {
             let status = response::status(error.explicit_http_status().unwrap_or(200));
-            let error = (generation.render_error)(error.into());
+            let error = (protocol_version.render_error)(error.into());
             return json(status, Response::error(request.id, error).to_vec());
         }
     };
     let payload = Payload::Single(Incoming::Request(request));
-    match generation.table.dispatch(payload, cx).await {
+    match protocol_version.table.dispatch(payload, cx).await {
         Answer::Stream(id, events) => sse::response(
             events,
             JsonRpcFraming {
                 id,
-                write_event: generation.write_event,
-                render_error: generation.render_error,
+                write_event: protocol_version.write_event,
+                render_error: protocol_version.render_error,
             },
             permit,
             keep_alive,
         ),
         Answer::Reply(Some(a2a_jsonrpc::Reply::Single(reply))) => {
-            json(StatusCode::OK, generation.render(reply).to_vec())
+            json(StatusCode::OK, protocol_version.render(reply).to_vec())
         }
         Answer::Reply(Some(reply)) => json(StatusCode::OK, reply.to_vec()),
         Answer::Reply(None) => response::empty(StatusCode::NO_CONTENT),

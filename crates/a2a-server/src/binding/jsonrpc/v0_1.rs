@@ -1,4 +1,4 @@
-//! A2A 0.1 over JSON-RPC: the `tasks/send` generation ([`a2a_types::v0_1`]). The client
+//! A2A 0.1 over JSON-RPC: the `tasks/send` version ([`a2a_types::v0_1`]). The client
 //! chooses the task id (`TaskSendParams.id`): a send naming an id no task has starts a task
 //! under it ([`CallContext::client_task_ids`](crate::CallContext::client_task_ids)), one naming
 //! the caller's task continues it. Results are 0.1 tasks (`sessionId`, `type`-tagged parts,
@@ -9,7 +9,7 @@
 //! `ErrorInfo` of the 1.0 details.
 
 use a2a_jsonrpc::{ErrorCode, ErrorObject};
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v0_1::{
     self, StreamEvent, TaskIdParams, TaskQueryParams, TaskSendParams, error_code_from_v1,
     tag::{
@@ -25,15 +25,15 @@ use a2a_types::v1::{
 use futures_util::StreamExt as _;
 
 use super::legacy::{self, convert, ops};
-use super::{RpcContext, RpcGeneration, Table};
+use super::{RpcContext, RpcVersion, Table};
 use crate::error::A2aError;
 use crate::handler::{EventStream, StreamEvent as LoggedEvent};
 
-/// The 0.1 generation of the JSON-RPC endpoint.
-pub(super) fn generation() -> RpcGeneration {
-    RpcGeneration {
+/// The 0.1 version of the JSON-RPC endpoint.
+pub(super) fn protocol_version() -> RpcVersion {
+    RpcVersion {
         name: "0.1",
-        generation: Generation::V0_1,
+        protocol_version: ProtocolVersion::V0_1,
         check_version: legacy::check_v0_1,
         table: table(),
         write_event,

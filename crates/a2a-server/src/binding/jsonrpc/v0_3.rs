@@ -1,11 +1,11 @@
-//! A2A 0.3 (and 0.2) over JSON-RPC: the `message/send` generation. Params and results in the
+//! A2A 0.3 (and 0.2) over JSON-RPC: the `message/send` version. Params and results in the
 //! `kind`-tagged JSON of `a2a.json` 0.3 ([`a2a_types::v0_3`]), converted to and from 1.0 at the
 //! edge: `message/send` answers a bare `Task` or `Message`, stream events carry `kind` and
 //! status updates `final` (true in a terminal or interrupted state). Errors keep their codes
 //! (0.3 defines -32001 to -32007 as 1.0 does; -32008 and -32009 are new in 1.0) and their
 //! `data` (free-form in 0.3: here the 1.0 details array).
 
-use a2a_types::protocol::Generation;
+use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v0_3::{
     self, DeleteTaskPushNotificationConfigParams, GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams, MessageSendParams, Method as _, NoParams,
@@ -18,14 +18,14 @@ use a2a_types::v1::{
 };
 
 use super::legacy::{self, convert, ops};
-use super::{RpcGeneration, Table};
+use super::{RpcVersion, Table};
 use crate::error::A2aError;
 
-/// The 0.3 generation of the JSON-RPC endpoint.
-pub(super) fn generation() -> RpcGeneration {
-    RpcGeneration {
+/// The 0.3 version of the JSON-RPC endpoint.
+pub(super) fn protocol_version() -> RpcVersion {
+    RpcVersion {
         name: "0.3",
-        generation: Generation::V0_3,
+        protocol_version: ProtocolVersion::V0_3,
         check_version: legacy::check_v0_3,
         table: table(),
         write_event,

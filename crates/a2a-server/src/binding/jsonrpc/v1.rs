@@ -2,7 +2,7 @@
 //! (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}` or `{"message": …}`).
 
 use a2a_jsonrpc::ErrorObject;
-use a2a_types::protocol::{Generation, Operation};
+use a2a_types::protocol::{Operation, ProtocolVersion};
 use a2a_types::v1::{
     CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
@@ -10,15 +10,15 @@ use a2a_types::v1::{
     TaskPushNotificationConfig,
 };
 
-use super::{RpcContext, RpcGeneration, Table};
+use super::{RpcContext, RpcVersion, Table};
 use crate::error::A2aError;
 use crate::http::head::RequestedVersion;
 
-/// The 1.0 generation of the JSON-RPC endpoint.
-pub(super) fn generation() -> RpcGeneration {
-    RpcGeneration {
+/// The 1.0 version of the JSON-RPC endpoint.
+pub(super) fn protocol_version() -> RpcVersion {
+    RpcVersion {
         name: "1.0",
-        generation: Generation::V1,
+        protocol_version: ProtocolVersion::V1,
         check_version: RequestedVersion::require_v1,
         table: table(),
         write_event,

@@ -3,9 +3,9 @@
 //! parameters in; ProtoJSON results, `google.rpc.Status` errors and SSE streams of bare
 //! `StreamResponse`s out, all as `application/a2a+json`.
 //!
-//! This module holds what every REST generation shares: resolving a path to its route, the
+//! This module holds what every REST version shares: resolving a path to its route, the
 //! query, the request body, the error document and the SSE framing. `v1.rs` is the 1.0
-//! generation (routes without a version prefix). `v0_3.rs` is the 0.3 generation: the routes
+//! version (routes without a version prefix). `v0_3.rs` is the 0.3 version: the routes
 //! under `/v1/...` of a request whose `A2A-Version` does not name 1.x, converted to the 1.0
 //! requests and answered in the 0.3 proto's ProtoJSON.
 
@@ -16,7 +16,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use a2a_jsonrpc::{ErrorCode, ErrorInfo};
-use a2a_types::protocol::{Generation, Operation, content_type, headers, rest};
+use a2a_types::protocol::{Operation, ProtocolVersion, content_type, headers, rest};
 use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -40,8 +40,8 @@ pub(crate) struct Route {
     pub(crate) task_id: Option<String>,
     /// `{configId}` (the push config's `id`).
     pub(crate) config_id: Option<String>,
-    /// The generation whose routes these are: 1.0, or 0.3 under `/v1/...`.
-    pub(crate) generation: Generation,
+    /// The version whose routes these are: 1.0, or 0.3 under `/v1/...`.
+    pub(crate) protocol_version: ProtocolVersion,
 }
 
 /// The route of a request, or the response refusing it: 404 for a path that is no route, 405
@@ -84,7 +84,7 @@ pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Re
         tenant: decode("tenant", matched.tenant)?,
         task_id: decode(v1::task_field(matched.operation), matched.task_id)?,
         config_id: decode("id", matched.config_id)?,
-        generation: Generation::V1,
+        protocol_version: ProtocolVersion::V1,
     })
 }
 
@@ -117,10 +117,10 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let generation = route.generation;
+    let protocol_version = route.protocol_version;
     match serve(handler, settings, permits, route, head, body, call).await {
         Ok(response) => response,
-        Err(error) if generation == Generation::V0_3 => v0_3::error_response(&error),
+        Err(error) if protocol_version == ProtocolVersion::V0_3 => v0_3::error_response(&error),
         Err(error) => error_response(&error),
     }
 }
@@ -138,7 +138,7 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let legacy = route.generation == Generation::V0_3;
+    let legacy = route.protocol_version == ProtocolVersion::V0_3;
     if legacy {
         v0_3::check_version(&head)?;
     } else {
@@ -186,7 +186,7 @@ where
             let answer = async {
                 match unary {
                     // 0.3's `GET /v1/card`: the authenticated extended card, as every
-                    // generation reads a card.
+                    // version reads a card.
                     v1::Unary::GetExtendedAgentCard(_) if legacy => {
                         let card =
                             crate::binding::card::legacy_extended_card(handler, &call).await?;

@@ -12,7 +12,7 @@
 //! "data": [details]}` with the mapped HTTP status: the JS SDK's 0.3 REST client reads `code` and
 //! `message`, the Python SDK's reads `type` and `message`.
 
-use a2a_types::protocol::{Generation, Operation};
+use a2a_types::protocol::{Operation, ProtocolVersion};
 use a2a_types::v1::TaskState;
 use http::{Method, StatusCode};
 use serde_json::{Map, Value, json};
@@ -53,7 +53,7 @@ fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
             tenant: None,
             task_id: task.map(decode).transpose()?,
             config_id: config.map(decode).transpose()?,
-            generation: Generation::V0_3,
+            protocol_version: ProtocolVersion::V0_3,
         })
     };
     let allow = |allowed: &'static str| -> Result<Route, A2aError> {
@@ -137,8 +137,8 @@ fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
 /// here: its `/v1/...` is the 1.0 route under the tenant `v1`).
 pub(super) fn check_version(head: &http::request::Parts) -> Result<(), A2aError> {
     let version = RequestedVersion::of(head);
-    match crate::binding::jsonrpc::named_generation(&version) {
-        Ok(None | Some(Generation::V0_3)) => Ok(()),
+    match crate::binding::jsonrpc::named_version(&version) {
+        Ok(None | Some(ProtocolVersion::V0_3)) => Ok(()),
         _ => {
             let given = match &version {
                 RequestedVersion::Other(v) => v.as_str(),

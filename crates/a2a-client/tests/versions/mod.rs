@@ -1,4 +1,4 @@
-//! The golden fixtures of an older generation (`tests/fixtures/v0_3`, `tests/fixtures/v0_1`:
+//! The golden fixtures of an older version (`tests/fixtures/v0_3`, `tests/fixtures/v0_1`:
 //! the spec's and the seeds' JSON-RPC documents, each with its 1.0 form in `expected-v1/`), as
 //! a scripted server answers with them and a test compares what the client sent.
 
@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::{self, Scripted, Seen};
 
-/// The fixtures of one generation: `Fixtures("v0_3")`.
+/// The fixtures of one version: `Fixtures("v0_3")`.
 pub struct Fixtures(pub &'static str);
 
 impl Fixtures {

@@ -1,4 +1,4 @@
-//! The agent card as every generation reads it, over real sockets: one document at both
+//! The agent card as every version reads it, over real sockets: one document at both
 //! well-known paths (the 1.0 card, with the 0.3 and 0.1 fields merged in), and the 0.2
 //! authenticated extended card beside the JSON-RPC endpoint.
 
@@ -108,7 +108,7 @@ fn expected() -> Value {
 }
 
 #[tokio::test]
-async fn one_card_for_every_generation_at_both_paths() {
+async fn one_card_for_every_version_at_both_paths() {
     let server = start(service("/a2a")).await;
     for path in ["/.well-known/agent-card.json", "/.well-known/agent.json"] {
         let (status, body) = get(server.addr, path, &[]).await;
@@ -116,7 +116,7 @@ async fn one_card_for_every_generation_at_both_paths() {
         let document: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(document, expected(), "{path}");
 
-        // Each generation's reader finds its card in it.
+        // Each version's reader finds its card in it.
         let v1: AgentCard = serde_json::from_str(&body).unwrap();
         assert_eq!(v1.supported_interfaces[0].protocol_version, "1.0");
         assert_eq!(a2a_types::card::parse(&body).unwrap(), v1);

@@ -2,7 +2,7 @@
 //! gRPC rpcs, card paths, header names, content types and protocol versions.
 //!
 //! Server, client, command line and tests all take these names from here, so that a name is
-//! written once in the workspace. The method names of the older generations are the literal tags
+//! written once in the workspace. The method names of the older versions are the literal tags
 //! of their wire types: [`v0_3::A2ARequest::METHODS`](crate::v0_3::A2ARequest::METHODS)
 //! and [`v0_1::A2aRequest::METHODS`](crate::v0_1::A2aRequest::METHODS).
 //!
@@ -27,14 +27,14 @@ pub const VERSION_1_0: &str = "1.0";
 pub const VERSION_0_3: &str = "0.3";
 /// The `protocolVersion` of a 0.2 peer.
 pub const VERSION_0_2: &str = "0.2";
-/// The version of the 0.1 generation.
+/// The version of the 0.1 version.
 pub const VERSION_0_1: &str = "0.1";
 
-/// A generation of the protocol: what a card was written for, what a request speaks, the
-/// generation a task was created through.
+/// A version of the protocol: what a card was written for, what a request speaks, the
+/// version a task was created through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Generation {
+pub enum ProtocolVersion {
     /// A2A 1.0 (1.x). For a card: a non-empty `supportedInterfaces` (also beside the 0.3 fields
     /// of a union card), or a `supportedInterfaces` without a legacy `url`.
     #[default]
@@ -46,18 +46,18 @@ pub enum Generation {
     V0_1,
 }
 
-impl Generation {
-    /// The versions the generation stands for: `"1.0"`, `"0.2/0.3"`, `"0.1"`.
+impl ProtocolVersion {
+    /// The versions the version stands for: `"1.0"`, `"0.2/0.3"`, `"0.1"`.
     pub fn versions(self) -> &'static str {
         match self {
-            Generation::V1 => "1.0",
-            Generation::V0_3 => "0.2/0.3",
-            Generation::V0_1 => "0.1",
+            ProtocolVersion::V1 => "1.0",
+            ProtocolVersion::V0_3 => "0.2/0.3",
+            ProtocolVersion::V0_1 => "0.1",
         }
     }
 }
 
-impl fmt::Display for Generation {
+impl fmt::Display for ProtocolVersion {
     /// `A2A 1.0`, `A2A 0.2/0.3`, `A2A 0.1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "A2A {}", self.versions())
