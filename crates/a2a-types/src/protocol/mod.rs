@@ -20,6 +20,10 @@
 
 use std::fmt;
 
+mod call;
+
+pub use call::{Call, Reply, Request, StreamRequest, UnexpectedReply};
+
 /// The protocol version a 1.0 client sends as `A2A-Version` (exactly this: the official JS SDK
 /// refuses `1.0.0` and `1.1`).
 pub const VERSION_1_0: &str = "1.0";
