@@ -21,8 +21,10 @@
 use std::fmt;
 
 mod call;
+mod version;
 
 pub use call::{Call, Reply, Request, StreamRequest, UnexpectedReply};
+pub use version::{InvalidVersion, VersionNumber};
 
 /// The protocol version a 1.0 client sends as `A2A-Version` (exactly this: the official JS SDK
 /// refuses `1.0.0` and `1.1`).
