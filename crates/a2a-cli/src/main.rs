@@ -18,24 +18,14 @@
 //! to stderr. Exit status: 0 when the command did its job, whatever the task's outcome; 1 a
 //! failure; 2 a usage error; 3 no agent or card; 4 authentication; 5 `--timeout`.
 
-mod auth;
-mod card;
-mod chat;
+mod commands;
 mod config;
-mod conformance;
 mod connect;
 mod diag;
-mod download;
 mod error;
-mod mock;
 mod options;
 mod otel;
 mod output;
-mod push;
-mod send;
-mod serve;
-mod task;
-mod tools;
 mod validate;
 mod wait;
 
@@ -46,16 +36,17 @@ use clap::{
     Arg, ArgAction, ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand,
 };
 
-use crate::auth::AuthCommand;
-use crate::card::CardCommand;
-use crate::chat::ChatArgs;
-use crate::conformance::ConformanceArgs;
+use crate::commands::auth::AuthCommand;
+use crate::commands::card::CardCommand;
+use crate::commands::chat::ChatArgs;
+use crate::commands::conformance::ConformanceArgs;
+use crate::commands::send::SendArgs;
+use crate::commands::task::TaskCommand;
+use crate::commands::{auth, card, chat, conformance, mock, send, task, tools};
 use crate::diag::Diag;
 use crate::error::{CliError, Code};
 use crate::options::{Common, Format};
 use crate::output::Out;
-use crate::send::SendArgs;
-use crate::task::TaskCommand;
 
 const EXIT_STATUS: &str = "Exit status: 0 when the command did its job, whatever the task's outcome \
 (a failed or waiting task is in the output); 1 a failure; 2 a usage error; 3 the agent or its card \
@@ -177,7 +168,7 @@ enum Command {
         /// Deliver push notifications (the card declares them): every task event goes to the
         /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
         #[command(flatten)]
-        push: serve::PushArgs,
+        push: commands::serve::PushArgs,
         /// Where tasks live: `memory` (the default; lost when the server stops),
         /// `sqlite://PATH` (a file, created when missing), or `postgres://USER@HOST/DB` (several
         /// replicas of one agent may share it: docs/replicas.md).
@@ -193,14 +184,14 @@ enum Command {
         store_lease: f64,
         /// Sign the agent card (A2A 1.0 §8.4).
         #[command(flatten)]
-        card_sign: serve::CardSignArgs,
+        card_sign: commands::serve::CardSignArgs,
         /// Who may call: bearer JWTs (--jwks, --oidc-issuer), API keys (--api-key) and client
         /// certificates (--client-ca).
         #[command(flatten)]
-        auth: serve::AuthArgs,
+        auth: commands::serve::AuthArgs,
         /// HTTPS (--tls-cert, --tls-key).
         #[command(flatten)]
-        tls: serve::TlsArgs,
+        tls: commands::serve::TlsArgs,
         /// OTLP export of the server's spans (--otlp-endpoint).
         #[command(flatten)]
         otel: otel::OtelArgs,
@@ -535,7 +526,7 @@ async fn run(
             tls,
             otel,
         } => {
-            let store = serve::StoreArgs {
+            let store = commands::serve::StoreArgs {
                 url: store,
                 schema: store_schema,
                 lease: store_lease,
@@ -625,11 +616,11 @@ async fn serve(
     exec: Option<String>,
     name: Option<String>,
     grpc: bool,
-    push: serve::PushArgs,
-    store: serve::StoreArgs,
-    card_sign: serve::CardSignArgs,
-    auth: &serve::AuthArgs,
-    tls: &serve::TlsArgs,
+    push: commands::serve::PushArgs,
+    store: commands::serve::StoreArgs,
+    card_sign: commands::serve::CardSignArgs,
+    auth: &commands::serve::AuthArgs,
+    tls: &commands::serve::TlsArgs,
 ) -> Result<(), CliError> {
     let push = push.settings().map_err(CliError::usage)?;
     let signing = card_sign.signing().map_err(CliError::usage)?;
@@ -642,7 +633,7 @@ async fn serve(
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service = serve::service(exec, name, &url, grpc, push, store, signing, auth)
+    let service = commands::serve::service(exec, name, &url, grpc, push, store, signing, auth)
         .map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));

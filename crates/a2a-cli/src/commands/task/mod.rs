@@ -1,5 +1,8 @@
 //! `a2a task get|list|cancel|subscribe|push-config|download`.
 
+pub(crate) mod download;
+pub(crate) mod receive;
+
 use a2a_types::v1::{
     AuthenticationInfo, CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
@@ -30,7 +33,7 @@ pub(crate) enum TaskCommand {
     #[command(subcommand, name = "push-config")]
     PushConfig(PushCommand),
     /// Save a task's artifacts to files.
-    Download(crate::download::DownloadArgs),
+    Download(crate::commands::task::download::DownloadArgs),
 }
 
 /// A task id, from the argument or A2ACLI_TASK_ID.
@@ -132,7 +135,7 @@ pub(crate) enum PushCommand {
     /// Receive a task's push notifications: listen on this machine, register a config with its
     /// URL and a random token, check each delivery (the token; the signature with the keys of
     /// the JWKS the card names) until the task ends, then delete the config.
-    Receive(crate::push::ReceiveArgs),
+    Receive(crate::commands::task::receive::ReceiveArgs),
 }
 
 /// The arguments of `task push-config create`.
@@ -281,7 +284,7 @@ pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliErr
         TaskCommand::List(args) => list(args, diag).await,
         TaskCommand::Subscribe(args) => subscribe(args, diag).await,
         TaskCommand::PushConfig(push) => push_config(push, diag).await,
-        TaskCommand::Download(args) => crate::download::run(args, diag).await,
+        TaskCommand::Download(args) => crate::commands::task::download::run(args, diag).await,
     }
 }
 
@@ -378,7 +381,7 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
         )
         .await?;
     if args.stream {
-        return crate::send::follow_printing(&waiter, &mut out, &mut stream, diag).await;
+        return crate::commands::send::follow_printing(&waiter, &mut out, &mut stream, diag).await;
     }
     let followed = waiter
         .bounded(async { Ok(waiter.follow(&mut stream, |_, _| {}).await) })
@@ -411,7 +414,7 @@ async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError>
         PushCommand::Create(a) => &a.common,
         PushCommand::Get(a) | PushCommand::Delete(a) => &a.common,
         PushCommand::List(a) => &a.common,
-        PushCommand::Receive(a) => return crate::push::receive(a, diag).await,
+        PushCommand::Receive(a) => return crate::commands::task::receive::receive(a, diag).await,
     };
     let agent = connect::connect(opts, diag, Trust::Lenient).await?;
     push_supported(&agent)?;

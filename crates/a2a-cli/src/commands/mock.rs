@@ -8,7 +8,7 @@ use a2a_server::A2aService;
 use a2a_server::mock::{MockAgent, Script};
 
 /// The built-in script: the demo agent.
-pub(crate) const BUILT_IN: &str = include_str!("../examples/mock.yaml");
+pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
 
 /// The mock of `script` (a JSON or YAML file), or of the built-in script.
 pub(crate) fn agent(script: Option<&Path>) -> Result<MockAgent, String> {

@@ -19,12 +19,12 @@ use a2a_types::v1::{GetTaskRequest, PartContent, Task};
 use bytes::Bytes;
 use clap::Args;
 
+use crate::commands::task::{TaskIdArg, task_id};
 use crate::connect;
 use crate::diag::{Diag, FILE_CALL};
 use crate::error::{CliError, Code};
 use crate::options::{Common, parse_size, show_size};
 use crate::output::Out;
-use crate::task::{TaskIdArg, task_id};
 use crate::wait::Waiter;
 
 /// The most redirects followed for one file.
