@@ -527,7 +527,7 @@ fn credentials(
         check_bearer(&token)?;
         held = held.bearer_token(token);
         bearer = true;
-    } else if let Some(stored) = crate::commands::auth::stored_token(card, diag) {
+    } else if let Some(stored) = crate::tokens::stored_token(card, diag) {
         bearer = true;
         held = held.bearer(stored);
     }

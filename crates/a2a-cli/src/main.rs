@@ -26,6 +26,7 @@ mod error;
 mod options;
 mod otel;
 mod output;
+mod tokens;
 mod validate;
 mod wait;
 
@@ -493,7 +494,7 @@ async fn run(
         Command::Chat(args) => chat::run(&args, diag).await,
         Command::Config(ConfigCommand::Show(args)) => {
             let shown = config::effective(&cli_command(), innermost(matches), settings);
-            let tokens = auth::store_path();
+            let tokens = tokens::store_path();
             let mut out = Out::new(args.common.output, false, false);
             if out.json() {
                 out.value(&config::to_json(&shown, settings, &tokens));
