@@ -616,6 +616,18 @@ fn credentials_hint(card: &AgentCard, reference: &str) -> Option<String> {
     (!hints.is_empty()).then(|| format!("the agent declares: {}", hints.join("; ")))
 }
 
+/// Push configurations need `capabilities.pushNotifications` on the card.
+pub(crate) fn push_supported(agent: &Agent) -> Result<(), CliError> {
+    if agent.card.card.capabilities.push_notifications == Some(true) {
+        return Ok(());
+    }
+    Err(CliError::new(
+        Code::Protocol("PushNotificationNotSupportedError"),
+        "the agent's card does not advertise push notifications (capabilities.pushNotifications)",
+    )
+    .hint("follow the task with `a2a task subscribe` or `a2a task get --wait` instead"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,9 +8,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use a2a_types::v1::{TaskState, binding};
+use a2a_types::v1::{TaskId, TaskState, binding};
 use clap::builder::BoolishValueParser;
 use clap::{Args, ValueEnum};
+
+use crate::error::CliError;
 
 /// How results are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -255,6 +257,23 @@ pub(crate) fn show_duration(d: Duration) -> String {
     } else {
         format!("{}ms", d.as_millis())
     }
+}
+
+/// A task id, from the argument or A2ACLI_TASK_ID.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct TaskIdArg {
+    /// The task's id, as the agent named it.
+    #[arg(value_name = "TASK_ID", env = "A2ACLI_TASK_ID")]
+    pub(crate) task_id: String,
+}
+
+/// The task id of the argument, trimmed; an empty one is a usage error.
+pub(crate) fn task_id(arg: &TaskIdArg) -> Result<TaskId, CliError> {
+    let id = arg.task_id.trim();
+    if id.is_empty() {
+        return Err(CliError::usage("the task id is empty"));
+    }
+    Ok(TaskId::new(id))
 }
 
 #[cfg(test)]

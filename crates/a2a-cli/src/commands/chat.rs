@@ -13,12 +13,12 @@ use a2a_types::v1::{ContextId, Message, Part, SendMessageRequest, SendMessageRes
 use clap::Args;
 use tokio::io::AsyncBufReadExt as _;
 
-use crate::commands::send::print_answer;
 use crate::connect::{self, Trust};
 use crate::diag::Diag;
 use crate::error::CliError;
 use crate::options::Common;
 use crate::output::{Out, parts_text};
+use crate::show::print_answer;
 use crate::wait::Waiter;
 
 /// The arguments of `chat`.

@@ -19,11 +19,10 @@ use a2a_types::v1::{GetTaskRequest, PartContent, Task};
 use bytes::Bytes;
 use clap::Args;
 
-use crate::commands::task::{TaskIdArg, task_id};
 use crate::connect;
 use crate::diag::{Diag, FILE_CALL};
 use crate::error::{CliError, Code};
-use crate::options::{Common, parse_size, show_size};
+use crate::options::{Common, TaskIdArg, parse_size, show_size, task_id};
 use crate::output::Out;
 use crate::wait::Waiter;
 

@@ -6,16 +6,17 @@ pub(crate) mod receive;
 use a2a_types::v1::{
     AuthenticationInfo, CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, SubscribeToTaskRequest, Task, TaskId, TaskPushNotificationConfig, TaskState,
+    ListTasksRequest, SubscribeToTaskRequest, TaskPushNotificationConfig, TaskState,
 };
 use clap::{Args, Subcommand};
 
-use crate::connect::{self, Agent, Trust};
+use crate::connect::{self, Trust, push_supported};
 use crate::diag::Diag;
 use crate::error::{CliError, Code, quote};
-use crate::options::{Common, parse_state};
+use crate::options::{Common, TaskIdArg, parse_state, task_id};
 use crate::output::Out;
-use crate::wait::{self, Waiter};
+use crate::show::print_task;
+use crate::wait::Waiter;
 
 /// The `task` commands.
 #[derive(Subcommand, Debug, Clone)]
@@ -34,14 +35,6 @@ pub(crate) enum TaskCommand {
     PushConfig(PushCommand),
     /// Save a task's artifacts to files.
     Download(crate::commands::task::download::DownloadArgs),
-}
-
-/// A task id, from the argument or A2ACLI_TASK_ID.
-#[derive(Args, Debug, Clone)]
-pub(crate) struct TaskIdArg {
-    /// The task's id, as the agent named it.
-    #[arg(value_name = "TASK_ID", env = "A2ACLI_TASK_ID")]
-    pub(crate) task_id: String,
 }
 
 /// The arguments of `task get`.
@@ -213,35 +206,6 @@ impl TaskCommand {
     }
 }
 
-/// The task id of the argument, trimmed; an empty one is a usage error.
-pub(crate) fn task_id(arg: &TaskIdArg) -> Result<TaskId, CliError> {
-    let id = arg.task_id.trim();
-    if id.is_empty() {
-        return Err(CliError::usage("the task id is empty"));
-    }
-    Ok(TaskId::new(id))
-}
-
-/// Prints a task (the `Task` type in JSON), with the resume command in text, and says how it
-/// turned out on stderr.
-pub(crate) fn print_task(
-    out: &mut Out,
-    diag: &Diag,
-    agent: &Agent,
-    task: &Task,
-    report: bool,
-    history: bool,
-) {
-    if out.json() {
-        out.value(task);
-    } else {
-        out.task(task, wait::resume(agent, task).as_deref(), history);
-    }
-    if report {
-        wait::outcome(diag, agent, task);
-    }
-}
-
 /// Runs a `task` command.
 pub(crate) async fn run(command: &TaskCommand, diag: &Diag) -> Result<(), CliError> {
     let opts = command.common();
@@ -381,7 +345,7 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
         )
         .await?;
     if args.stream {
-        return crate::commands::send::follow_printing(&waiter, &mut out, &mut stream, diag).await;
+        return crate::follow::follow_printing(&waiter, &mut out, &mut stream, diag).await;
     }
     let followed = waiter
         .bounded(async { Ok(waiter.follow(&mut stream, |_, _| {}).await) })
@@ -395,18 +359,6 @@ async fn subscribe(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliError> {
         .await?;
     print_task(&mut out, diag, &agent, &task, true, false);
     Ok(())
-}
-
-/// Push configurations need `capabilities.pushNotifications` on the card.
-pub(crate) fn push_supported(agent: &Agent) -> Result<(), CliError> {
-    if agent.card.card.capabilities.push_notifications == Some(true) {
-        return Ok(());
-    }
-    Err(CliError::new(
-        Code::Protocol("PushNotificationNotSupportedError"),
-        "the agent's card does not advertise push notifications (capabilities.pushNotifications)",
-    )
-    .hint("follow the task with `a2a task subscribe` or `a2a task get --wait` instead"))
 }
 
 async fn push_config(command: &PushCommand, diag: &Diag) -> Result<(), CliError> {

@@ -46,12 +46,12 @@ use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use tokio::sync::mpsc;
 
-use crate::commands::task::{TaskIdArg, print_task, push_supported, task_id};
-use crate::connect::{self, Agent, Trust};
+use crate::connect::{self, Agent, Trust, push_supported};
 use crate::diag::Diag;
 use crate::error::{CliError, Code, quote};
-use crate::options::{Common, parse_size, show_size};
+use crate::options::{Common, TaskIdArg, parse_size, show_size, task_id};
 use crate::output::Out;
+use crate::show::print_task;
 use crate::wait::Waiter;
 
 /// How long a delivery's body may take to arrive.
@@ -284,14 +284,14 @@ pub(crate) async fn receive(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliEr
                 waiter.seen.borrow_mut().event(&event, None);
                 out.event(&event, None);
                 out.close();
-                crate::commands::send::restate(&waiter, &mut out, Some(&event), diag);
+                crate::follow::restate(&waiter, &mut out, Some(&event), diag);
             } else {
                 print_task(&mut out, diag, &agent, &task, true, false);
             }
         }
         Ended::Event(last) => {
             if args.stream {
-                crate::commands::send::restate(&waiter, &mut out, Some(&last), diag);
+                crate::follow::restate(&waiter, &mut out, Some(&last), diag);
             } else {
                 let task = waiter
                     .call(agent.client.get_task(GetTaskRequest::new(id)))
