@@ -466,7 +466,9 @@ impl Command {
             Command::Task(TaskCommand::Cancel(args)) => args.stream,
             Command::Task(TaskCommand::List(args)) => args.stream,
             Command::Task(TaskCommand::Subscribe(args)) => args.stream,
-            Command::Task(TaskCommand::PushConfig(task::PushCommand::Receive(args))) => args.stream,
+            Command::Task(TaskCommand::PushConfig(task::push_config::PushCommand::Receive(
+                args,
+            ))) => args.stream,
             Command::Chat(_) => true,
             _ => false,
         }

@@ -95,7 +95,7 @@ pub(crate) struct ReceiveArgs {
 }
 
 /// Runs `task push-config receive`.
-pub(crate) async fn receive(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError> {
+pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
     let id = task_id(&args.id)?;
     if args.max_deliveries == 0 {
