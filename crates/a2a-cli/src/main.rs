@@ -27,6 +27,7 @@ mod follow;
 mod options;
 mod otel;
 mod output;
+mod registry;
 mod show;
 mod tokens;
 mod validate;
@@ -45,7 +46,7 @@ use crate::commands::chat::ChatArgs;
 use crate::commands::conformance::ConformanceArgs;
 use crate::commands::send::SendArgs;
 use crate::commands::task::TaskCommand;
-use crate::commands::{auth, card, chat, conformance, mock, send, task, tools};
+use crate::commands::{auth, card, chat, conformance, mcp, mock, send, task, tools};
 use crate::diag::Diag;
 use crate::error::{CliError, Code};
 use crate::options::{Common, Format};
@@ -124,7 +125,7 @@ enum Command {
             stderr.",
         after_help = EXIT_STATUS
     )]
-    Mcp(tools::McpArgs),
+    Mcp(mcp::McpArgs),
     /// Serve an agent: the echo agent, or a command wrapped as one.
     #[command(
         long_about = "Serve an agent over A2A 1.0 JSON-RPC, HTTP+JSON and gRPC, all on \
@@ -513,8 +514,8 @@ async fn run(
             Ok(())
         }
         Command::Conformance(args) => conformance::run(&args, diag).await,
-        Command::Tools(args) => tools::run_tools(&args, diag).await,
-        Command::Mcp(args) => tools::run_mcp(&args, diag).await,
+        Command::Tools(args) => tools::run(&args, diag).await,
+        Command::Mcp(args) => mcp::run(&args, diag).await,
         Command::Serve {
             addr,
             echo: _,

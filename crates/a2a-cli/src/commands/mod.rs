@@ -5,6 +5,7 @@ pub(crate) mod auth;
 pub(crate) mod card;
 pub(crate) mod chat;
 pub(crate) mod conformance;
+pub(crate) mod mcp;
 pub(crate) mod mock;
 pub(crate) mod send;
 pub(crate) mod serve;
