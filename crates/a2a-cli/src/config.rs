@@ -18,9 +18,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, Command};
-use serde_json::{Value, json};
+use clap::{ArgAction, Command};
 
 use crate::error::CliError;
 
@@ -39,7 +37,8 @@ pub(crate) enum Scope {
 }
 
 impl Scope {
-    fn name(self) -> &'static str {
+    /// How `config show` names it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Scope::Explicit => "explicit",
             Scope::Local => "local",
@@ -334,141 +333,6 @@ fn truthy(value: &str) -> bool {
         value.trim().to_ascii_lowercase().as_str(),
         "" | "0" | "false" | "no" | "off" | "n" | "f"
     )
-}
-
-/// One setting as `config show` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Shown {
-    /// `A2ACLI_TIMEOUT`.
-    pub(crate) name: String,
-    /// `--timeout`.
-    pub(crate) flag: String,
-    /// The effective value (`[redacted]` for a secret), `None` when unset.
-    pub(crate) value: Option<String>,
-    /// `flag`, `environment`, `file PATH`, `default`, or `unset`.
-    pub(crate) source: String,
-}
-
-/// Every setting of the tool, with its effective value for `config show` (whose own flags,
-/// the agent-facing options, count as flags).
-pub(crate) fn effective(
-    command: &Command,
-    matches: &ArgMatches,
-    settings: &Settings,
-) -> Vec<Shown> {
-    let mut shown: Vec<Shown> = Vec::new();
-    let mut stack = vec![command];
-    while let Some(cmd) = stack.pop() {
-        for arg in cmd.get_arguments() {
-            let Some(env) = arg.get_env() else { continue };
-            let name = env.to_string_lossy().into_owned();
-            if shown.iter().any(|s| s.name == name) {
-                continue;
-            }
-            let flag = arg
-                .get_long()
-                .map_or_else(|| arg.get_id().to_string(), |l| format!("--{l}"));
-            let id = arg.get_id().as_str();
-            let secret = SECRETS.contains(&name.as_str());
-            let from_flag = matches
-                .try_get_raw(id)
-                .ok()
-                .flatten()
-                .filter(|_| matches.value_source(id) == Some(ValueSource::CommandLine))
-                .map(|values| {
-                    values
-                        .map(|v| v.to_string_lossy().into_owned())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                });
-            let (value, source) = if let Some(value) = from_flag {
-                (Some(value), "flag".to_owned())
-            } else if let Some(value) = std::env::var_os(&name) {
-                (
-                    Some(value.to_string_lossy().into_owned()),
-                    "environment".to_owned(),
-                )
-            } else if let Some((value, file)) = settings.values.get(&name) {
-                (Some(value.clone()), format!("file {}", file.display()))
-            } else {
-                let defaults: Vec<String> = arg
-                    .get_default_values()
-                    .iter()
-                    .map(|v| v.to_string_lossy().into_owned())
-                    .collect();
-                if defaults.is_empty()
-                    || matches!(arg.get_action(), ArgAction::SetTrue) && defaults == ["false"]
-                {
-                    let value =
-                        matches!(arg.get_action(), ArgAction::SetTrue).then(|| "false".to_owned());
-                    (
-                        value,
-                        if matches!(arg.get_action(), ArgAction::SetTrue) {
-                            "default"
-                        } else {
-                            "unset"
-                        }
-                        .to_owned(),
-                    )
-                } else {
-                    (Some(defaults.join(",")), "default".to_owned())
-                }
-            };
-            let value = if secret {
-                value.map(|_| "[redacted]".to_owned())
-            } else {
-                value
-            };
-            shown.push(Shown {
-                name,
-                flag,
-                value,
-                source,
-            });
-        }
-        stack.extend(cmd.get_subcommands());
-    }
-    shown.sort_by(|a, b| a.name.cmp(&b.name));
-    shown
-}
-
-/// `config show` as JSON.
-pub(crate) fn to_json(shown: &[Shown], settings: &Settings, tokens: &Path) -> Value {
-    json!({
-        "settings": shown.iter().map(|s| json!({
-            "name": s.name, "flag": s.flag, "value": s.value, "source": s.source,
-        })).collect::<Vec<_>>(),
-        "files": settings.files.iter().map(|f| json!({
-            "path": f.path.display().to_string(), "scope": f.scope.name(), "present": f.present,
-        })).collect::<Vec<_>>(),
-        "tokenStore": {"path": tokens.display().to_string(), "present": tokens.is_file()},
-    })
-}
-
-/// `config show` as text: one `NAME: value (source)` line per setting, then the files.
-pub(crate) fn print_text(
-    out: &mut crate::output::Out,
-    shown: &[Shown],
-    settings: &Settings,
-    tokens: &Path,
-) {
-    for s in shown {
-        let value = s.value.as_deref().unwrap_or("");
-        out.field(&s.name, &format!("{value} ({})", s.source));
-    }
-    for file in &settings.files {
-        let present = if file.present { "" } else { ", not present" };
-        out.field(
-            "Config-File",
-            &format!("{} ({}{present})", file.path.display(), file.scope.name()),
-        );
-    }
-    let present = if tokens.is_file() {
-        ""
-    } else {
-        " (not present)"
-    };
-    out.field("Token-Store", &format!("{}{present}", tokens.display()));
 }
 
 #[cfg(test)]

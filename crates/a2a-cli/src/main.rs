@@ -23,11 +23,13 @@ mod config;
 mod connect;
 mod diag;
 mod error;
+mod exit;
 mod follow;
 mod options;
 mod otel;
 mod output;
 mod registry;
+mod serving;
 mod show;
 mod tokens;
 mod validate;
@@ -37,20 +39,23 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use clap::{
-    Arg, ArgAction, ArgMatches, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand,
+    Arg, ArgAction, ArgMatches, CommandFactory as _, FromArgMatches as _, Parser, Subcommand,
 };
 
 use crate::commands::auth::AuthCommand;
 use crate::commands::card::CardCommand;
 use crate::commands::chat::ChatArgs;
+use crate::commands::config::ConfigCommand;
 use crate::commands::conformance::ConformanceArgs;
 use crate::commands::send::SendArgs;
 use crate::commands::task::TaskCommand;
-use crate::commands::{auth, card, chat, conformance, mcp, mock, send, task, tools};
+use crate::commands::{
+    auth, card, chat, completion, conformance, mcp, mock, send, serve, task, tools,
+};
 use crate::diag::Diag;
 use crate::error::{CliError, Code};
+use crate::exit::{format_hint, report, usage_error};
 use crate::options::{Common, Format};
-use crate::output::Out;
 
 const EXIT_STATUS: &str = "Exit status: 0 when the command did its job, whatever the task's outcome \
 (a failed or waiting task is in the output); 1 a failure; 2 a usage error; 3 the agent or its card \
@@ -98,11 +103,7 @@ enum Command {
     #[command(subcommand)]
     Config(ConfigCommand),
     /// Print a completion script for a shell (`a2a completion bash > ~/.local/share/bash-completion/completions/a2a`).
-    Completion {
-        /// The shell: bash, zsh, fish, powershell or elvish.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    Completion(completion::CompletionArgs),
     /// Smoke-check a live agent: its card, the operations it offers, the errors it names.
     Conformance(ConformanceArgs),
     /// Print the tool descriptors of agents (one per skill) for a tool-calling API:
@@ -150,56 +151,7 @@ enum Command {
             certificate's subject) sees only its own tasks.\n\n\
             The first line printed is `serving the <name> agent at <URL>`."
     )]
-    Serve {
-        /// The address to listen on; port 0 picks a free port.
-        #[arg(long, default_value = "127.0.0.1:7420")]
-        addr: String,
-        /// Serve the echo agent (the default).
-        #[arg(long, conflicts_with = "exec")]
-        echo: bool,
-        /// Serve this shell command as an agent.
-        #[arg(long, value_name = "CMD")]
-        exec: Option<String>,
-        /// The agent's name on its card.
-        #[arg(long)]
-        name: Option<String>,
-        /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
-        #[arg(long, overrides_with = "no_grpc")]
-        grpc: bool,
-        /// Serve JSON-RPC and HTTP+JSON only.
-        #[arg(long = "no-grpc")]
-        no_grpc: bool,
-        /// Deliver push notifications (the card declares them): every task event goes to the
-        /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
-        #[command(flatten)]
-        push: commands::serve::PushArgs,
-        /// Where tasks live: `memory` (the default; lost when the server stops),
-        /// `sqlite://PATH` (a file, created when missing), or `postgres://USER@HOST/DB` (several
-        /// replicas of one agent may share it: docs/replicas.md).
-        #[arg(long, value_name = "URL", default_value = "memory")]
-        store: String,
-        /// With a PostgreSQL store: the schema its tables live in (created when missing).
-        #[arg(long, value_name = "NAME")]
-        store_schema: Option<String>,
-        /// With a SQLite or PostgreSQL store: how long a running task stays leased to this
-        /// server without a renewal; when the server dies, its running tasks end FAILED once
-        /// their lease ran out (docs/replicas.md).
-        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-        store_lease: f64,
-        /// Sign the agent card (A2A 1.0 §8.4).
-        #[command(flatten)]
-        card_sign: commands::serve::CardSignArgs,
-        /// Who may call: bearer JWTs (--jwks, --oidc-issuer), API keys (--api-key) and client
-        /// certificates (--client-ca).
-        #[command(flatten)]
-        auth: commands::serve::AuthArgs,
-        /// HTTPS (--tls-cert, --tls-key).
-        #[command(flatten)]
-        tls: commands::serve::TlsArgs,
-        /// OTLP export of the server's spans (--otlp-endpoint).
-        #[command(flatten)]
-        otel: otel::OtelArgs,
-    },
+    Serve(serve::ServeArgs),
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
     #[command(
@@ -215,99 +167,7 @@ enum Command {
             No authentication: every caller is anonymous (as with `a2a serve`).\n\n\
             The first line printed is `serving the mock agent <name> at <URL>`."
     )]
-    Mock {
-        /// The script: a JSON (.json) or YAML file. Default: the built-in demo agent.
-        #[arg(value_name = "SCRIPT")]
-        script: Option<std::path::PathBuf>,
-        /// The address to listen on; port 0 picks a free port.
-        #[arg(long, default_value = "127.0.0.1:7420")]
-        addr: String,
-        /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
-        #[arg(long, overrides_with = "no_grpc")]
-        grpc: bool,
-        /// Serve JSON-RPC and HTTP+JSON only.
-        #[arg(long = "no-grpc")]
-        no_grpc: bool,
-    },
-}
-
-/// The `config` commands.
-#[derive(Subcommand, Debug)]
-enum ConfigCommand {
-    /// Print each setting's effective value and where it came from (a flag, the environment, a
-    /// file, the default); changes nothing.
-    Show(ConfigShowArgs),
-}
-
-/// The arguments of `config show`.
-#[derive(Args, Debug)]
-struct ConfigShowArgs {
-    #[command(flatten)]
-    common: Common,
-}
-
-/// The commands that were replaced, and their new spelling.
-const REPLACED: [(&str, &str); 5] = [
-    ("stream", "a2a send --stream -a URL TEXT"),
-    ("get", "a2a task get -a URL TASK_ID"),
-    ("list", "a2a task list -a URL"),
-    ("cancel", "a2a task cancel -a URL TASK_ID"),
-    ("subscribe", "a2a task subscribe -a URL TASK_ID"),
-];
-
-/// The `-o` the command line (or A2ACLI_OUTPUT) asks for, before it is parsed, for the report
-/// of a usage error.
-fn format_hint(args: &[OsString], settings: &config::Settings) -> Format {
-    let mut iter = args.iter().map(|a| a.to_string_lossy().into_owned());
-    while let Some(arg) = iter.next() {
-        let value = match arg.as_str() {
-            "-o" | "--output" => iter.next(),
-            other => other
-                .strip_prefix("--output=")
-                .or_else(|| other.strip_prefix("-o"))
-                .map(str::to_owned),
-        };
-        if let Some(value) = value {
-            return if value.trim().eq_ignore_ascii_case("json") {
-                Format::Json
-            } else {
-                Format::Text
-            };
-        }
-    }
-    let configured = std::env::var("A2ACLI_OUTPUT")
-        .ok()
-        .or_else(|| settings.values.get("A2ACLI_OUTPUT").map(|(v, _)| v.clone()));
-    if configured.is_some_and(|v| v.trim().eq_ignore_ascii_case("json")) {
-        Format::Json
-    } else {
-        Format::Text
-    }
-}
-
-/// Prints a failure: the envelope on stdout with `-o json` (on one line with `--stream`), the
-/// fields on stderr in text.
-fn report(error: &CliError, format: Format, lines: bool, diag: &Diag) -> ExitCode {
-    let mut error = error.clone();
-    error.message = diag.redact(&error.message);
-    error.hint = error.hint.as_deref().map(|h| diag.redact(h));
-    if format == Format::Json {
-        let mut out = Out::new(format, lines, false);
-        out.value(&error.envelope());
-    } else {
-        let mut fields = vec![
-            ("Error", error.message.clone()),
-            ("Code", error.code.name().to_owned()),
-        ];
-        if let Some(code) = &error.a2a_code {
-            fields.push(("A2A-Code", code.to_string()));
-        }
-        if let Some(hint) = &error.hint {
-            fields.push(("Hint", hint.clone()));
-        }
-        diag.error_fields(&fields);
-    }
-    ExitCode::from(error.code.exit())
+    Mock(mock::MockArgs),
 }
 
 /// The command tree, with the `-v/--version` flag the specification spells.
@@ -319,43 +179,6 @@ fn cli_command() -> clap::Command {
             .action(ArgAction::Version)
             .help("Print the version and exit"),
     )
-}
-
-/// A usage error of clap as an envelope.
-fn usage_error(error: &clap::Error, args: &[OsString]) -> CliError {
-    let rendered = error.render().to_string();
-    let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().unwrap_or("invalid arguments");
-    let message = first.trim_start_matches("error: ").to_owned();
-    let tips: Vec<&str> = lines
-        .filter(|l| l.trim_start().starts_with("tip:"))
-        .map(|l| l.trim().trim_start_matches("tip:").trim())
-        .collect();
-    let first_arg = args
-        .get(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let hint = if let Some((_, new)) = REPLACED.iter().find(|(old, _)| *old == first_arg) {
-        format!("`a2a {first_arg}` is now `{new}` (see `a2a help`)")
-    } else if first_arg == "card"
-        && args
-            .get(2)
-            .is_some_and(|a| a.to_string_lossy().contains(['.', ':', '/']))
-    {
-        "`a2a card URL` is now `a2a card get -a URL`".to_owned()
-    } else if !tips.is_empty() {
-        tips.join("; ")
-    } else {
-        let path: Vec<String> = args
-            .iter()
-            .skip(1)
-            .map(|a| a.to_string_lossy().into_owned())
-            .take_while(|a| !a.starts_with('-'))
-            .take(2)
-            .collect();
-        format!("see `a2a {} --help`", path.join(" ")).replace("a2a  --help", "a2a --help")
-    };
-    CliError::usage(message).hint(hint)
 }
 
 fn main() -> ExitCode {
@@ -452,7 +275,7 @@ impl Command {
             Command::Conformance(args) => &args.common,
             Command::Tools(args) => &args.common,
             Command::Mcp(args) => &args.common,
-            Command::Completion { .. } | Command::Serve { .. } | Command::Mock { .. } => {
+            Command::Completion(_) | Command::Serve(_) | Command::Mock(_) => {
                 return None;
             }
         })
@@ -498,174 +321,14 @@ async fn run(
         Command::Auth(auth) => auth::run(&auth, diag).await,
         Command::Chat(args) => chat::run(&args, diag).await,
         Command::Config(ConfigCommand::Show(args)) => {
-            let shown = config::effective(&cli_command(), innermost(matches), settings);
-            let tokens = tokens::store_path();
-            let mut out = Out::new(args.common.output, false, false);
-            if out.json() {
-                out.value(&config::to_json(&shown, settings, &tokens));
-            } else {
-                config::print_text(&mut out, &shown, settings, &tokens);
-            }
-            Ok(())
+            commands::config::run(&args, &cli_command(), innermost(matches), settings)
         }
-        Command::Completion { shell } => {
-            let mut cmd = cli_command();
-            clap_complete::generate(shell, &mut cmd, "a2a", &mut std::io::stdout());
-            Ok(())
-        }
+        Command::Completion(args) => completion::run(&args, &mut cli_command()),
         Command::Conformance(args) => conformance::run(&args, diag).await,
         Command::Tools(args) => tools::run(&args, diag).await,
         Command::Mcp(args) => mcp::run(&args, diag).await,
-        Command::Serve {
-            addr,
-            echo: _,
-            exec,
-            name,
-            grpc: _,
-            no_grpc,
-            push,
-            store,
-            store_schema,
-            store_lease,
-            card_sign,
-            auth,
-            tls,
-            otel,
-        } => {
-            let store = commands::serve::StoreArgs {
-                url: store,
-                schema: store_schema,
-                lease: store_lease,
-            };
-            let export = otel.start(diag)?;
-            let served = serve(
-                &addr, exec, name, !no_grpc, push, store, card_sign, &auth, &tls,
-            )
-            .await;
-            otel::finish(export, diag).await;
-            served
-        }
-        Command::Mock {
-            script,
-            addr,
-            grpc: _,
-            no_grpc,
-        } => serve_mock(script.as_deref(), &addr, !no_grpc).await,
-    }
-}
-
-async fn serve_mock(
-    script: Option<&std::path::Path>,
-    addr: &str,
-    grpc: bool,
-) -> Result<(), CliError> {
-    let agent = mock::agent(script).map_err(CliError::usage)?;
-    let (listener, url) = listen(addr, false).await?;
-    let service = mock::service(&agent, &url, grpc);
-    let mut printer = Out::new(Format::Text, false, false);
-    printer.raw_line(&format!(
-        "serving the mock agent {} at {url}",
-        agent.card().name
-    ));
-    let rules = mock::rule_names(&agent);
-    if !rules.is_empty() {
-        printer.raw_line(&format!("rules: {}", rules.join(", ")));
-    }
-    printer.raw_line(&format!(
-        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
-    ));
-    serve_on(listener, service, grpc, None).await
-}
-
-/// Listens on `addr`; the listener and the URL it is reached at (`https` with `tls`).
-async fn listen(addr: &str, tls: bool) -> Result<(tokio::net::TcpListener, String), CliError> {
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
-    let bound = listener.local_addr().map_err(|err| {
-        CliError::new(
-            Code::Internal,
-            format!("cannot read the address listened on: {err}"),
-        )
-    })?;
-    let scheme = if tls { "https" } else { "http" };
-    Ok((listener, format!("{scheme}://{bound}")))
-}
-
-/// Serves `service` (with gRPC beside it; over TLS with `tls`) until Ctrl-C or SIGTERM.
-async fn serve_on(
-    listener: tokio::net::TcpListener,
-    service: a2a_server::A2aService,
-    grpc: bool,
-    tls: Option<a2a_server::tls::TlsSettings>,
-) -> Result<(), CliError> {
-    // Shutdown tells the running agents to stop, as before the serve loop became generic.
-    let config = service.serve_config();
-    let config = match tls {
-        Some(tls) => config.with_tls(tls),
-        None => config,
-    };
-    let served = if grpc {
-        let shared = a2a_grpc::server::SharedPort::new(service);
-        a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
-    } else {
-        a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
-    };
-    served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
-    Ok(())
-}
-
-// One argument per `a2a serve` option group; a struct would only rename them.
-#[allow(clippy::too_many_arguments)]
-async fn serve(
-    addr: &str,
-    exec: Option<String>,
-    name: Option<String>,
-    grpc: bool,
-    push: commands::serve::PushArgs,
-    store: commands::serve::StoreArgs,
-    card_sign: commands::serve::CardSignArgs,
-    auth: &commands::serve::AuthArgs,
-    tls: &commands::serve::TlsArgs,
-) -> Result<(), CliError> {
-    let push = push.settings().map_err(CliError::usage)?;
-    let signing = card_sign.signing().map_err(CliError::usage)?;
-    let tls = tls
-        .settings(auth.client_auth().map_err(CliError::usage)?)
-        .map_err(CliError::usage)?;
-    let store = store.open().await?;
-    let (listener, url) = listen(addr, tls.is_some()).await?;
-    let what = match &exec {
-        Some(command) => format!("`{command}` as an"),
-        None => "the echo".to_owned(),
-    };
-    let service = commands::serve::service(exec, name, &url, grpc, push, store, signing, auth)
-        .map_err(CliError::usage)?;
-    let mut printer = Out::new(Format::Text, false, false);
-    printer.raw_line(&format!("serving {what} agent at {url}"));
-    printer.raw_line(&format!(
-        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
-    ));
-    serve_on(listener, service, grpc, tls).await
-}
-
-/// Ctrl-C, or SIGTERM on Unix.
-pub(crate) async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        let terminate = tokio::signal::unix::SignalKind::terminate();
-        let Ok(mut term) = tokio::signal::unix::signal(terminate) else {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        Command::Serve(args) => serve::run(args, diag).await,
+        Command::Mock(args) => mock::run(&args).await,
     }
 }
 

@@ -207,7 +207,7 @@ async fn serve_http(bridge: Bridge, addr: &str, allow_hosts: &[String]) -> Resul
     a2a_server::serve_with_shutdown(
         listener,
         service,
-        crate::shutdown_signal(),
+        crate::serving::shutdown_signal(),
         a2a_server::ServeConfig::default(),
     )
     .await

@@ -7,8 +7,51 @@ use std::path::Path;
 use a2a_server::A2aService;
 use a2a_server::mock::{MockAgent, Script};
 
+use crate::error::CliError;
+use crate::options::Format;
+use crate::output::Out;
+use crate::serving::{listen, serve_on};
+
 /// The built-in script: the demo agent.
 pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
+
+/// The arguments of `a2a mock`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct MockArgs {
+    /// The script: a JSON (.json) or YAML file. Default: the built-in demo agent.
+    #[arg(value_name = "SCRIPT")]
+    pub(crate) script: Option<std::path::PathBuf>,
+    /// The address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:7420")]
+    pub(crate) addr: String,
+    /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
+    #[arg(long, overrides_with = "no_grpc")]
+    pub(crate) grpc: bool,
+    /// Serve JSON-RPC and HTTP+JSON only.
+    #[arg(long = "no-grpc")]
+    pub(crate) no_grpc: bool,
+}
+
+/// Runs `a2a mock`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
+pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
+    let grpc = !args.no_grpc;
+    let agent = agent(args.script.as_deref()).map_err(CliError::usage)?;
+    let (listener, url) = listen(&args.addr, false).await?;
+    let service = service(&agent, &url, grpc);
+    let mut printer = Out::new(Format::Text, false, false);
+    printer.raw_line(&format!(
+        "serving the mock agent {} at {url}",
+        agent.card().name
+    ));
+    let rules = rule_names(&agent);
+    if !rules.is_empty() {
+        printer.raw_line(&format!("rules: {}", rules.join(", ")));
+    }
+    printer.raw_line(&format!(
+        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
+    ));
+    serve_on(listener, service, grpc, None).await
+}
 
 /// The mock of `script` (a JSON or YAML file), or of the built-in script.
 pub(crate) fn agent(script: Option<&Path>) -> Result<MockAgent, String> {

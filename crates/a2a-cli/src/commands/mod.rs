@@ -4,6 +4,8 @@
 pub(crate) mod auth;
 pub(crate) mod card;
 pub(crate) mod chat;
+pub(crate) mod completion;
+pub(crate) mod config;
 pub(crate) mod conformance;
 pub(crate) mod mcp;
 pub(crate) mod mock;

@@ -22,8 +22,99 @@ use a2a_types::v1::{
     SecurityRequirement,
 };
 
+use crate::diag::Diag;
 use crate::error::{CliError, Code};
+use crate::options::Format;
+use crate::otel::{self, OtelArgs};
+use crate::output::Out;
+use crate::serving::{listen, serve_on};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+
+/// The arguments of `a2a serve`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:7420")]
+    pub(crate) addr: String,
+    /// Serve the echo agent (the default).
+    #[arg(long, conflicts_with = "exec")]
+    pub(crate) echo: bool,
+    /// Serve this shell command as an agent.
+    #[arg(long, value_name = "CMD")]
+    pub(crate) exec: Option<String>,
+    /// The agent's name on its card.
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+    /// Serve gRPC on the same port as JSON-RPC and HTTP+JSON (the default).
+    #[arg(long, overrides_with = "no_grpc")]
+    pub(crate) grpc: bool,
+    /// Serve JSON-RPC and HTTP+JSON only.
+    #[arg(long = "no-grpc")]
+    pub(crate) no_grpc: bool,
+    /// Deliver push notifications (the card declares them): every task event goes to the
+    /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
+    #[command(flatten)]
+    pub(crate) push: PushArgs,
+    /// Where tasks live (--store, --store-schema, --store-lease).
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+    /// Sign the agent card (A2A 1.0 §8.4).
+    #[command(flatten)]
+    pub(crate) card_sign: CardSignArgs,
+    /// Who may call: bearer JWTs (--jwks, --oidc-issuer), API keys (--api-key) and client
+    /// certificates (--client-ca).
+    #[command(flatten)]
+    pub(crate) auth: AuthArgs,
+    /// HTTPS (--tls-cert, --tls-key).
+    #[command(flatten)]
+    pub(crate) tls: TlsArgs,
+    /// OTLP export of the server's spans (--otlp-endpoint).
+    #[command(flatten)]
+    pub(crate) otel: OtelArgs,
+}
+
+/// Runs `a2a serve`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
+pub(crate) async fn run(args: ServeArgs, diag: &Diag) -> Result<(), CliError> {
+    let export = args.otel.start(diag)?;
+    let served = serve(args).await;
+    otel::finish(export, diag).await;
+    served
+}
+
+async fn serve(args: ServeArgs) -> Result<(), CliError> {
+    let ServeArgs {
+        addr,
+        exec,
+        name,
+        no_grpc,
+        push,
+        store,
+        card_sign,
+        auth,
+        tls,
+        ..
+    } = args;
+    let grpc = !no_grpc;
+    let push = push.settings().map_err(CliError::usage)?;
+    let signing = card_sign.signing().map_err(CliError::usage)?;
+    let tls = tls
+        .settings(auth.client_auth().map_err(CliError::usage)?)
+        .map_err(CliError::usage)?;
+    let store = store.open().await?;
+    let (listener, url) = listen(&addr, tls.is_some()).await?;
+    let what = match &exec {
+        Some(command) => format!("`{command}` as an"),
+        None => "the echo".to_owned(),
+    };
+    let service =
+        service(exec, name, &url, grpc, push, store, signing, &auth).map_err(CliError::usage)?;
+    let mut printer = Out::new(Format::Text, false, false);
+    printer.raw_line(&format!("serving {what} agent at {url}"));
+    printer.raw_line(&format!(
+        "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
+    ));
+    serve_on(listener, service, grpc, tls).await
+}
 
 /// Echoes each message back as an artifact: the same parts (text, files, data).
 pub(crate) struct Echo;
@@ -492,13 +583,30 @@ impl TlsArgs {
 }
 
 /// The task store options of `a2a serve`.
-#[derive(Debug)]
+#[derive(clap::Args, Debug)]
 pub(crate) struct StoreArgs {
-    /// `memory`, `sqlite://PATH` or `postgres://...`.
+    /// Where tasks live: `memory` (the default; lost when the server stops),
+    /// `sqlite://PATH` (a file, created when missing), or `postgres://USER@HOST/DB` (several
+    /// replicas of one agent may share it: docs/replicas.md).
+    #[arg(
+        id = "store",
+        long = "store",
+        value_name = "URL",
+        default_value = "memory"
+    )]
     pub(crate) url: String,
-    /// The PostgreSQL schema.
+    /// With a PostgreSQL store: the schema its tables live in (created when missing).
+    #[arg(id = "store_schema", long = "store-schema", value_name = "NAME")]
     pub(crate) schema: Option<String>,
-    /// The lease of running tasks, in seconds.
+    /// With a SQLite or PostgreSQL store: how long a running task stays leased to this
+    /// server without a renewal; when the server dies, its running tasks end FAILED once
+    /// their lease ran out (docs/replicas.md).
+    #[arg(
+        id = "store_lease",
+        long = "store-lease",
+        value_name = "SECONDS",
+        default_value_t = 30.0
+    )]
     pub(crate) lease: f64,
 }
 
