@@ -3,14 +3,17 @@
 
 use crate::error::{CliError, Code};
 
-/// Listens on `addr`; the listener and the URL it is reached at (`https` with `tls`).
+/// Listens on `addr`, which the option `flag` gave; the listener and the URL it is reached at
+/// (`https` with `tls`). An address that cannot be listened on (in use, not of this machine, not
+/// allowed, not an address) is a usage error whose hint names `flag`.
 pub(crate) async fn listen(
+    flag: &str,
     addr: &str,
     tls: bool,
 ) -> Result<(tokio::net::TcpListener, String), CliError> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
+        .map_err(|err| cannot_listen(flag, addr, &err))?;
     let bound = listener.local_addr().map_err(|err| {
         CliError::new(
             Code::Internal,
@@ -19,6 +22,24 @@ pub(crate) async fn listen(
     })?;
     let scheme = if tls { "https" } else { "http" };
     Ok((listener, format!("{scheme}://{bound}")))
+}
+
+/// The error of a listen on `addr` (given by `flag`) that failed with `err`.
+fn cannot_listen(flag: &str, addr: &str, err: &std::io::Error) -> CliError {
+    use std::io::ErrorKind;
+    let another = format!("pass another address with {flag} (port 0 picks a free one)");
+    match err.kind() {
+        ErrorKind::AddrInUse => CliError::usage(format!(
+            "cannot listen on {addr}: the address is in use"
+        ))
+        .hint(format!(
+            "another program (another `a2a serve`?) listens there: stop it, or {another}"
+        )),
+        ErrorKind::AddrNotAvailable | ErrorKind::PermissionDenied | ErrorKind::InvalidInput => {
+            CliError::usage(format!("cannot listen on {addr}: {err}")).hint(another)
+        }
+        _ => CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")).hint(another),
+    }
 }
 
 /// Serves `service` (with gRPC beside it; over TLS with `tls`) until Ctrl-C or SIGTERM.

@@ -19,19 +19,51 @@ fn serve_keeps_its_flags_and_help() {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
     assert!(help.contains("[default: 127.0.0.1:7420]"));
-    // A port in use: one error, status 1.
+    assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
+}
+
+/// An address in use is a usage error (exit 2) whose hint names the option that gave it, for
+/// each command that listens.
+#[test]
+fn an_address_in_use_names_the_option_that_gave_it() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
-    let failed = run(&["serve", "--addr", &addr]);
-    assert_eq!(failed.code, 1);
-    assert!(
-        failed
-            .stderr
-            .starts_with(&format!("Error: cannot listen on {addr}")),
-        "{}",
-        failed.stderr
-    );
-    assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
+    let agent = Served::with(Setup {
+        push: true,
+        ..Setup::default()
+    });
+    let cases: [(&[&str], &str); 4] = [
+        (&["serve", "--addr", &addr], "--addr"),
+        (&["mock", "--addr", &addr], "--addr"),
+        (&["mcp", &agent.url, "--http", &addr], "--http"),
+        (
+            &[
+                "task",
+                "push-config",
+                "receive",
+                "-a",
+                &agent.url,
+                "t-1",
+                "--listen",
+                &addr,
+            ],
+            "--listen",
+        ),
+    ];
+    for (args, flag) in cases {
+        let failed = run(args);
+        assert_eq!(failed.code, 2, "{args:?}: {}", failed.stderr);
+        assert_eq!(
+            failed.stderr,
+            format!(
+                "Error: cannot listen on {addr}: the address is in use\n\
+                 Code: A2ACLI_ERR_USAGE\n\
+                 Hint: another program (another `a2a serve`?) listens there: stop it, or pass \
+                 another address with {flag} (port 0 picks a free one)\n"
+            ),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

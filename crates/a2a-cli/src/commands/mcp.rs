@@ -178,15 +178,7 @@ async fn serve_http(bridge: Bridge, addr: &str, allow_hosts: &[String]) -> Resul
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService,
     };
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|err| CliError::new(Code::Internal, format!("cannot listen on {addr}: {err}")))?;
-    let bound = listener.local_addr().map_err(|err| {
-        CliError::new(
-            Code::Internal,
-            format!("cannot read the address listened on: {err}"),
-        )
-    })?;
+    let (listener, at) = crate::serving::listen("--http", addr, false).await?;
     let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
         .into_iter()
         .map(str::to_owned)
@@ -203,7 +195,7 @@ async fn serve_http(bridge: Bridge, addr: &str, allow_hosts: &[String]) -> Resul
         config,
     );
     let mut printer = Out::new(crate::options::Format::Text, false, false);
-    printer.raw_line(&format!("serving MCP at http://{bound}/mcp; Ctrl-C stops"));
+    printer.raw_line(&format!("serving MCP at {at}/mcp; Ctrl-C stops"));
     a2a_server::serve_with_shutdown(
         listener,
         service,

@@ -36,7 +36,7 @@ pub(crate) struct MockArgs {
 pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     let grpc = !args.no_grpc;
     let agent = agent(args.script.as_deref()).map_err(CliError::usage)?;
-    let (listener, url) = listen(&args.addr, false).await?;
+    let (listener, url) = listen("--addr", &args.addr, false).await?;
     let service = service(&agent, &url, grpc);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(

@@ -89,7 +89,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         .settings(auth.client_auth().map_err(CliError::usage)?)
         .map_err(CliError::usage)?;
     let store = store.open().await?;
-    let (listener, url) = listen(&addr, tls.is_some()).await?;
+    let (listener, url) = listen("--addr", &addr, tls.is_some()).await?;
     let what = match &exec {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),

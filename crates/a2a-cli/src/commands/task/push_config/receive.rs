@@ -106,24 +106,10 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
     let waiter = Waiter::new(&agent, opts, diag);
     waiter.seen.borrow_mut().task_id = Some(id.clone());
 
-    let listener = tokio::net::TcpListener::bind(&args.listen)
-        .await
-        .map_err(|err| {
-            CliError::new(
-                Code::Internal,
-                format!("cannot listen on {}: {err}", args.listen),
-            )
-            .hint("pass another --listen ADDR (port 0 picks a free port)")
-        })?;
-    let bound = listener.local_addr().map_err(|err| {
-        CliError::new(
-            Code::Internal,
-            format!("cannot read the address listened on: {err}"),
-        )
-    })?;
+    let (listener, at) = crate::serving::listen("--listen", &args.listen, false).await?;
     let url = match &args.url {
         Some(url) => url.trim().to_owned(),
-        None => format!("http://{bound}/a2a-push/{}", a2a_jose::random_id()),
+        None => format!("{at}/a2a-push/{}", a2a_jose::random_id()),
     };
     let path = webhook_path(&url)?;
     let token = args.token.clone().unwrap_or_else(a2a_jose::random_id);
