@@ -1,8 +1,8 @@
 //! The echo agent: completes every task with an artifact that echoes the message's text.
 //!
 //! ```sh
-//! cargo run -p a2a-server --example echo -- 127.0.0.1:7420
-//! curl -s http://127.0.0.1:7420/ -H 'A2A-Version: 1.0' -H 'Content-Type: application/json' -d '{
+//! cargo run -p a2a-server --example echo -- 127.0.0.1:7426
+//! curl -s http://127.0.0.1:7426/ -H 'A2A-Version: 1.0' -H 'Content-Type: application/json' -d '{
 //!   "jsonrpc":"2.0","id":1,"method":"SendMessage",
 //!   "params":{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}'
 //! ```
@@ -30,7 +30,7 @@ impl Agent for Echo {
 async fn main() -> std::io::Result<()> {
     let addr = std::env::args()
         .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:7420".to_owned());
+        .unwrap_or_else(|| "127.0.0.1:7426".to_owned());
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let url = format!("http://{}", listener.local_addr()?);
     let card = AgentCard::new(

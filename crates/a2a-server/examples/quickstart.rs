@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run -p a2a-server --example quickstart
-//! cargo run -p a2a-cli -- send -a 127.0.0.1:7420 --stream "world"
+//! cargo run -p a2a-cli -- send -a 127.0.0.1:7427 --stream "world"
 //! ```
 
 use a2a_server::A2aService;
@@ -27,7 +27,7 @@ impl Agent for Hello {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:7420").await?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:7427").await?;
     let url = format!("http://{}", listener.local_addr()?);
     let card = AgentCard::new("Hello", "Greets whatever it is sent.", "1.0.0")
         .with_capabilities(AgentCapabilities::default().with_streaming(true))

@@ -7,8 +7,8 @@
 //!
 //! ```sh
 //! cargo run -p a2a-server --example scoped_tasks                       # alice and bob, in process
-//! cargo run -p a2a-server --example scoped_tasks -- serve 127.0.0.1:7423
-//! curl -s http://127.0.0.1:7423/tasks -H 'x-api-key: alice-key' -H 'A2A-Version: 1.0'
+//! cargo run -p a2a-server --example scoped_tasks -- serve 127.0.0.1:7428
+//! curl -s http://127.0.0.1:7428/tasks -H 'x-api-key: alice-key' -H 'A2A-Version: 1.0'
 //! ```
 //!
 //! Run without arguments, it sends requests to the service in process (no socket): alice starts
@@ -127,7 +127,7 @@ async fn main() -> std::io::Result<()> {
         demo(&service).await;
         return Ok(());
     }
-    let addr = args.next().unwrap_or_else(|| "127.0.0.1:7423".to_owned());
+    let addr = args.next().unwrap_or_else(|| "127.0.0.1:7428".to_owned());
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     println!(
         "A2A agent with per-caller tasks at http://{}/",

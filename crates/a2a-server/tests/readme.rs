@@ -34,3 +34,48 @@ fn the_readme_program_is_the_quickstart_example() {
         "README.md's `Write an agent` program differs from examples/quickstart.rs"
     );
 }
+
+/// The port an example listens on when given none: the `127.0.0.1:PORT` literal of its code
+/// (its `//!` header only shows how to run it); `None` for one that takes a free port.
+fn default_port(example: &str) -> Option<u16> {
+    let ports: Vec<u16> = example
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| line.split("\"127.0.0.1:").skip(1))
+        .filter_map(|rest| rest.split('"').next()?.parse().ok())
+        .filter(|port| *port != 0)
+        .collect();
+    assert!(ports.len() <= 1, "more than one default port: {ports:?}");
+    ports.first().copied()
+}
+
+#[test]
+fn each_example_listens_on_a_port_of_its_own_that_the_readme_names() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = read(&crate_dir.join("../../README.md"));
+    let mut taken = vec![("`a2a serve` and `a2a mock`".to_owned(), 7420)];
+    for krate in ["a2a-server", "a2a-grpc", "a2a-otel"] {
+        let dir = crate_dir.join("..").join(krate).join("examples");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let Some(port) = default_port(&read(&path)) else {
+                continue;
+            };
+            if let Some((other, _)) = taken.iter().find(|(_, p)| *p == port) {
+                panic!("the example {name} listens on {port}, as {other} does");
+            }
+            assert!(
+                readme.contains(&format!("`{name}` {port}")),
+                "README.md does not say that the example {name} listens on {port}"
+            );
+            taken.push((format!("the example {name}"), port));
+        }
+    }
+    assert!(taken.len() > 5, "{taken:?}");
+}
