@@ -2,7 +2,7 @@
 //! restart), and two servers on one PostgreSQL serve one agent: a stream on B follows a task
 //! running on A, a cancel sent to B stops the agent on A, a stream resumes with Last-Event-ID on
 //! the other replica. PostgreSQL at 127.0.0.1:5432 (`A2A_TEST_POSTGRES_URL` overrides) must be
-//! reachable: these tests fail, never skip, without it.
+//! reachable: without it these tests fail at once saying so (never skip).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -56,15 +56,77 @@ fn unique(prefix: &str) -> String {
     )
 }
 
+/// The `--store` options of a PostgreSQL store in a schema of its own. Fails at once, naming
+/// PostgreSQL, when nothing accepts a connection at its address: `a2a serve` would only exit
+/// before printing the line the test reads.
 fn postgres_store() -> Vec<String> {
     let url = std::env::var("A2A_TEST_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
+    if let Err(why) = reachable(&postgres_address(&url)) {
+        panic!("{why}");
+    }
     vec![
         "--store".to_owned(),
         url,
         "--store-schema".to_owned(),
         unique("a2a_cli"),
     ]
+}
+
+/// The `host:port` of a PostgreSQL URL (port 5432 when it names none).
+fn postgres_address(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
+    if host_port
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| port.parse::<u16>().is_ok())
+    {
+        host_port.to_owned()
+    } else {
+        format!("{host_port}:5432")
+    }
+}
+
+/// Whether something accepts a TCP connection at `address`; the failure names PostgreSQL.
+fn reachable(address: &str) -> Result<(), String> {
+    use std::net::ToSocketAddrs as _;
+    let unreachable = |why: String| {
+        format!(
+            "PostgreSQL is not reachable at {address} ({why}); these tests of `a2a serve --store \
+             postgres://...` need it: start it (trust auth, user postgres, database test) or set \
+             A2A_TEST_POSTGRES_URL"
+        )
+    };
+    let mut why = "no address".to_owned();
+    for addr in address
+        .to_socket_addrs()
+        .map_err(|e| unreachable(e.to_string()))?
+    {
+        match std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(3)) {
+            Ok(_) => return Ok(()),
+            Err(e) => why = e.to_string(),
+        }
+    }
+    Err(unreachable(why))
+}
+
+#[test]
+fn an_unreachable_postgres_is_named() {
+    assert_eq!(
+        postgres_address("postgres://u:p@db.local:6543/test"),
+        "db.local:6543"
+    );
+    assert_eq!(postgres_address("postgres://u@db/test"), "db:5432");
+    let refused = reachable(&postgres_address("postgres://postgres@127.0.0.1:1/test")).unwrap_err();
+    assert!(
+        refused.starts_with("PostgreSQL is not reachable at 127.0.0.1:1 ("),
+        "{refused}"
+    );
+    assert!(
+        refused.ends_with("or set A2A_TEST_POSTGRES_URL"),
+        "{refused}"
+    );
 }
 
 fn sqlite_store() -> (Vec<String>, std::path::PathBuf) {
