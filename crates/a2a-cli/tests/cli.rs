@@ -593,3 +593,51 @@ fn serve_refuses_tls_files_it_cannot_use() {
         2
     );
 }
+
+/// The demo agent's hints name the agent (`-a URL`): copied as printed, they run.
+#[test]
+fn the_demo_agents_hints_run_as_printed() {
+    let demo = support::Mock::start(&[]);
+    let url = demo.url.as_str();
+    let help = ok(&["send", "-a", url, "help"]);
+    assert!(
+        block(&help.stdout, "Artifact").contains(&format!(
+            "slow    works until canceled (a2a task cancel -a {url} TASK_ID)"
+        )),
+        "{}",
+        help.stdout
+    );
+    // The hint as the agent wrote it, without `a2a`, its placeholder filled in.
+    let hinted = |text: &str, prefix: &str, fill: &str| -> Vec<String> {
+        let start = text
+            .find(prefix)
+            .unwrap_or_else(|| panic!("no `{prefix}` in {text}"));
+        let command = text[start..].trim_end_matches(')');
+        command
+            .split_whitespace()
+            .skip(1)
+            .map(|word| word.replace("CITY", fill))
+            .collect()
+    };
+    let asked = ok(&["send", "-a", url, "ask"]);
+    let question = block(&asked.stdout, "Status-Message");
+    let task = asked.field("Task-Id");
+    let reply = hinted(&question, "a2a send", "Lisbon");
+    assert_eq!(
+        reply,
+        ["send", "-a", url, "--task-id", task.as_str(), "Lisbon"]
+    );
+    let reply: Vec<&str> = reply.iter().map(String::as_str).collect();
+    assert_eq!(ok(&reply).field("State"), "COMPLETED");
+
+    let slow = ok(&["send", "-a", url, "slow", "--async"]);
+    let task = slow.field("Task-Id");
+    let working = wait_for(|| {
+        let got = ok(&["task", "get", "-a", url, &task]);
+        (got.field("State") == "WORKING").then(|| block(&got.stdout, "Status-Message"))
+    });
+    let cancel = hinted(&working, "a2a task cancel", "");
+    assert_eq!(cancel, ["task", "cancel", "-a", url, task.as_str()]);
+    let cancel: Vec<&str> = cancel.iter().map(String::as_str).collect();
+    assert_eq!(ok(&cancel).field("State"), "CANCELED");
+}

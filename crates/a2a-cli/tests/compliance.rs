@@ -3368,9 +3368,21 @@ fn a2acli_ver_002() {
 fn a2acli_chat_001() {
     let agent = Served::start();
     let host = agent.host();
+    // `/help` is the chat's own: answered on stderr, never sent (it would answer the question).
     let chat = Cli::new()
-        .stdin(b"ask\nParis\n/new\nask\n")
+        .stdin(b"ask\n/help\nParis\n/new\nask\n")
         .ok(&["chat", "-a", host, "-o", "json"]);
+    let help = chat.stderr.lines().nth(1);
+    assert_eq!(
+        help,
+        Some(
+            "note: the chat's commands, never sent to the agent: /new starts a new context (and \
+             forgets the task waiting for an answer), /exit or /quit (or the end of input) ends, \
+             /help shows this; any other line is a turn sent to the agent"
+        ),
+        "{}",
+        chat.stderr
+    );
     let turns = chat.lines();
     assert_eq!(turns.len(), 3);
     let (first, context) = (

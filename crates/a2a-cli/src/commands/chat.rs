@@ -5,7 +5,8 @@
 //! and prints the agent's replies as plain text. When stdout is not a terminal it degrades to
 //! the `text` output of `send` (or JSON Lines with `-o json`), one answer per turn, reading the
 //! turns from stdin only when stdin is not a terminal either: it never waits for typing that
-//! nobody sees prompted. `/new` starts a new context, `/exit` (or the end of input) ends.
+//! nobody sees prompted. Lines starting with `/` that it knows stay local (never sent):
+//! `/help` lists them, `/new` starts a new context, `/exit` (or the end of input) ends.
 
 use std::io::{IsTerminal as _, Write as _};
 
@@ -31,6 +32,11 @@ pub(crate) struct ChatArgs {
     pub(crate) common: Common,
 }
 
+/// What `/help` says (on stderr: stdout has only the agent's answers).
+const HELP: &str = "the chat's commands, never sent to the agent: /new starts a new context \
+    (and forgets the task waiting for an answer), /exit or /quit (or the end of input) ends, \
+    /help shows this; any other line is a turn sent to the agent";
+
 /// Runs `chat`.
 pub(crate) async fn run(args: &ChatArgs, diag: &Diag) -> Result<(), CliError> {
     let stdin_terminal = std::io::stdin().is_terminal();
@@ -49,7 +55,7 @@ pub(crate) async fn run(args: &ChatArgs, diag: &Diag) -> Result<(), CliError> {
     let mut waiting: Option<TaskId> = None;
     if interactive {
         diag.note(&format!(
-            "chatting with {}; /new starts a new context, /exit (or Ctrl-D) ends",
+            "chatting with {}; /help lists the chat's commands, /exit (or Ctrl-D) ends",
             agent.card.card.name
         ));
     }
@@ -69,6 +75,10 @@ pub(crate) async fn run(args: &ChatArgs, diag: &Diag) -> Result<(), CliError> {
         match text {
             "" => continue,
             "/exit" | "/quit" => break,
+            "/help" => {
+                diag.note(HELP);
+                continue;
+            }
             "/new" => {
                 context = None;
                 waiting = None;

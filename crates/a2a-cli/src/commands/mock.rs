@@ -15,6 +15,9 @@ use crate::serving::{listen, serve_on};
 /// The built-in script: the demo agent.
 pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
 
+/// What `a2a mock` replaces in a script's text by the URL it serves at.
+const AGENT: &str = "{{agent}}";
+
 /// The arguments of `a2a mock`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct MockArgs {
@@ -35,8 +38,8 @@ pub(crate) struct MockArgs {
 /// Runs `a2a mock`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
 pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     let grpc = !args.no_grpc;
-    let agent = agent(args.script.as_deref()).map_err(CliError::usage)?;
     let (listener, url) = listen("--addr", &args.addr, false).await?;
+    let agent = agent(args.script.as_deref(), &url).map_err(CliError::usage)?;
     let service = service(&agent, &url, grpc);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(
@@ -53,14 +56,28 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     serve_on(listener, service, grpc, None).await
 }
 
-/// The mock of `script` (a JSON or YAML file), or of the built-in script.
-pub(crate) fn agent(script: Option<&Path>) -> Result<MockAgent, String> {
-    match script {
-        Some(path) => MockAgent::from_file(path).map_err(|err| err.to_string()),
-        None => Script::from_yaml(BUILT_IN)
+/// The mock of `script` (a JSON or YAML file: JSON when its name ends in `.json`), or of the
+/// built-in script, with `{{agent}}` in its text replaced by `url` (the address the mock serves
+/// at, for hints a user copies: `a2a task cancel -a {{agent}} {{taskId}}`).
+pub(crate) fn agent(script: Option<&Path>, url: &str) -> Result<MockAgent, String> {
+    let Some(path) = script else {
+        return Script::from_yaml(&BUILT_IN.replace(AGENT, url))
             .map(MockAgent::new)
-            .map_err(|err| format!("the built-in script: {err}")),
-    }
+            .map_err(|err| format!("the built-in script: {err}"));
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| format!("cannot read {}: {err}", path.display()))?
+        .replace(AGENT, url);
+    let read = if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        Script::from_json(&text)
+    } else {
+        Script::from_yaml(&text)
+    };
+    read.map(MockAgent::new)
+        .map_err(|err| format!("{}: {err}", path.display()))
 }
 
 /// The service of `mock` at `url`: JSON-RPC and HTTP+JSON (1.0, 0.3, 0.1), and with `grpc`
@@ -92,7 +109,7 @@ mod tests {
 
     #[test]
     fn the_built_in_script_reads() {
-        let mock = agent(None).unwrap();
+        let mock = agent(None, "http://127.0.0.1:7420").unwrap();
         assert_eq!(
             rule_names(&mock),
             [
@@ -108,7 +125,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("bad.yaml");
         std::fs::write(&path, "rules:\n  - match: { text: a }\n").unwrap();
-        let err = agent(Some(&path)).unwrap_err();
+        let err = agent(Some(&path), "http://127.0.0.1:7420").unwrap_err();
         assert_eq!(
             err,
             format!(
