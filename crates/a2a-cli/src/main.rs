@@ -136,7 +136,9 @@ enum Command {
             --exec CMD runs `sh -c CMD` for each message: the message text goes to its stdin, \
             its stdout becomes the task's artifact (streamed line by line), and its exit \
             status decides the task's end: 0 is completed, anything else failed, with the last \
-            lines of its stderr in the status message. Canceling the task kills the command.\n\n\
+            lines of its stderr in the status message. Canceling the task, or stopping the \
+            server, ends the command and what it started (its process group: SIGTERM, then \
+            SIGKILL after 5 s).\n\n\
             --tls-cert and --tls-key serve HTTPS (the card's interfaces are https URLs); \
             --client-ca adds mutual TLS: clients present certificates of that CA, and each is \
             known by its certificate (--client-cert-required refuses the handshake of a client \

@@ -183,6 +183,71 @@ fn cancel_kills_the_command_and_subscribe_follows_it() {
     assert!(!marker.exists(), "the command ran to its end");
 }
 
+/// `a2a serve --exec` stopped by SIGTERM or SIGINT ends every running command's process group
+/// before it exits, as a cancel does: what a command started does not outlive the server, whether
+/// the command waits for it or has exited and left it holding its stderr.
+#[cfg(unix)]
+#[test]
+fn shutdown_ends_what_the_commands_started() {
+    for signal in ["-TERM", "-INT"] {
+        for background in ["& wait; echo late", ">/dev/null & echo started"] {
+            let dir = TempDir::new();
+            let sleeper = dir.path().join("sleeper");
+            // The sleep writes its own pid (`exec` keeps it), in the background of the command.
+            let command = format!(
+                "sh -c 'echo $$ > {}; exec sleep 60' {background}",
+                sleeper.display()
+            );
+            let mut agent = Serve::start(&["--exec", &command]);
+            ok(&["send", "-a", &agent.url, "go", "--async"]);
+            let pid = wait_for(|| {
+                std::fs::read_to_string(&sleeper)
+                    .ok()
+                    .filter(|p| p.ends_with('\n'))
+            });
+            let pid = pid.trim();
+            assert!(
+                running(pid),
+                "{command}: the sleep runs before the shutdown"
+            );
+            let server = agent.child().id().to_string();
+            let sent = Command::new("kill")
+                .args([signal, &server])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+            let status = agent.child().wait().unwrap();
+            assert!(status.success(), "{signal} {command}: {status}");
+            let outlived = running(pid);
+            if outlived {
+                let _ = Command::new("kill").args(["-KILL", pid]).status();
+            }
+            assert!(
+                !outlived,
+                "{signal} {command}: the sleep outlived the server"
+            );
+        }
+    }
+}
+
+/// Whether the process runs (a zombie, dead but not yet reaped by its parent, does not).
+#[cfg(unix)]
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses: `R`, `S`, ... or `Z`.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z')),
+        Err(_) if std::path::Path::new("/proc/self/stat").exists() => false,
+        Err(_) => Command::new("kill")
+            .args(["-0", pid])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success(),
+    }
+}
+
 /// Polls `check` every 10 ms until it gives a value (within 10 s, or the test fails).
 fn wait_for<T>(mut check: impl FnMut() -> Option<T>) -> T {
     for _ in 0..1000 {

@@ -1,7 +1,10 @@
 //! The agents of `a2a serve`: `--echo` (the default) and `--exec CMD`, a shell command run
 //! for each message.
 
+use std::collections::HashSet;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_types::v1::{Artifact, Part};
@@ -21,9 +24,49 @@ impl Agent for Echo {
 }
 
 /// Runs a shell command for each message: the message text on its stdin, its stdout as the
-/// artifact (streamed line by line), its exit status as completed or failed.
+/// artifact (streamed line by line), its exit status as completed or failed. Each run leads a
+/// process group of its own; a cancel ends the group (see [`end`]).
 pub(crate) struct Exec {
+    /// The command, run by `sh -c`.
     pub(crate) command: String,
+    /// The commands running now, for the server's shutdown to end.
+    pub(crate) running: Running,
+    /// How long a command has after SIGTERM before SIGKILL: the handler's cancel grace.
+    pub(crate) grace: Duration,
+}
+
+/// The commands running now, by their process group (the id of the command's `sh`, which leads
+/// its group). Cloned, the same set.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Running(Arc<Mutex<HashSet<u32>>>);
+
+impl Running {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<u32>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Ends every running command as a cancel does ([`end_group`]), all at once; returns when
+    /// each group is gone (at most `grace` and a little after SIGKILL). For the server's
+    /// shutdown, when no request can start another.
+    pub(crate) async fn end_all(&self, grace: Duration) {
+        let groups: Vec<u32> = self.lock().iter().copied().collect();
+        futures_util::future::join_all(groups.into_iter().map(|group| end_group(group, grace)))
+            .await;
+    }
+}
+
+/// A command's place in [`Running`], left when dropped.
+struct Registered {
+    running: Running,
+    group: Option<u32>,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(group) = self.group {
+            self.running.lock().remove(&group);
+        }
+    }
 }
 
 /// How many lines of stderr go into the status message of a failed task.
@@ -48,6 +91,14 @@ impl Agent for Exec {
         let mut child = command
             .spawn()
             .map_err(|err| AgentError::new(format!("cannot run `{}`: {err}", self.command)))?;
+        let group = child.id();
+        if let Some(group) = group {
+            self.running.lock().insert(group);
+        }
+        let _registered = Registered {
+            running: self.running.clone(),
+            group,
+        };
 
         // The text goes in from its own task, so that a command that does not read its stdin
         // (or reads it slowly) cannot block the reading of its output.
@@ -81,7 +132,7 @@ impl Agent for Exec {
             let read = tokio::select! {
                 biased;
                 () = ctx.cancelled() => {
-                    stop(&mut child).await;
+                    end(&mut child, group, self.grace).await;
                     return Ok(());
                 }
                 read = stdout.read_until(b'\n', &mut line) => read,
@@ -104,12 +155,21 @@ impl Agent for Exec {
         let status = tokio::select! {
             biased;
             () = ctx.cancelled() => {
-                stop(&mut child).await;
+                end(&mut child, group, self.grace).await;
                 return Ok(());
             }
             status = child.wait() => status.map_err(|err| AgentError::new(format!("`{}` did not finish: {err}", self.command)))?,
         };
-        let stderr = stderr_task.await.unwrap_or_default();
+        // What the command started may hold its stderr open after it exited: a cancel (or the
+        // shutdown) still ends them.
+        let stderr = tokio::select! {
+            biased;
+            () = ctx.cancelled() => {
+                end(&mut child, group, self.grace).await;
+                return Ok(());
+            }
+            stderr = stderr_task => stderr.unwrap_or_default(),
+        };
         output.finish(&sink, status.success()).await?;
         if status.success() {
             sink.complete(None).await?;
@@ -136,19 +196,81 @@ impl Agent for Exec {
     }
 }
 
-/// Kills the command and, on Unix, every process of its group (what it started).
-async fn stop(child: &mut tokio::process::Child) {
-    #[cfg(unix)]
-    if let Some(pid) = child.id() {
-        // The group's id is the command's pid (`process_group(0)`); `kill` takes it negated.
-        let _ = tokio::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pid}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .await;
+/// How often an ending group is looked at.
+const GROUP_POLL: Duration = Duration::from_millis(20);
+
+/// Ends a canceled command and what it started: its process group (`group`, the command's id
+/// when it started) gets SIGTERM, then SIGKILL once `grace` has passed with any of it left; the
+/// command itself is reaped.
+async fn end(child: &mut tokio::process::Child, group: Option<u32>, grace: Duration) {
+    if let Some(group) = group {
+        let deadline = tokio::time::Instant::now() + grace;
+        signal_group(group, Signal::Term);
+        // The command's own exit first (reaped here: as a zombie it would still be in its
+        // group), then the rest of its group.
+        let _ = tokio::time::timeout_at(deadline, child.wait()).await;
+        end_group_by(group, deadline).await;
     }
     let _ = child.kill().await;
+}
+
+/// Ends a process group: SIGTERM, then SIGKILL once `grace` has passed with any of it left;
+/// returns when it is gone, or right after the SIGKILL.
+async fn end_group(group: u32, grace: Duration) {
+    signal_group(group, Signal::Term);
+    end_group_by(group, tokio::time::Instant::now() + grace).await;
+}
+
+/// Waits until the group is gone or `deadline`, then sends SIGKILL to what is left.
+async fn end_group_by(group: u32, deadline: tokio::time::Instant) {
+    while group_alive(group) {
+        if tokio::time::Instant::now() >= deadline {
+            signal_group(group, Signal::Kill);
+            return;
+        }
+        tokio::time::sleep(GROUP_POLL).await;
+    }
+}
+
+/// The signals a command's group is ended with.
+#[derive(Clone, Copy, Debug)]
+enum Signal {
+    Term,
+    Kill,
+}
+
+/// Sends `signal` to every process of the group (on Unix; elsewhere a command is its own
+/// process, which `Child::kill` ends).
+#[cfg(unix)]
+fn signal_group(group: u32, signal: Signal) {
+    use rustix::process::{Pid, Signal as Sig, kill_process_group};
+    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    let signal = match signal {
+        Signal::Term => Sig::TERM,
+        Signal::Kill => Sig::KILL,
+    };
+    // ESRCH: the group is gone already.
+    let _ = kill_process_group(pid, signal);
+}
+
+#[cfg(not(unix))]
+fn signal_group(_group: u32, _signal: Signal) {}
+
+/// Whether any process of the group is left.
+#[cfg(unix)]
+fn group_alive(group: u32) -> bool {
+    use rustix::process::{Pid, test_kill_process_group};
+    i32::try_from(group)
+        .ok()
+        .and_then(Pid::from_raw)
+        .is_some_and(|pid| test_kill_process_group(pid).is_ok())
+}
+
+#[cfg(not(unix))]
+fn group_alive(_group: u32) -> bool {
+    false
 }
 
 /// The command's stdout as chunks of one artifact: each line goes out when the next one

@@ -9,7 +9,7 @@ use a2a_server::{A2aService, HandlerConfig, SecurityRequirements};
 use a2a_store_sql::{Dialect, SqlStore};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 
-use self::agents::{Echo, Exec};
+use self::agents::{Echo, Exec, Running};
 use self::args::{AuthArgs, CardSignArgs, PushArgs, StoreArgs, TlsArgs};
 use crate::diag::Diag;
 use crate::error::CliError;
@@ -94,14 +94,27 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         Some(command) => format!("`{command}` as an"),
         None => "the echo".to_owned(),
     };
-    let service =
-        service(exec, name, &url, grpc, push, store, signing, &auth).map_err(CliError::usage)?;
+    let running = Running::default();
+    let service = service(
+        exec, name, &url, grpc, push, store, signing, &auth, &running,
+    )
+    .map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
-    serve_on(listener, service, grpc, tls).await
+    let served = serve_on(listener, service, grpc, tls).await;
+    // The commands still running when the server stops end as a cancel ends them (their whole
+    // process group), before this process exits: none is left behind.
+    running.end_all(stop_grace()).await;
+    served
+}
+
+/// How long a command has between SIGTERM and SIGKILL, on cancel and on shutdown: the
+/// handler's cancel grace, after which a canceled task ends whatever its agent does.
+fn stop_grace() -> std::time::Duration {
+    HandlerConfig::default().cancel_grace
 }
 
 /// The card of the agent `a2a serve` runs.
@@ -116,7 +129,7 @@ pub(crate) fn card(name: &str, description: &str, modes: &str, skill: AgentSkill
 /// The service of `a2a serve` for `--echo` or `--exec CMD`, reachable at `url`: with `grpc`,
 /// its card also lists the gRPC interface at the same `host:port` (served beside it by
 /// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications; with
-/// `signing`, its card is signed.
+/// `signing`, its card is signed; the commands of `--exec` are kept in `running`.
 // One argument per `a2a serve` option group; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn service(
@@ -128,6 +141,7 @@ pub(crate) fn service(
     store: Option<SqlStore>,
     signing: Option<CardSigning>,
     auth: &AuthArgs,
+    running: &Running,
 ) -> Result<A2aService, String> {
     let service = |builder: a2a_server::ServiceBuilder| {
         let builder = match store {
@@ -194,7 +208,15 @@ pub(crate) fn service(
             );
             let (card, authenticator) = auth.apply(card)?;
             Ok(service(guard(
-                A2aService::builder(Exec { command }, card).public_url(url),
+                A2aService::builder(
+                    Exec {
+                        command,
+                        running: running.clone(),
+                        grace: stop_grace(),
+                    },
+                    card,
+                )
+                .public_url(url),
                 authenticator,
             )))
         }
