@@ -344,7 +344,22 @@ impl EventSink {
             },
             other => other,
         };
-        self.target.emit(event).await
+        // A task the agent ends unsuccessfully is said in the server's log, with its reason.
+        let ended = match &event {
+            AgentEvent::Status {
+                state: state @ (TaskState::Failed | TaskState::Rejected),
+                message,
+            } => Some((
+                *state,
+                message.as_ref().map(Message::text).unwrap_or_default(),
+            )),
+            _ => None,
+        };
+        self.target.emit(event).await?;
+        if let Some((state, reason)) = ended {
+            tracing::info!(a2a.task_id = %self.task_id, a2a.state = ?state, %reason, "the agent ended the task");
+        }
+        Ok(())
     }
 
     /// Answers with a message and no task. Only as the first and only event of a new request.

@@ -674,6 +674,7 @@ impl A2aService {
             "a2a.request",
             method = %request.method(),
             path = %request.uri().path(),
+            a2a.binding = tracing::field::Empty,
             trace_id = %trace.trace_id_hex(),
             span_id = %trace.span_id_hex(),
             parent_span_id = parent.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
@@ -734,6 +735,7 @@ impl A2aService {
             .as_ref()
             .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
         {
+            tracing::Span::current().record("a2a.binding", binding::JSONRPC);
             let call = match self.call(&head, Some(&trace)).await {
                 Ok(call) => call,
                 Err(refused) => {
@@ -757,6 +759,7 @@ impl A2aService {
                 .with_http_status(404);
             return jsonrpc::error_response(Id::Null, &error);
         }
+        tracing::Span::current().record("a2a.binding", binding::HTTP_JSON);
         let route = match rest::resolve(&head) {
             Ok(route) => route,
             Err(response) => return *response,

@@ -43,7 +43,7 @@ const MAX_FAILURE_TEXT: usize = 4096;
 impl RequestHandler {
     /// `SendMessage`: starts or continues a task and answers with the task (when it is
     /// terminal or interrupted, or at once with `returnImmediately`) or with a direct message.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "SendMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "SendMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
     pub async fn send_message(
         &self,
         req: SendMessageRequest,
@@ -102,7 +102,7 @@ impl RequestHandler {
 
     /// `SendStreamingMessage`: the task first, then its events until a terminal or interrupted
     /// state; or a single message for a direct reply.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "SendStreamingMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "SendStreamingMessage", a2a.task_id = tracing::field::Empty, a2a.context_id = tracing::field::Empty))]
     pub async fn send_streaming_message(
         &self,
         req: SendMessageRequest,

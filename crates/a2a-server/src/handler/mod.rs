@@ -600,7 +600,7 @@ impl RequestHandler {
     }
 
     /// `GetTask`.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetTask", a2a.task_id = %req.id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "GetTask", a2a.task_id = %req.id))]
     pub async fn get_task(
         &self,
         req: GetTaskRequest,
@@ -613,7 +613,7 @@ impl RequestHandler {
     }
 
     /// `ListTasks`: the caller's tasks, newest status first, one page at a time.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "ListTasks"))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "ListTasks"))]
     pub async fn list_tasks(
         &self,
         req: ListTasksRequest,
@@ -664,7 +664,7 @@ impl RequestHandler {
     }
 
     /// `CancelTask`: idempotent; a task in another terminal state is not cancelable.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "CancelTask", a2a.task_id = %req.id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "CancelTask", a2a.task_id = %req.id))]
     pub async fn cancel_task(
         &self,
         req: CancelTaskRequest,
@@ -751,7 +751,7 @@ impl RequestHandler {
 
     /// `CreateTaskPushNotificationConfig`: the config, checked (its URL by the SSRF guard),
     /// stored with the version the call speaks (the shape of its deliveries).
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "CreateTaskPushNotificationConfig"))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "CreateTaskPushNotificationConfig"))]
     pub async fn create_push_config(
         &self,
         config: TaskPushNotificationConfig,
@@ -818,7 +818,7 @@ impl RequestHandler {
     }
 
     /// `GetTaskPushNotificationConfig`.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "GetTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
     pub async fn get_push_config(
         &self,
         req: GetTaskPushNotificationConfigRequest,
@@ -840,7 +840,7 @@ impl RequestHandler {
     }
 
     /// `ListTaskPushNotificationConfigs`.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "ListTaskPushNotificationConfigs", a2a.task_id = %req.task_id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "ListTaskPushNotificationConfigs", a2a.task_id = %req.task_id))]
     pub async fn list_push_configs(
         &self,
         req: ListTaskPushNotificationConfigsRequest,
@@ -854,7 +854,7 @@ impl RequestHandler {
     }
 
     /// `DeleteTaskPushNotificationConfig`.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "DeleteTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "DeleteTaskPushNotificationConfig", a2a.task_id = %req.task_id))]
     pub async fn delete_push_config(
         &self,
         req: DeleteTaskPushNotificationConfigRequest,
@@ -882,7 +882,7 @@ impl RequestHandler {
     /// [`extended_card_needs_principal`](HandlerBuilder::extended_card_needs_principal) is
     /// on), the card [`extended_card_for`](HandlerBuilder::extended_card_for) gives its
     /// principal, else the configured extended card.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetExtendedAgentCard"))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "GetExtendedAgentCard"))]
     pub async fn get_extended_agent_card(
         &self,
         _req: GetExtendedAgentCardRequest,

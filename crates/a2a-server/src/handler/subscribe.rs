@@ -12,7 +12,7 @@ use crate::store::{TaskPin, TaskStore};
 impl RequestHandler {
     /// `SubscribeToTask`: the current task first, then its events. With `last_event_id`
     /// (the SSE `Last-Event-ID`), resumes right after that event instead, without the task.
-    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "SubscribeToTask", a2a.task_id = %id))]
+    #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "SubscribeToTask", a2a.task_id = %id))]
     pub async fn subscribe_to_task(
         &self,
         id: &TaskId,
