@@ -29,6 +29,7 @@ mod options;
 mod otel;
 mod output;
 mod registry;
+mod request_log;
 mod serving;
 mod show;
 mod tokens;
@@ -151,7 +152,11 @@ enum Command {
             declares the schemes, a request without valid credentials gets 401 with \
             WWW-Authenticate, and each caller (the token's `sub`, the key's name, the \
             certificate's subject) sees only its own tasks.\n\n\
-            The first line printed is `serving the <name> agent at <URL>`."
+            The first line printed is `serving the <name> agent at <URL>`, the second names \
+            the store, push delivery, authentication and TLS. While it runs, each call is \
+            logged on stderr (time, binding, operation, task, duration, outcome), and each task \
+            its agent failed or rejected with the reason; -q leaves the log out, -v adds the \
+            server's own events (RUST_LOG chooses them)."
     )]
     Serve(serve::ServeArgs),
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
@@ -167,7 +172,8 @@ enum Command {
             the built-in demo agent answers (crates/a2a-cli/examples/mock.yaml): send it \
             \"help\" for its keywords.\n\n\
             No authentication: every caller is anonymous (as with `a2a serve`).\n\n\
-            The first line printed is `serving the mock agent <name> at <URL>`."
+            The first line printed is `serving the mock agent <name> at <URL>`. Each call is \
+            logged on stderr as with `a2a serve` (-q, -v)."
     )]
     Mock(mock::MockArgs),
 }

@@ -35,8 +35,8 @@ pub(crate) type Export = a2a_otel::Otlp;
 pub(crate) type Export = ();
 
 impl OtelArgs {
-    /// Starts the export when an endpoint is given: the global `tracing` subscriber becomes a
-    /// registry with a2a-otel's layer. Inside the Tokio runtime.
+    /// Starts the export when an endpoint is given; [`layer`] is its `tracing` layer, for the
+    /// global subscriber. Inside the Tokio runtime.
     pub(crate) fn start(&self, diag: &Diag) -> Result<Option<Export>, CliError> {
         let Some(endpoint) = self.endpoint.as_deref().map(str::trim) else {
             return Ok(None);
@@ -50,19 +50,22 @@ impl OtelArgs {
 
 #[cfg(feature = "opentelemetry")]
 fn start(endpoint: &str, service_name: &str, _diag: &Diag) -> Result<Option<Export>, CliError> {
-    use tracing_subscriber::layer::SubscriberExt as _;
-
     let config = a2a_otel::OtlpConfig::new(endpoint, service_name);
     let otlp = a2a_otel::Otlp::start(&config)
         .map_err(|err| CliError::usage(format!("--otlp-endpoint: {err}")))?;
-    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(otlp.layer()))
-        .map_err(|err| {
-            CliError::new(
-                crate::error::Code::Internal,
-                format!("cannot install the OTLP export: {err}"),
-            )
-        })?;
     Ok(Some(otlp))
+}
+
+/// The layer that exports spans, for the global subscriber ([`crate::request_log::install`]).
+#[cfg(feature = "opentelemetry")]
+pub(crate) fn layer(export: Option<&Export>) -> Option<crate::request_log::Extra> {
+    export.map(|otlp| Box::new(otlp.layer()) as crate::request_log::Extra)
+}
+
+/// No layer without the `opentelemetry` feature.
+#[cfg(not(feature = "opentelemetry"))]
+pub(crate) fn layer(_export: Option<&Export>) -> Option<crate::request_log::Extra> {
+    None
 }
 
 #[cfg(not(feature = "opentelemetry"))]

@@ -1,7 +1,9 @@
 //! What the commands that serve share (`serve`, `mock`, `mcp --http`): listening on the address
-//! a flag names, and the accept loop until Ctrl-C or SIGTERM.
+//! a flag names, and the accept loop until Ctrl-C or SIGTERM, each request logged
+//! ([`crate::request_log`]).
 
 use crate::error::{CliError, Code};
+use crate::request_log::Logged;
 
 /// Listens on `addr`, which the option `flag` gave; the listener and the URL it is reached at
 /// (`https` with `tls`). An address that cannot be listened on (in use, not of this machine, not
@@ -55,11 +57,12 @@ pub(crate) async fn serve_on(
         Some(tls) => config.with_tls(tls),
         None => config,
     };
+    // Each request in a span of the request log's (a2a_cli.request).
     let served = if grpc {
-        let shared = a2a_grpc::server::SharedPort::new(service);
+        let shared = Logged(a2a_grpc::server::SharedPort::new(service));
         a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
     } else {
-        a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
+        a2a_server::serve_with_shutdown(listener, Logged(service), shutdown_signal(), config).await
     };
     served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
     Ok(())

@@ -706,3 +706,151 @@ fn the_demo_agents_hints_run_as_printed() {
     let cancel: Vec<&str> = cancel.iter().map(String::as_str).collect();
     assert_eq!(ok(&cancel).field("State"), "CANCELED");
 }
+
+/// A server command (`serve`, `mock`) with its stdout and stderr piped: its URL and banner (the
+/// lines up to `card:`), and the process, to stop with `signal` and read the stderr of.
+#[cfg(unix)]
+struct Logging {
+    child: std::process::Child,
+    url: String,
+    banner: Vec<String>,
+}
+
+#[cfg(unix)]
+impl Logging {
+    fn start(args: &[&str]) -> Self {
+        use std::io::BufRead as _;
+        let mut child = Command::new(support::A2A)
+            .args(args)
+            .args(["--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut banner = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "{banner:?}");
+            banner.push(line.trim_end().to_owned());
+            if line.starts_with("card:") {
+                break;
+            }
+        }
+        let url = banner[0].rsplit(' ').next().unwrap().to_owned();
+        Logging { child, url, banner }
+    }
+
+    /// Stops the server (SIGTERM) and gives its stderr, each line's time (its first word) as
+    /// `T` and its duration (`N.Nms`) as `D`.
+    fn stop(mut self) -> Vec<String> {
+        use std::io::Read as _;
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let mut stderr = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        assert!(self.child.wait().unwrap().success(), "{stderr}");
+        stderr
+            .lines()
+            .map(|line| {
+                let mut words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+                if words[0].len() == "2026-12-03T10:15:02.123Z".len() && words[0].ends_with('Z') {
+                    words[0] = "T".to_owned();
+                }
+                for word in &mut words {
+                    if let Some(ms) = word.strip_suffix("ms")
+                        && ms.parse::<f64>().is_ok()
+                    {
+                        *word = "D".to_owned();
+                    }
+                }
+                words.join(" ")
+            })
+            .collect()
+    }
+}
+
+/// `a2a serve` logs each call on stderr (binding, operation, task, outcome), each request that
+/// reached no operation, and each task its agent failed, with the reason; the banner names the
+/// store, push, auth and TLS; `-q` leaves the log out.
+#[cfg(unix)]
+#[test]
+fn serve_logs_each_call_and_each_failed_task() {
+    let command = r#"read t; [ "$t" = ok ] || { echo "no: $t" >&2; exit 3; }; echo fine"#;
+    let server = Logging::start(&["serve", "--exec", command]);
+    assert_eq!(
+        server.banner[1],
+        "store: memory (the tasks end with the server); push: off; auth: none (every caller is \
+         anonymous); TLS: off"
+    );
+    let url = server.url.clone();
+    let done = ok(&["send", "-a", &url, "ok"]).field("Task-Id");
+    let failed = ok(&["send", "-a", &url, "--transport", "HTTP+JSON", "no"]).field("Task-Id");
+    ok(&["task", "get", "-a", &url, "--transport", "GRPC", &done]);
+    support::fails(&["task", "get", "-a", &url, "nope"], 1, "TaskNotFoundError");
+    let lines = server.stop();
+    let (tasks, calls): (Vec<String>, Vec<String>) = lines
+        .into_iter()
+        .partition(|line| line.starts_with("T task "));
+    let card = "T HTTP GET /.well-known/agent-card.json D HTTP 200".to_owned();
+    assert_eq!(
+        calls,
+        [
+            card.clone(),
+            format!("T JSONRPC SendStreamingMessage {done} D ok"),
+            format!("T JSONRPC GetTask {done} D ok"),
+            card.clone(),
+            format!("T HTTP+JSON SendStreamingMessage {failed} D ok"),
+            format!("T HTTP+JSON GetTask {failed} D ok"),
+            card.clone(),
+            format!("T GRPC GetTask {done} D ok"),
+            card,
+            "T JSONRPC GetTask nope D error: task nope not found".to_owned(),
+        ]
+    );
+    assert_eq!(
+        tasks,
+        [format!(
+            "T task {failed} FAILED: `{command}` exited with status 3:\\nno: no"
+        )]
+    );
+
+    let quiet = Logging::start(&["serve", "-q", "--exec", command]);
+    ok(&["send", "-a", &quiet.url, "no"]);
+    assert_eq!(quiet.stop(), Vec::<String>::new());
+}
+
+/// `a2a mock` logs as `a2a serve` does.
+#[cfg(unix)]
+#[test]
+fn mock_logs_each_call_and_each_failed_task() {
+    let mock = Logging::start(&["mock"]);
+    assert_eq!(
+        mock.banner[2],
+        "store: memory (the tasks end with the server); auth: none (every caller is anonymous)"
+    );
+    // Sent blocking: the task has failed when the answer comes.
+    let failed = ok(&["send", "-a", &mock.url, "fail"]).field("Task-Id");
+    let lines = mock.stop();
+    assert!(
+        lines.contains(&format!("T JSONRPC SendStreamingMessage {failed} D ok")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&format!(
+            "T task {failed} FAILED: The demo agent failed on purpose."
+        )),
+        "{lines:?}"
+    );
+}

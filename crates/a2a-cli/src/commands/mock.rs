@@ -10,6 +10,7 @@ use a2a_server::mock::{MockAgent, Script};
 use crate::error::CliError;
 use crate::options::Format;
 use crate::output::Out;
+use crate::request_log::{self, LogArgs};
 use crate::serving::{listen, serve_on};
 
 /// The built-in script: the demo agent.
@@ -33,11 +34,15 @@ pub(crate) struct MockArgs {
     /// Serve JSON-RPC and HTTP+JSON only.
     #[arg(long = "no-grpc")]
     pub(crate) no_grpc: bool,
+    /// The request log on stderr (-q, -v).
+    #[command(flatten)]
+    pub(crate) log: LogArgs,
 }
 
 /// Runs `a2a mock`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
 pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     let grpc = !args.no_grpc;
+    request_log::install(&args.log, None)?;
     let (listener, url) = listen("--addr", &args.addr, false).await?;
     let agent = agent(args.script.as_deref(), &url).map_err(CliError::usage)?;
     let service = service(&agent, &url, grpc);
@@ -50,6 +55,9 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     if !rules.is_empty() {
         printer.raw_line(&format!("rules: {}", rules.join(", ")));
     }
+    printer.raw_line(
+        "store: memory (the tasks end with the server); auth: none (every caller is anonymous)",
+    );
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
     ));

@@ -41,6 +41,25 @@ pub(crate) struct PushArgs {
 }
 
 impl PushArgs {
+    /// What the banner says of push delivery.
+    pub(crate) fn describe(&self) -> String {
+        if !(self.push || !self.push_allow.is_empty() || self.push_key.is_some() || self.push_sign)
+        {
+            return "off".to_owned();
+        }
+        let mut text = "on".to_owned();
+        if self.push_key.is_some() || self.push_sign {
+            text.push_str(", signed (ES256, JWKS at /.well-known/jwks.json)");
+        }
+        if !self.push_allow.is_empty() {
+            text.push_str(&format!(
+                ", webhooks allowed in {}",
+                self.push_allow.join(", ")
+            ));
+        }
+        text
+    }
+
     /// The push settings the options ask for; `None` without push.
     pub(crate) fn settings(&self) -> Result<Option<PushSettings>, String> {
         if !(self.push || !self.push_allow.is_empty() || self.push_key.is_some() || self.push_sign)
@@ -164,6 +183,40 @@ pub(crate) struct AuthArgs {
 }
 
 impl AuthArgs {
+    /// What the banner says of the callers' authentication.
+    pub(crate) fn describe(&self) -> String {
+        let mut schemes = Vec::new();
+        if let Some(jwks) = &self.jwks {
+            schemes.push(format!("bearer JWT (keys of {jwks})"));
+        }
+        if let Some(issuer) = &self.oidc_issuer {
+            schemes.push(format!("OpenID Connect (issuer {issuer})"));
+        }
+        if !self.api_key.is_empty() {
+            let n = self.api_key.len();
+            schemes.push(format!(
+                "API key ({n} key{})",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(ca) = &self.client_ca {
+            let required = if self.client_cert_required {
+                ", required in the handshake"
+            } else {
+                ""
+            };
+            schemes.push(format!(
+                "client certificate (CA {}{required})",
+                ca.display()
+            ));
+        }
+        if schemes.is_empty() {
+            "none (every caller is anonymous)".to_owned()
+        } else {
+            schemes.join(" or ")
+        }
+    }
+
     /// Whether any caller check is asked for.
     pub(crate) fn any(&self) -> bool {
         self.jwks.is_some()
@@ -274,6 +327,14 @@ pub(crate) struct TlsArgs {
 }
 
 impl TlsArgs {
+    /// What the banner says of TLS.
+    pub(crate) fn describe(&self) -> String {
+        match &self.tls_cert {
+            Some(cert) => format!("on (certificate {})", cert.display()),
+            None => "off".to_owned(),
+        }
+    }
+
     /// The TLS settings, with `client_auth`; `None` without --tls-cert.
     pub(crate) fn settings(
         &self,
@@ -329,6 +390,19 @@ pub(crate) struct StoreArgs {
 }
 
 impl StoreArgs {
+    /// What the banner says of the store: its URL without a password, and what it keeps.
+    pub(crate) fn describe(&self) -> String {
+        if self.url == "memory" {
+            return "memory (the tasks end with the server)".to_owned();
+        }
+        let mut text = without_password(&self.url);
+        if let Some(schema) = &self.schema {
+            text.push_str(&format!(", schema {schema}"));
+        }
+        text.push_str(&format!(", running tasks leased for {} s", self.lease));
+        text
+    }
+
     /// The SQL store the options name (connected and migrated); `None` for `memory`.
     pub(crate) async fn open(&self) -> Result<Option<SqlStore>, CliError> {
         if self.url == "memory" {
@@ -364,5 +438,51 @@ impl StoreArgs {
             .await
             .map(Some)
             .map_err(|err| CliError::new(Code::Unreachable, format!("--store: {err}")))
+    }
+}
+
+/// A URL with the password of its user info (`user:password@`) shown as `***`.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}{tail}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_urls_are_shown_without_their_password() {
+        assert_eq!(
+            without_password("postgres://a2a:secret@db.internal:5432/agents?sslmode=require"),
+            "postgres://a2a:***@db.internal:5432/agents?sslmode=require"
+        );
+        assert_eq!(
+            without_password("postgres://postgres@127.0.0.1/test"),
+            "postgres://postgres@127.0.0.1/test"
+        );
+        assert_eq!(
+            without_password("sqlite:///tmp/a:b@c.db"),
+            "sqlite:///tmp/a:b@c.db"
+        );
+        let store = StoreArgs {
+            url: "postgres://u:p@h/db".to_owned(),
+            schema: Some("echo".to_owned()),
+            lease: 30.0,
+        };
+        assert_eq!(
+            store.describe(),
+            "postgres://u:***@h/db, schema echo, running tasks leased for 30 s"
+        );
     }
 }

@@ -16,6 +16,7 @@ use crate::error::CliError;
 use crate::options::Format;
 use crate::otel::{self, OtelArgs};
 use crate::output::Out;
+use crate::request_log::{self, LogArgs};
 use crate::serving::{listen, serve_on};
 
 /// The arguments of `a2a serve`.
@@ -59,11 +60,15 @@ pub(crate) struct ServeArgs {
     /// OTLP export of the server's spans (--otlp-endpoint).
     #[command(flatten)]
     pub(crate) otel: OtelArgs,
+    /// The request log on stderr (-q, -v).
+    #[command(flatten)]
+    pub(crate) log: LogArgs,
 }
 
 /// Runs `a2a serve`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
 pub(crate) async fn run(args: ServeArgs, diag: &Diag) -> Result<(), CliError> {
     let export = args.otel.start(diag)?;
+    request_log::install(&args.log, otel::layer(export.as_ref()))?;
     let served = serve(args).await;
     otel::finish(export, diag).await;
     served
@@ -83,6 +88,13 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         ..
     } = args;
     let grpc = !no_grpc;
+    let settings = format!(
+        "store: {}; push: {}; auth: {}; TLS: {}",
+        store.describe(),
+        push.describe(),
+        auth.describe(),
+        tls.describe()
+    );
     let push = push.settings().map_err(CliError::usage)?;
     let signing = card_sign.signing().map_err(CliError::usage)?;
     let tls = tls
@@ -101,6 +113,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
     .map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!("serving {what} agent at {url}"));
+    printer.raw_line(&settings);
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
