@@ -90,7 +90,7 @@ fn attributes(span: &Span) -> HashMap<String, String> {
 async fn serve_exports_its_spans_in_the_callers_trace_and_flushes_them_on_sigterm() {
     let (collector_url, spans) = collector().await;
     let mut child = Command::new(A2A)
-        .args(["serve", "--addr", "127.0.0.1:0", "--no-grpc"])
+        .args(["serve", "--addr", "127.0.0.1:0", "--no-grpc", "-q"])
         .args(["--otlp-endpoint", &collector_url])
         .env("OTEL_SERVICE_NAME", "otel-cli-test")
         .stdout(Stdio::piped())

@@ -931,8 +931,8 @@ impl FileServer {
     }
 }
 
-/// `a2a mock --addr 127.0.0.1:0 ARGS` (the built-in demo agent without a script); killed when
-/// dropped.
+/// `a2a mock --addr 127.0.0.1:0 -q ARGS` (the built-in demo agent without a script); killed
+/// when dropped.
 pub struct Mock {
     child: std::process::Child,
     /// The URL of the first line (`serving the mock agent NAME at URL`).
@@ -945,7 +945,8 @@ impl Mock {
     pub fn start(args: &[&str]) -> Self {
         use std::io::BufRead as _;
         let mut child = Command::new(A2A)
-            .args(["mock", "--addr", "127.0.0.1:0"])
+            // The request log (its own test reads it) left out of the tests' output.
+            .args(["mock", "--addr", "127.0.0.1:0", "-q"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -996,10 +997,11 @@ pub struct Serve {
 }
 
 impl Serve {
-    /// Starts `a2a serve --addr 127.0.0.1:0 ARGS...` and reads the URL from its first line.
+    /// Starts `a2a serve --addr 127.0.0.1:0 -q ARGS...` and reads the URL from its first line.
     pub fn start(args: &[&str]) -> Self {
         let mut child = Command::new(A2A)
-            .args(["serve", "--addr", "127.0.0.1:0"])
+            // The request log (its own test reads it) left out of the tests' output.
+            .args(["serve", "--addr", "127.0.0.1:0", "-q"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
