@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::protocol::VersionNumber;
 use a2a_types::v1::{AgentCard, AgentInterface};
 use http::{HeaderName, HeaderValue};
 
@@ -12,7 +13,6 @@ use crate::http::HttpClient;
 use crate::interceptor::{Interceptor, SetHeader};
 use crate::transport::{
     Negotiated, TransportFactory, TransportTarget, Transports, VersionPolicy, is_legacy,
-    version_order,
 };
 use crate::{A2aClient, Error, RetryPolicy, card};
 
@@ -247,20 +247,15 @@ impl ClientBuilder {
     /// does not speak makes [`connect`](Self::connect) and [`from_card`](Self::from_card) fail
     /// with [`Error::Config`].
     pub fn protocol_version(mut self, version: &str) -> Self {
-        let (major, minor) = version_order(version);
-        let known = ["1.0", "0.3", "0.2", "0.1"];
-        let wanted = if major >= 1 {
-            format!("{major}.{minor}")
-        } else {
-            format!("0.{minor}")
-        };
-        if major < 0 || (major == 0 && !known.contains(&wanted.as_str())) || major > 1 {
-            self.invalid.get_or_insert(Error::Config(format!(
-                "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
-                version.trim()
-            )));
+        match VersionNumber::parse(version).filter(|v| v.protocol_version().is_some()) {
+            Some(wanted) => self.versions = VersionPolicy::Exactly(wanted),
+            None => {
+                self.invalid.get_or_insert(Error::Config(format!(
+                    "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
+                    version.trim()
+                )));
+            }
         }
-        self.versions = VersionPolicy::Exactly(wanted);
         self
     }
 

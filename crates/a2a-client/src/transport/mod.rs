@@ -41,7 +41,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::protocol::{VERSION_0_1, VERSION_0_2, VERSION_0_3, VERSION_1_0};
+use a2a_types::protocol::{VERSION_0_1, VERSION_0_2, VERSION_0_3, VERSION_1_0, VersionNumber};
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -285,38 +285,25 @@ pub trait TransportFactory: Send + Sync + 'static {
 /// assert!(!version_matches("1.0", ""));
 /// ```
 pub fn version_matches(speaks: &str, offered: &str) -> bool {
-    fn parts(version: &str) -> Option<(u32, Option<u32>)> {
-        let mut numbers = version.trim().split('.');
-        let major = numbers.next()?.parse().ok()?;
-        let minor = match numbers.next() {
-            Some(minor) => Some(minor.parse().ok()?),
-            None => None,
-        };
-        Some((major, minor))
-    }
-    match (parts(speaks), parts(offered)) {
-        (Some((major, _)), Some((offered_major, _))) if major >= 1 => major == offered_major,
-        (Some((major, minor)), Some((offered_major, offered_minor))) => {
-            major == offered_major && minor.unwrap_or(0) == offered_minor.unwrap_or(0)
-        }
+    match (VersionNumber::parse(speaks), VersionNumber::parse(offered)) {
+        (Some(speaks), Some(offered)) => serves(speaks, offered),
         _ => false,
     }
 }
 
-/// A version as `(major, minor)` for ordering (`1.0` > `0.3` > `0.2` > `0.1`); a malformed
-/// one sorts first (lowest).
-pub(crate) fn version_order(version: &str) -> (i64, i64) {
-    let mut numbers = version.trim().split('.').map(|n| n.parse::<i64>().ok());
-    match (numbers.next().flatten(), numbers.next()) {
-        (Some(major), None) => (major, 0),
-        (Some(major), Some(Some(minor))) => (major, minor),
-        _ => (-1, -1),
+/// [`version_matches`] on read version numbers.
+fn serves(speaks: VersionNumber, offered: VersionNumber) -> bool {
+    if speaks.is_legacy() {
+        speaks == offered
+    } else {
+        speaks.major == offered.major
     }
 }
 
-/// True for a version before 1.0 (0.3, 0.2, 0.1): a legacy version, used only when allowed.
+/// True for a version before 1.0 (0.3, 0.2, 0.1), or one that is no version number: a legacy
+/// version, used only when allowed.
 pub(crate) fn is_legacy(version: &str) -> bool {
-    version_order(version).0 < 1
+    VersionNumber::parse(version).is_none_or(VersionNumber::is_legacy)
 }
 
 /// Which protocol versions a client may use: the builder's setting.
@@ -329,8 +316,8 @@ pub(crate) enum VersionPolicy {
     /// The newest version the card offers, legacy ones included; a 1.0 call answered
     /// `VersionNotSupportedError` is retried once in 0.3.
     Negotiate,
-    /// Exactly this version (`Major.Minor`).
-    Exactly(String),
+    /// Exactly this version.
+    Exactly(VersionNumber),
 }
 
 impl VersionPolicy {
@@ -339,9 +326,8 @@ impl VersionPolicy {
         match self {
             VersionPolicy::Current => !is_legacy(version),
             VersionPolicy::Negotiate => true,
-            VersionPolicy::Exactly(wanted) => {
-                version_matches(wanted, version) && version_matches(version, wanted)
-            }
+            VersionPolicy::Exactly(wanted) => VersionNumber::parse(version)
+                .is_some_and(|version| serves(*wanted, version) && serves(version, *wanted)),
         }
     }
 }
@@ -526,7 +512,7 @@ impl Transports {
                 versions.push(version);
             }
         }
-        versions.sort_by_key(|v| std::cmp::Reverse(version_order(v)));
+        versions.sort_by_key(|v| std::cmp::Reverse(VersionNumber::parse(v)));
         versions
     }
 
@@ -834,7 +820,7 @@ mod tests {
             ("http://h/v1", "JSONRPC", "1.0"),
             ("http://h/v03", "JSONRPC", "0.3"),
         ]);
-        let exactly = |v: &str| VersionPolicy::Exactly(v.to_owned());
+        let exactly = |v: &str| VersionPolicy::Exactly(VersionNumber::parse(v).unwrap());
         assert_eq!(
             chosen_under(&both, &[], &exactly("0.3")).unwrap(),
             "http://h/v03 0.3 via JSONRPC 0.3"
@@ -891,13 +877,10 @@ mod tests {
     }
 
     #[test]
-    fn versions_order_newest_first() {
-        assert!(version_order("1.0") > version_order("0.3"));
-        assert!(version_order("0.3") > version_order("0.2"));
-        assert!(version_order("0.2.6") > version_order("0.1"));
-        assert_eq!(version_order("1"), (1, 0));
-        assert_eq!(version_order("x"), (-1, -1));
-        assert!(is_legacy("0.3") && is_legacy("0.1") && !is_legacy("1.1"));
+    fn legacy_versions() {
+        assert!(is_legacy("0.3") && is_legacy("0.1") && is_legacy("0.2.6"));
+        assert!(!is_legacy("1.1") && !is_legacy("1"));
+        assert!(is_legacy("x"), "no version number is no 1.x");
     }
 
     #[test]
