@@ -27,7 +27,7 @@ use crate::{A2aClient, Error, RetryPolicy, card};
 /// let client = A2aClient::builder()
 ///     .connect_timeout(Duration::from_secs(5))
 ///     .timeout(Duration::from_secs(60))
-///     .retry(RetryPolicy::default().with_max_retries(3))
+///     .retry(RetryPolicy::default().with_max_attempts(4))
 ///     .bearer_auth("secret-token")
 ///     .extension("https://example.com/ext/trace/v1")
 ///     .connect("https://agent.example.com")
@@ -94,7 +94,7 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// A builder with the defaults: connect timeout 10 s, call timeout 300 s, 2 retries,
+    /// A builder with the defaults: connect timeout 10 s, call timeout 300 s, 3 attempts,
     /// 5 stream reconnections, no stream idle timeout, no interceptors.
     pub fn new() -> Self {
         Self::default()
@@ -533,7 +533,7 @@ impl ClientBuilder {
             )?,
             policy: Policy {
                 timeout: self.timeout,
-                retry: self.retry.clone(),
+                retry: self.retry,
                 stream_reconnects: self.stream_reconnects,
                 stream_idle_timeout: self.stream_idle_timeout,
                 interceptors,

@@ -37,9 +37,9 @@ impl Policy {
         loop {
             let call = CallInfo::new(method, n);
             match self.attempt(&call, attempt(call.clone())).await {
-                Err(error) if n < self.retry.max_retries && retry.allows(&error) => {
-                    tokio::time::sleep(self.retry.backoff(n)).await;
+                Err(error) if n + 1 < self.retry.max_attempts && retry.allows(&error) => {
                     n += 1;
+                    tokio::time::sleep(self.retry.jittered(n)).await;
                 }
                 outcome => return outcome,
             }

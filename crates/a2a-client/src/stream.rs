@@ -150,8 +150,8 @@ impl TaskStream {
             self.done = true;
             return Some(cause);
         }
-        let wait = policy.retry.backoff(self.failures);
         self.failures += 1;
+        let wait = policy.retry.jittered(self.failures);
         self.reconnects += 1;
         let attempt = self.reconnects;
         let core = self.core.clone();

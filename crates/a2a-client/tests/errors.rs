@@ -25,7 +25,7 @@ fn client_for(server: &Scripted, builder: a2a_client::ClientBuilder) -> A2aClien
 
 fn fast_retries() -> RetryPolicy {
     RetryPolicy::default()
-        .with_max_retries(2)
+        .with_max_attempts(3)
         .with_initial_backoff(Duration::from_millis(10))
 }
 

@@ -38,7 +38,7 @@ fn client(server: &Scripted, tenant: Option<&str>, builder: ClientBuilder) -> A2
 fn fast() -> ClientBuilder {
     A2aClient::builder().retry(
         RetryPolicy::default()
-            .with_max_retries(2)
+            .with_max_attempts(3)
             .with_initial_backoff(Duration::from_millis(10)),
     )
 }
