@@ -135,9 +135,11 @@ pub(crate) async fn fetch(
     for url in &urls {
         let uri = parse_url(url)?;
         let fetched = policy
-            .run(CallInfo::AGENT_CARD, Retry::Idempotent, |call| {
-                boxed(fetch_once(http, call, &uri))
-            })
+            .run(
+                CallInfo::new(CallInfo::AGENT_CARD, 0),
+                Retry::Idempotent,
+                |call| boxed(fetch_once(http, call, &uri)),
+            )
             .await;
         match fetched {
             Ok((card, document)) => {

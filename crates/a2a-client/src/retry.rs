@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use a2a_types::protocol::Operation;
+
 use crate::Error;
 
 /// How often and how patiently failed calls are tried again.
@@ -126,6 +128,15 @@ pub(crate) enum Retry {
 }
 
 impl Retry {
+    /// The failures a call of `operation` may be retried on.
+    pub(crate) fn of(operation: Operation) -> Self {
+        match operation {
+            Operation::SendMessage | Operation::SendStreamingMessage => Retry::Send,
+            Operation::CreateTaskPushNotificationConfig => Retry::ConnectOnly,
+            _ => Retry::Idempotent,
+        }
+    }
+
     pub(crate) fn allows(self, error: &Error) -> bool {
         match self {
             Retry::Idempotent => error.is_transient(),

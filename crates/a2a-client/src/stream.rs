@@ -162,7 +162,7 @@ impl TaskStream {
             let mut request = SubscribeToTaskRequest::new(task_id.clone());
             request.tenant = tenant.clone();
             match core
-                .resubscribe(&request, last_event_id.as_deref(), attempt)
+                .reopen(request.into(), last_event_id.as_deref(), attempt)
                 .await
             {
                 Ok(body) => Ok(Resumed::Stream(body)),
