@@ -33,6 +33,8 @@
 //! transports written against the eleven-method trait of earlier releases keep working for one
 //! release through the deprecated [`OperationTransport`].
 
+#[cfg(test)]
+mod fixtures;
 mod jsonrpc;
 mod negotiate;
 mod operations;

@@ -91,3 +91,90 @@ impl RpcCodec for Codec {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::protocol::Operation;
+    use pretty_assertions::assert_eq;
+
+    use super::Codec;
+    use crate::transport::fixtures;
+    use crate::transport::fixtures::stream_requests;
+    use crate::transport::jsonrpc::seen;
+
+    const TASK: &str = r#"{"id":"t-1","contextId":"c-1","status":{"state":"completed"}}"#;
+
+    #[test]
+    fn every_operation_is_its_flat_method_with_flat_params() {
+        assert_eq!(
+            seen::written(&Codec),
+            [
+                r#"message/send {"message":{"contextId":"c-1","messageId":"m-1","parts":[{"text":"hi"}],"role":"user"}}"#,
+                r#"tasks/get {"historyLength":2,"id":"t-1"}"#,
+                r#"tasks/list {"pageSize":10}"#,
+                r#"tasks/cancel {"id":"t-1"}"#,
+                r#"error: CreateTaskPushNotificationConfig does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: GetTaskPushNotificationConfig does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: ListTaskPushNotificationConfigs does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: GetExtendedAgentCard does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: DeleteTaskPushNotificationConfig does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"message/stream {"message":{"contextId":"c-1","messageId":"m-1","parts":[{"text":"hi"}],"role":"user"}}"#,
+                r#"tasks/subscribe {"id":"t-1"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn every_flat_reply_is_read_as_its_1_0_result() {
+        let read = |op, json: &str| seen::reply(&Codec, op, json);
+        let replies = [
+            read(Operation::SendMessage, TASK),
+            read(
+                Operation::SendMessage,
+                r#"{"messageId":"m-2","role":"agent","parts":[{"text":"hi!"}]}"#,
+            ),
+            read(Operation::GetTask, TASK),
+            read(Operation::CancelTask, TASK),
+            read(
+                Operation::ListTasks,
+                &format!(r#"{{"tasks":[{TASK}],"nextPageToken":""}}"#),
+            ),
+            read(Operation::GetTaskPushNotificationConfig, "{}"),
+        ];
+        assert_eq!(
+            replies.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                fixtures::sent_message().as_str(),
+                fixtures::TASK,
+                fixtures::TASK,
+                r#"{"tasks":[{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}],"nextPageToken":"","pageSize":0,"totalSize":0}"#,
+                r#"error: GetTaskPushNotificationConfig does not exist in A2A 0.3 over FLAT-JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn events_are_bare_flat_events() {
+        let stream = &stream_requests()[0];
+        let events = [
+            seen::event(
+                &Codec,
+                stream,
+                &format!(r#"{{"jsonrpc":"2.0","id":1,"result":{TASK}}}"#),
+            ),
+            seen::event(
+                &Codec,
+                stream,
+                r#"{"jsonrpc":"2.0","id":1,"result":{"taskId":"t-1","contextId":"c-1","status":{"state":"working"}}}"#,
+            ),
+        ];
+        assert_eq!(
+            events.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                r#"{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING"}}}"#,
+            ]
+        );
+    }
+}

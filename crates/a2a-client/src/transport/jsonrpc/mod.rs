@@ -225,3 +225,51 @@ fn check_id(sent: &Id, received: &Id, ok: bool) -> Result<(), Error> {
         )))
     }
 }
+
+/// What a codec writes and reads, as text the tests compare with literal JSON.
+#[cfg(test)]
+pub(crate) mod seen {
+    use a2a_types::protocol::{Operation, StreamRequest};
+    use serde_json::value::RawValue;
+
+    use super::{Encoded, RpcCodec};
+    use crate::transport::fixtures;
+
+    /// One line per operation (the unary ones, then the streaming ones): `method params`, `-`
+    /// for no params, or the error.
+    pub(crate) fn written(codec: &dyn RpcCodec) -> Vec<String> {
+        let line = |encoded: Result<Encoded, crate::Error>| match encoded {
+            Ok(encoded) => format!(
+                "{} {}",
+                encoded.method,
+                encoded.params.as_deref().map_or("-", RawValue::get)
+            ),
+            Err(error) => format!("error: {error}"),
+        };
+        let unary = fixtures::requests()
+            .into_iter()
+            .map(|r| line(codec.encode(&r)));
+        let streams = fixtures::stream_requests()
+            .into_iter()
+            .map(|r| line(codec.encode_stream(&r)));
+        unary.chain(streams).collect()
+    }
+
+    /// The reply to `operation` read from `result`, as 1.0 JSON, or the error.
+    pub(crate) fn reply(codec: &dyn RpcCodec, operation: Operation, result: &str) -> String {
+        let raw = RawValue::from_string(result.to_owned()).unwrap();
+        match codec.decode_reply(operation, &raw) {
+            Ok(reply) => serde_json::to_string(&reply).unwrap(),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+
+    /// The event of the stream `request` opened read from the SSE `data`, as 1.0 JSON, or the
+    /// error.
+    pub(crate) fn event(codec: &dyn RpcCodec, request: &StreamRequest, data: &str) -> String {
+        match codec.decode_events(request)(data) {
+            Ok(event) => serde_json::to_string(&event).unwrap(),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+}

@@ -169,3 +169,118 @@ where
 {
     U::try_from(value).map_err(|error| Error::Config(error.to_string()))
 }
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::protocol::Operation;
+    use a2a_types::v1::SendMessageRequest;
+    use pretty_assertions::assert_eq;
+
+    use super::Codec;
+    use crate::transport::fixtures;
+    use crate::transport::fixtures::{message, stream_requests};
+    use crate::transport::jsonrpc::{RpcCodec, seen};
+
+    const TASK: &str = r#"{"id":"t-1","sessionId":"c-1","status":{"state":"completed"}}"#;
+    const CONFIG: &str =
+        r#"{"id":"t-1","pushNotificationConfig":{"url":"https://hook.example/a2a","token":"tok"}}"#;
+
+    #[test]
+    fn every_operation_is_its_0_1_method_with_0_1_params() {
+        assert_eq!(
+            seen::written(&Codec),
+            [
+                r#"error: A2A 0.1 needs a client-chosen task id, but `message.taskId` is not set"#,
+                r#"tasks/get {"id":"t-1","historyLength":2}"#,
+                r#"error: ListTasks does not exist in A2A 0.1 over JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"tasks/cancel {"id":"t-1"}"#,
+                r#"tasks/pushNotification/set {"id":"t-1","pushNotificationConfig":{"url":"https://hook.example/a2a","token":"tok"}}"#,
+                r#"tasks/pushNotification/get {"id":"t-1"}"#,
+                r#"error: ListTaskPushNotificationConfigs does not exist in A2A 0.1 over JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: GetExtendedAgentCard does not exist in A2A 0.1 over JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: DeleteTaskPushNotificationConfig does not exist in A2A 0.1 over JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"error: A2A 0.1 needs a client-chosen task id, but `message.taskId` is not set"#,
+                r#"tasks/resubscribe {"id":"t-1"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_send_carries_the_task_id_the_client_chose() {
+        let request = SendMessageRequest::new(message().with_task_id("t-9"));
+        let written = [
+            Codec.encode(&request.clone().into()).unwrap(),
+            Codec.encode_stream(&request.into()).unwrap(),
+        ];
+        let lines: Vec<String> = written
+            .iter()
+            .map(|e| format!("{} {}", e.method, e.params.as_deref().unwrap().get()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                r#"tasks/send {"id":"t-9","sessionId":"c-1","message":{"role":"user","parts":[{"type":"text","text":"hi"}]}}"#,
+                r#"tasks/sendSubscribe {"id":"t-9","sessionId":"c-1","message":{"role":"user","parts":[{"type":"text","text":"hi"}]}}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_new_task_gets_its_id_from_the_client() {
+        let mut request = SendMessageRequest::new(message());
+        Codec.prepare_send(&mut request);
+        let id = request.message.task_id.clone().unwrap();
+        assert!(!id.is_empty());
+        Codec.prepare_send(&mut request);
+        assert_eq!(request.message.task_id, Some(id), "a retry keeps the id");
+    }
+
+    #[test]
+    fn every_0_1_reply_is_read_as_its_1_0_result() {
+        let read = |op, json: &str| seen::reply(&Codec, op, json);
+        let replies = [
+            read(Operation::SendMessage, TASK),
+            read(Operation::GetTask, TASK),
+            read(Operation::CancelTask, TASK),
+            read(Operation::CreateTaskPushNotificationConfig, CONFIG),
+            read(Operation::GetTaskPushNotificationConfig, CONFIG),
+            read(Operation::ListTasks, "{}"),
+        ];
+        assert_eq!(
+            replies.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                fixtures::TASK,
+                fixtures::TASK,
+                r#"{"id":"t-1","taskId":"t-1","url":"https://hook.example/a2a","token":"tok"}"#,
+                r#"{"id":"t-1","taskId":"t-1","url":"https://hook.example/a2a","token":"tok"}"#,
+                r#"error: protocol error: ListTasks has no reply in A2A 0.1 JSON-RPC"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn events_get_the_context_of_the_message_and_0_1_error_codes() {
+        let [send, subscribe] = &stream_requests()[..] else {
+            panic!("two streaming operations")
+        };
+        let status = r#"{"jsonrpc":"2.0","id":1,"result":{"id":"t-1","status":{"state":"working"},"final":false}}"#;
+        let events = [
+            seen::event(&Codec, send, status),
+            seen::event(&Codec, subscribe, status),
+            seen::event(
+                &Codec,
+                send,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32009,"message":"bad state"}}"#,
+            ),
+        ];
+        assert_eq!(
+            events.to_vec(),
+            [
+                r#"{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING"}}}"#,
+                r#"{"statusUpdate":{"taskId":"t-1","contextId":"","status":{"state":"TASK_STATE_WORKING"}}}"#,
+                r#"error: the agent answered UnsupportedOperationError (-32004): bad state"#,
+            ]
+        );
+    }
+}

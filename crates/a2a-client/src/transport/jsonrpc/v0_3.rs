@@ -158,3 +158,113 @@ impl RpcCodec for Codec {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::protocol::Operation;
+    use pretty_assertions::assert_eq;
+
+    use super::Codec;
+    use crate::transport::fixtures;
+    use crate::transport::fixtures::stream_requests;
+    use crate::transport::jsonrpc::seen;
+
+    fn codec() -> Codec {
+        Codec::new("0.3", &"http://h/rpc".parse().unwrap())
+    }
+
+    const TASK: &str =
+        r#"{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"completed"}}"#;
+    const CONFIG: &str = r#"{"taskId":"t-1","pushNotificationConfig":{"id":"c-1","url":"https://hook.example/a2a","token":"tok"}}"#;
+
+    #[test]
+    fn every_operation_is_its_0_3_method_with_0_3_params() {
+        assert_eq!(
+            seen::written(&codec()),
+            [
+                r#"message/send {"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"hi"}],"contextId":"c-1"}}"#,
+                r#"tasks/get {"id":"t-1","historyLength":2}"#,
+                r#"error: ListTasks does not exist in A2A 0.3 over JSONRPC, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"tasks/cancel {"id":"t-1"}"#,
+                r#"tasks/pushNotificationConfig/set {"taskId":"t-1","pushNotificationConfig":{"url":"https://hook.example/a2a","token":"tok"}}"#,
+                r#"tasks/pushNotificationConfig/get {"id":"t-1","pushNotificationConfigId":"c-1"}"#,
+                r#"tasks/pushNotificationConfig/list {"id":"t-1"}"#,
+                r#"agent/getAuthenticatedExtendedCard -"#,
+                r#"tasks/pushNotificationConfig/delete {"id":"t-1","pushNotificationConfigId":"c-1"}"#,
+                r#"message/stream {"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"hi"}],"contextId":"c-1"}}"#,
+                r#"tasks/resubscribe {"id":"t-1"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn every_0_3_reply_is_read_as_its_1_0_result() {
+        let read = |op, json: &str| seen::reply(&codec(), op, json);
+        let card = r#"{"name":"Extended","description":"d","version":"1","url":"http://h/rpc",
+            "protocolVersion":"0.3.0","capabilities":{},"defaultInputModes":["text/plain"],
+            "defaultOutputModes":["text/plain"],"skills":[]}"#;
+        let replies = [
+            read(Operation::SendMessage, TASK),
+            read(
+                Operation::SendMessage,
+                r#"{"kind":"message","messageId":"m-2","role":"agent","parts":[{"kind":"text","text":"hi!"}]}"#,
+            ),
+            read(Operation::GetTask, TASK),
+            read(Operation::CancelTask, TASK),
+            read(Operation::CreateTaskPushNotificationConfig, CONFIG),
+            read(Operation::GetTaskPushNotificationConfig, CONFIG),
+            read(
+                Operation::ListTaskPushNotificationConfigs,
+                &format!("[{CONFIG}]"),
+            ),
+            read(Operation::DeleteTaskPushNotificationConfig, "null"),
+            read(Operation::GetExtendedAgentCard, card),
+            read(Operation::GetExtendedAgentCard, r#"{"name":1}"#),
+            read(Operation::ListTasks, "{}"),
+            read(
+                Operation::GetTask,
+                r#"{"kind":"task","id":"t-1","contextId":"c-1","status":{"state":"done"}}"#,
+            ),
+        ];
+        assert_eq!(
+            replies.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                fixtures::sent_message().as_str(),
+                fixtures::TASK,
+                fixtures::TASK,
+                fixtures::PUSH_CONFIG,
+                fixtures::PUSH_CONFIG,
+                fixtures::push_configs().as_str(),
+                r#"{}"#,
+                r#"{"name":"Extended","description":"d","supportedInterfaces":[{"url":"http://h/rpc","protocolBinding":"JSONRPC","protocolVersion":"0.3"}],"version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#,
+                r#"error: the agent card at http://h/rpc (agent/getAuthenticatedExtendedCard) is not a valid A2A 1.0 card: name: invalid type: integer `1`, expected a string"#,
+                r#"error: protocol error: ListTasks has no reply in A2A 0.3 JSON-RPC"#,
+                r#"error: cannot decode the answer: result.status.state: unknown value `done` for TaskState, expected one of submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn events_are_0_3_events_read_as_1_0() {
+        let stream = &stream_requests()[1];
+        let event = |data: &str| seen::event(&codec(), stream, data);
+        let events = [
+            event(
+                r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t-1","contextId":"c-1","status":{"state":"working"},"final":false}}"#,
+            ),
+            event(
+                r#"{"jsonrpc":"2.0","id":1,"result":{"kind":"artifact-update","taskId":"t-1","contextId":"c-1","artifact":{"artifactId":"a-1","parts":[{"kind":"text","text":"x"}]},"append":true}}"#,
+            ),
+            event(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"no"}}"#),
+        ];
+        assert_eq!(
+            events.to_vec(),
+            [
+                r#"{"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_WORKING"}}}"#,
+                r#"{"artifactUpdate":{"taskId":"t-1","contextId":"c-1","artifact":{"artifactId":"a-1","parts":[{"text":"x"}]},"append":true}}"#,
+                r#"error: the agent answered UnsupportedOperationError (-32004): no"#,
+            ]
+        );
+    }
+}

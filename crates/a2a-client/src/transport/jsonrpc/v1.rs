@@ -54,3 +54,68 @@ impl<'de> serde::de::DeserializeSeed<'de> for ReplyTo {
         Reply::deserialize(self.0, deserializer)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use a2a_types::protocol::Operation;
+    use pretty_assertions::assert_eq;
+
+    use super::Codec;
+    use crate::transport::fixtures::{self, TASK, replies, stream_requests};
+    use crate::transport::jsonrpc::seen;
+
+    #[test]
+    fn every_operation_is_its_name_with_its_message_as_params() {
+        assert_eq!(
+            seen::written(&Codec),
+            [
+                r#"SendMessage {"tenant":"acme","message":{"messageId":"m-1","contextId":"c-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#,
+                r#"GetTask {"id":"t-1","historyLength":2}"#,
+                r#"ListTasks {"pageSize":10}"#,
+                r#"CancelTask {"id":"t-1"}"#,
+                r#"CreateTaskPushNotificationConfig {"taskId":"t-1","url":"https://hook.example/a2a","token":"tok"}"#,
+                r#"GetTaskPushNotificationConfig {"taskId":"t-1","id":"c-1"}"#,
+                r#"ListTaskPushNotificationConfigs {"taskId":"t-1"}"#,
+                r#"GetExtendedAgentCard {}"#,
+                r#"DeleteTaskPushNotificationConfig {"taskId":"t-1","id":"c-1"}"#,
+                r#"SendStreamingMessage {"message":{"messageId":"m-1","contextId":"c-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#,
+                r#"SubscribeToTask {"id":"t-1"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn every_reply_is_read_as_its_result() {
+        for (operation, json) in replies() {
+            assert_eq!(seen::reply(&Codec, operation, &json), json, "{operation}");
+        }
+        let read = |op, json: &str| seen::reply(&Codec, op, json);
+        assert_eq!(
+            read(Operation::DeleteTaskPushNotificationConfig, "null"),
+            "{}"
+        );
+        assert_eq!(
+            read(Operation::GetTask, r#"{"id":["t-1"]}"#),
+            "error: cannot decode the answer: result.id: invalid type: sequence, expected a string"
+        );
+    }
+
+    #[test]
+    fn events_are_responses_of_stream_responses() {
+        let stream = &stream_requests()[0];
+        let event = |data: &str| seen::event(&Codec, stream, data);
+        let events = [
+            event(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"task":{TASK}}}}}"#
+            )),
+            event(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"gone"}}"#),
+        ];
+        assert_eq!(
+            events.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                r#"error: the agent answered TaskNotFoundError (-32001): gone"#,
+            ]
+        );
+    }
+}

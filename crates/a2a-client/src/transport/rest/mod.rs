@@ -261,3 +261,54 @@ impl<C: RestCodec> Transport for RestTransport<C> {
         boxed(self.stream(call, request, last_event_id))
     }
 }
+
+/// What a codec writes and reads, as text the tests compare with literal JSON.
+#[cfg(test)]
+pub(crate) mod seen {
+    use a2a_types::protocol::Operation;
+
+    use super::{RestCodec, Route};
+    use crate::transport::fixtures;
+
+    /// One line per operation (the unary ones, then the streaming ones): `METHOD path?query
+    /// body` (`-` for no body), or the error.
+    pub(crate) fn routed(codec: &dyn RestCodec) -> Vec<String> {
+        let line = |route: Result<Route, crate::Error>| match route {
+            Ok(route) => format!(
+                "{} {}{}{} {}",
+                route.method,
+                route.path,
+                if route.query.is_empty() { "" } else { "?" },
+                route.query,
+                route
+                    .body
+                    .as_deref()
+                    .map_or("-".into(), String::from_utf8_lossy)
+            ),
+            Err(error) => format!("error: {error}"),
+        };
+        let unary = fixtures::requests()
+            .into_iter()
+            .map(|r| line(codec.route(&r)));
+        let streams = fixtures::stream_requests()
+            .into_iter()
+            .map(|r| line(codec.stream_route(&r)));
+        unary.chain(streams).collect()
+    }
+
+    /// The reply to `operation` read from `body`, as 1.0 JSON, or the error.
+    pub(crate) fn reply(codec: &dyn RestCodec, operation: Operation, body: &str) -> String {
+        match codec.decode_reply(operation, body.as_bytes()) {
+            Ok(reply) => serde_json::to_string(&reply).unwrap(),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+
+    /// The event read from the SSE `data`, as 1.0 JSON, or the error.
+    pub(crate) fn event(codec: &dyn RestCodec, data: &str) -> String {
+        match codec.decode_events()(data) {
+            Ok(event) => serde_json::to_string(&event).unwrap(),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+}

@@ -234,7 +234,75 @@ fn decode_event(data: &str) -> Result<StreamResponse, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::fixtures;
+    use crate::transport::rest::seen;
     use pretty_assertions::assert_eq;
+
+    const TASK: &str =
+        r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_CANCELLED"}}"#;
+    const CONFIG: &str = r#"{"name":"tasks/t-1/pushNotificationConfigs/c-1","pushNotificationConfig":{"id":"c-1","url":"https://hook.example/a2a","token":"tok"}}"#;
+
+    #[test]
+    fn every_operation_is_its_0_3_route_with_a_0_3_body() {
+        assert_eq!(
+            seen::routed(&Codec::new("0.3")),
+            [
+                r#"POST /v1/message:send {"configuration":{"blocking":true},"message":{"content":[{"text":"hi"}],"contextId":"c-1","messageId":"m-1","role":"ROLE_USER"}}"#,
+                r#"GET /v1/tasks/t-1?historyLength=2 -"#,
+                r#"error: ListTasks does not exist in A2A 0.3 over HTTP+JSON, the interface this client uses; it needs an A2A 1.0 interface"#,
+                r#"POST /v1/tasks/t-1:cancel {}"#,
+                r#"POST /v1/tasks/t-1/pushNotificationConfigs {"name":"tasks/t-1/pushNotificationConfigs/","pushNotificationConfig":{"token":"tok","url":"https://hook.example/a2a"}}"#,
+                r#"GET /v1/tasks/t-1/pushNotificationConfigs/c-1 -"#,
+                r#"GET /v1/tasks/t-1/pushNotificationConfigs -"#,
+                r#"GET /v1/card -"#,
+                r#"DELETE /v1/tasks/t-1/pushNotificationConfigs/c-1 -"#,
+                r#"POST /v1/message:stream {"configuration":{"blocking":true},"message":{"content":[{"text":"hi"}],"contextId":"c-1","messageId":"m-1","role":"ROLE_USER"}}"#,
+                r#"GET /v1/tasks/t-1:subscribe -"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn every_0_3_reply_is_read_as_its_1_0_result() {
+        let codec = Codec::new("0.3");
+        let read = |op, json: &str| seen::reply(&codec, op, json);
+        let card = r#"{"name":"Extended","description":"d","version":"1","url":"http://h/",
+            "preferredTransport":"HTTP+JSON","protocolVersion":"0.3.0","capabilities":{},
+            "defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#;
+        let replies = [
+            read(Operation::SendMessage, &format!(r#"{{"task":{TASK}}}"#)),
+            read(
+                Operation::SendMessage,
+                r#"{"msg":{"messageId":"m-2","role":"ROLE_AGENT","content":[{"text":"hi!"}]}}"#,
+            ),
+            read(Operation::GetTask, TASK),
+            read(Operation::CancelTask, TASK),
+            read(Operation::CreateTaskPushNotificationConfig, CONFIG),
+            read(Operation::GetTaskPushNotificationConfig, CONFIG),
+            read(
+                Operation::ListTaskPushNotificationConfigs,
+                &format!("[{CONFIG}]"),
+            ),
+            read(Operation::DeleteTaskPushNotificationConfig, ""),
+            read(Operation::GetExtendedAgentCard, card),
+            read(Operation::ListTasks, "{}"),
+        ];
+        assert_eq!(
+            replies.to_vec(),
+            [
+                r#"{"task":{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_CANCELED"}}}"#,
+                fixtures::sent_message().as_str(),
+                r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_CANCELED"}}"#,
+                r#"{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_CANCELED"}}"#,
+                fixtures::PUSH_CONFIG,
+                fixtures::PUSH_CONFIG,
+                fixtures::push_configs().as_str(),
+                r#"{}"#,
+                r#"{"name":"Extended","description":"d","supportedInterfaces":[{"url":"http://h/","protocolBinding":"HTTP+JSON","protocolVersion":"0.3"}],"version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#,
+                r#"error: protocol error: ListTasks has no reply in A2A 0.3 HTTP+JSON"#,
+            ]
+        );
+    }
 
     #[test]
     fn bare_and_status_errors_are_agent_errors() {

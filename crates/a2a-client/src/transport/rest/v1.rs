@@ -250,7 +250,78 @@ fn route<R: Serialize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::fixtures::{self, TASK, replies};
+    use crate::transport::rest::seen;
     use pretty_assertions::assert_eq;
+
+    #[test]
+    fn every_operation_is_its_route_with_ids_in_the_path() {
+        assert_eq!(
+            seen::routed(&Codec),
+            [
+                r#"POST /acme/message:send {"message":{"messageId":"m-1","contextId":"c-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#,
+                r#"GET /tasks/t-1?historyLength=2 -"#,
+                r#"GET /tasks?pageSize=10 -"#,
+                r#"POST /tasks/t-1:cancel {}"#,
+                r#"POST /tasks/t-1/pushNotificationConfigs {"url":"https://hook.example/a2a","token":"tok"}"#,
+                r#"GET /tasks/t-1/pushNotificationConfigs/c-1 -"#,
+                r#"GET /tasks/t-1/pushNotificationConfigs -"#,
+                r#"GET /extendedAgentCard -"#,
+                r#"DELETE /tasks/t-1/pushNotificationConfigs/c-1 -"#,
+                r#"POST /message:stream {"message":{"messageId":"m-1","contextId":"c-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#,
+                r#"GET /tasks/t-1:subscribe -"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_the_path_needs_must_be_there() {
+        let request = Request::from(a2a_types::v1::GetTaskPushNotificationConfigRequest::new(
+            "t-1", "",
+        ));
+        assert_eq!(
+            Codec.route(&request).unwrap_err().to_string(),
+            "GetTaskPushNotificationConfig needs a `id` to put in its HTTP+JSON path"
+        );
+        let create = Request::from(a2a_types::v1::TaskPushNotificationConfig::new("https://h"));
+        assert_eq!(
+            Codec.route(&create).unwrap_err().to_string(),
+            "CreateTaskPushNotificationConfig needs a `taskId` to put in its HTTP+JSON path"
+        );
+    }
+
+    #[test]
+    fn every_reply_is_read_from_its_body() {
+        for (operation, json) in replies() {
+            assert_eq!(seen::reply(&Codec, operation, &json), json, "{operation}");
+        }
+        let read = |op, json: &str| seen::reply(&Codec, op, json);
+        assert_eq!(read(Operation::DeleteTaskPushNotificationConfig, ""), "{}");
+        assert_eq!(
+            read(Operation::GetTask, r#"{"id":["t-1"]}"#),
+            "error: cannot decode the answer: id: invalid type: sequence, expected a string"
+        );
+    }
+
+    #[test]
+    fn events_are_bare_stream_responses_or_statuses() {
+        let events = [
+            seen::event(&Codec, &format!(r#"{{"task":{TASK}}}"#)),
+            seen::event(
+                &Codec,
+                r#"{"error":{"code":404,"status":"NOT_FOUND","message":"gone"}}"#,
+            ),
+            seen::event(&Codec, r#"{"surprise":1}"#),
+        ];
+        assert_eq!(
+            events.to_vec(),
+            [
+                fixtures::sent_task().as_str(),
+                r#"error: the agent answered TaskNotFoundError (-32001): gone"#,
+                r#"error: cannot decode the answer: .: StreamResponse needs exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` (oneof `payload`), found none"#,
+            ]
+        );
+    }
 
     fn members(json: &str) -> Members<'_> {
         serde_json::from_str(json).unwrap()
