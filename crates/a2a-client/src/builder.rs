@@ -343,8 +343,10 @@ impl ClientBuilder {
             .map(|(interface, _)| interface)
     }
 
-    /// Fetches the agent card from `base_url` (see [`card::card_urls`](crate::card::card_urls):
-    /// first `/.well-known/agent-card.json`, then `/.well-known/agent.json`), normalizes it to
+    /// Fetches the card of the agent `agent` names (a URL, `host:port` or a card's URL, as the
+    /// `a2a` command's `-a` takes them: see [`card::AgentRef`](crate::card::AgentRef); an
+    /// origin's card is at `/.well-known/agent-card.json`, then `/.well-known/agent.json`;
+    /// `127.0.0.1:7420` is `http://127.0.0.1:7420`), normalizes it to
     /// the 1.0 model ([`a2a_types::card::parse`]), and returns a client for the first interface
     /// of the card (in the caller's [preferred](Self::preferred_transports) bindings' order,
     /// then in the card's) that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x, or
@@ -354,13 +356,15 @@ impl ClientBuilder {
     ///
     /// # Errors
     ///
-    /// The error of the card fetch, [`Error::Card`] for a document that is not a card (naming
+    /// [`Error::Config`] for a reference that names no agent on the network (a card file: read
+    /// it and use [`from_card`](Self::from_card)), the error of the card fetch, [`Error::Card`]
+    /// for a document that is not a card (naming
     /// the URL, the card version and the bad field), [`Error::LegacyOnly`] when the card
     /// offers only legacy interfaces and they are not allowed, and
     /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
-    pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {
+    pub async fn connect(self, agent: &str) -> Result<A2aClient, Error> {
         let parts = self.parts()?;
-        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        let fetched = card::fetch(&parts.http, &parts.policy, agent).await?;
         self.check_signatures(&parts, &fetched).await?;
         parts.client(fetched.card, Some(&fetched.url))
     }
@@ -425,15 +429,15 @@ impl ClientBuilder {
         Ok((crate::signature::check(document, &keys), problems))
     }
 
-    /// Fetches and normalizes the agent card at `base_url`, as [`connect`](Self::connect) does,
+    /// Fetches and normalizes the card of the agent `agent` names, as [`connect`](Self::connect) does,
     /// without choosing an interface.
     ///
     /// # Errors
     ///
     /// As [`connect`](Self::connect), except that any card is fine.
-    pub async fn fetch_card(&self, base_url: &str) -> Result<AgentCard, Error> {
+    pub async fn fetch_card(&self, agent: &str) -> Result<AgentCard, Error> {
         let parts = self.parts()?;
-        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        let fetched = card::fetch(&parts.http, &parts.policy, agent).await?;
         self.check_signatures(&parts, &fetched).await?;
         Ok(fetched.card)
     }

@@ -53,15 +53,16 @@ impl A2aClient {
         crate::ClientBuilder::new()
     }
 
-    /// Fetches the agent card from `base_url` and returns a client for the first interface of
-    /// the card that it speaks, with the default settings. See
-    /// [`ClientBuilder::connect`](crate::ClientBuilder::connect).
+    /// Fetches the card of the agent `agent` names (`http://127.0.0.1:7420`, `127.0.0.1:7420`,
+    /// `agent.example.com`, a card's URL: see [`card::AgentRef`](crate::card::AgentRef)) and
+    /// returns a client for the first interface of the card that it speaks, with the default
+    /// settings. See [`ClientBuilder::connect`](crate::ClientBuilder::connect).
     ///
     /// # Errors
     ///
     /// As [`ClientBuilder::connect`](crate::ClientBuilder::connect).
-    pub async fn connect(base_url: &str) -> Result<Self, Error> {
-        Self::builder().connect(base_url).await
+    pub async fn connect(agent: &str) -> Result<Self, Error> {
+        Self::builder().connect(agent).await
     }
 
     /// A client for a card the caller already has, with the default settings.
