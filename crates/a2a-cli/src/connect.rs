@@ -142,7 +142,7 @@ pub(crate) fn logged(builder: ClientBuilder, diag: &Diag) -> ClientBuilder {
 pub(crate) fn builder(opts: &Common, diag: &Diag) -> Result<ClientBuilder, CliError> {
     let mut builder = A2aClient::builder()
         .timeout(opts.timeout)
-        .retry(RetryPolicy::default().with_max_retries(opts.retries))
+        .retry(RetryPolicy::default().with_max_attempts(opts.retries.saturating_add(1)))
         .preferred_transports(opts.transports.iter().cloned())
         .danger_accept_invalid_certs(opts.insecure)
         // `--transport GRPC` (or a card that lists gRPC first) calls over gRPC.
@@ -314,7 +314,7 @@ async fn fetch(
         agent: reference.to_owned(),
         ..Context::default()
     };
-    let policy = RetryPolicy::default().with_max_retries(opts.retries);
+    let policy = RetryPolicy::default().with_max_attempts(opts.retries.saturating_add(1));
     for url in urls {
         let mut attempt = 0;
         let (head, body) = loop {
@@ -347,8 +347,8 @@ async fn fetch(
                 }
                 Err(error) => return Err(CliError::from_client(&error, &ctx)),
             }
-            tokio::time::sleep(policy.backoff(attempt)).await;
             attempt += 1;
+            tokio::time::sleep(policy.backoff(attempt)).await;
         };
         if head.status == http::StatusCode::NOT_FOUND {
             diag.debug(&format!("no card at {url} (HTTP 404)"));

@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use a2a_types::protocol::VersionNumber;
 use a2a_types::v1::{AgentCard, AgentInterface};
 use http::{HeaderName, HeaderValue};
 
@@ -12,7 +13,6 @@ use crate::http::HttpClient;
 use crate::interceptor::{Interceptor, SetHeader};
 use crate::transport::{
     Negotiated, TransportFactory, TransportTarget, Transports, VersionPolicy, is_legacy,
-    version_order,
 };
 use crate::{A2aClient, Error, RetryPolicy, card};
 
@@ -27,7 +27,7 @@ use crate::{A2aClient, Error, RetryPolicy, card};
 /// let client = A2aClient::builder()
 ///     .connect_timeout(Duration::from_secs(5))
 ///     .timeout(Duration::from_secs(60))
-///     .retry(RetryPolicy::default().with_max_retries(3))
+///     .retry(RetryPolicy::default().with_max_attempts(4))
 ///     .bearer_auth("secret-token")
 ///     .extension("https://example.com/ext/trace/v1")
 ///     .connect("https://agent.example.com")
@@ -94,7 +94,7 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// A builder with the defaults: connect timeout 10 s, call timeout 300 s, 2 retries,
+    /// A builder with the defaults: connect timeout 10 s, call timeout 300 s, 3 attempts,
     /// 5 stream reconnections, no stream idle timeout, no interceptors.
     pub fn new() -> Self {
         Self::default()
@@ -247,20 +247,15 @@ impl ClientBuilder {
     /// does not speak makes [`connect`](Self::connect) and [`from_card`](Self::from_card) fail
     /// with [`Error::Config`].
     pub fn protocol_version(mut self, version: &str) -> Self {
-        let (major, minor) = version_order(version);
-        let known = ["1.0", "0.3", "0.2", "0.1"];
-        let wanted = if major >= 1 {
-            format!("{major}.{minor}")
-        } else {
-            format!("0.{minor}")
-        };
-        if major < 0 || (major == 0 && !known.contains(&wanted.as_str())) || major > 1 {
-            self.invalid.get_or_insert(Error::Config(format!(
-                "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
-                version.trim()
-            )));
+        match VersionNumber::parse(version).filter(|v| v.protocol_version().is_some()) {
+            Some(wanted) => self.versions = VersionPolicy::Exactly(wanted),
+            None => {
+                self.invalid.get_or_insert(Error::Config(format!(
+                    "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
+                    version.trim()
+                )));
+            }
         }
-        self.versions = VersionPolicy::Exactly(wanted);
         self
     }
 
@@ -348,8 +343,10 @@ impl ClientBuilder {
             .map(|(interface, _)| interface)
     }
 
-    /// Fetches the agent card from `base_url` (see [`card::card_urls`](crate::card::card_urls):
-    /// first `/.well-known/agent-card.json`, then `/.well-known/agent.json`), normalizes it to
+    /// Fetches the card of the agent `agent` names (a URL, `host:port` or a card's URL, as the
+    /// `a2a` command's `-a` takes them: see [`card::AgentRef`](crate::card::AgentRef); an
+    /// origin's card is at `/.well-known/agent-card.json`, then `/.well-known/agent.json`;
+    /// `127.0.0.1:7420` is `http://127.0.0.1:7420`), normalizes it to
     /// the 1.0 model ([`a2a_types::card::parse`]), and returns a client for the first interface
     /// of the card (in the caller's [preferred](Self::preferred_transports) bindings' order,
     /// then in the card's) that it speaks: `JSONRPC` or `HTTP+JSON` of protocol version 1.x, or
@@ -359,13 +356,15 @@ impl ClientBuilder {
     ///
     /// # Errors
     ///
-    /// The error of the card fetch, [`Error::Card`] for a document that is not a card (naming
+    /// [`Error::Config`] for a reference that names no agent on the network (a card file: read
+    /// it and use [`from_card`](Self::from_card)), the error of the card fetch, [`Error::Card`]
+    /// for a document that is not a card (naming
     /// the URL, the card version and the bad field), [`Error::LegacyOnly`] when the card
     /// offers only legacy interfaces and they are not allowed, and
     /// [`Error::NoSupportedInterface`] when the card offers no interface this client speaks.
-    pub async fn connect(self, base_url: &str) -> Result<A2aClient, Error> {
+    pub async fn connect(self, agent: &str) -> Result<A2aClient, Error> {
         let parts = self.parts()?;
-        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        let fetched = card::fetch(&parts.http, &parts.policy, agent).await?;
         self.check_signatures(&parts, &fetched).await?;
         parts.client(fetched.card, Some(&fetched.url))
     }
@@ -430,15 +429,15 @@ impl ClientBuilder {
         Ok((crate::signature::check(document, &keys), problems))
     }
 
-    /// Fetches and normalizes the agent card at `base_url`, as [`connect`](Self::connect) does,
+    /// Fetches and normalizes the card of the agent `agent` names, as [`connect`](Self::connect) does,
     /// without choosing an interface.
     ///
     /// # Errors
     ///
     /// As [`connect`](Self::connect), except that any card is fine.
-    pub async fn fetch_card(&self, base_url: &str) -> Result<AgentCard, Error> {
+    pub async fn fetch_card(&self, agent: &str) -> Result<AgentCard, Error> {
         let parts = self.parts()?;
-        let fetched = card::fetch(&parts.http, &parts.policy, base_url).await?;
+        let fetched = card::fetch(&parts.http, &parts.policy, agent).await?;
         self.check_signatures(&parts, &fetched).await?;
         Ok(fetched.card)
     }
@@ -538,7 +537,7 @@ impl ClientBuilder {
             )?,
             policy: Policy {
                 timeout: self.timeout,
-                retry: self.retry.clone(),
+                retry: self.retry,
                 stream_reconnects: self.stream_reconnects,
                 stream_idle_timeout: self.stream_idle_timeout,
                 interceptors,

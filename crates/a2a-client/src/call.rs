@@ -1,13 +1,13 @@
-//! The call layer, written once above the transports: retries, the call timeout and the
-//! interceptors' failure reports around each attempt; and [`Core`], the state a client and its
-//! streams share.
+//! The call layer, written once above the transports: retries, the call timeout, the
+//! interceptors' view of each attempt's operation and their failure reports; and [`Core`], the
+//! state a client and its streams share.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::protocol::Operation;
-use a2a_types::v1::{AgentCard, AgentInterface, GetTaskRequest, SubscribeToTaskRequest, Task};
+use a2a_types::protocol::{Call, Reply, Request, StreamRequest, UnexpectedReply};
+use a2a_types::v1::{AgentCard, AgentInterface, GetTaskRequest, Task};
 
 use crate::Error;
 use crate::http::Interceptors;
@@ -26,20 +26,21 @@ pub(crate) struct Policy {
 
 impl Policy {
     /// Runs the attempts of one call until one succeeds, one fails for good, or the retries are
-    /// used up; `attempt` gets the [`CallInfo`] of each.
+    /// used up; `attempt` gets the [`CallInfo`] of each (`first`'s, counted on).
     pub(crate) async fn run<'f, T>(
         &self,
-        method: &'static str,
+        first: CallInfo,
         retry: Retry,
         mut attempt: impl FnMut(CallInfo) -> BoxFuture<'f, Result<T, Error>>,
     ) -> Result<T, Error> {
         let mut n = 0;
         loop {
-            let call = CallInfo::new(method, n);
+            let mut call = first.clone();
+            call.attempt = n;
             match self.attempt(&call, attempt(call.clone())).await {
-                Err(error) if n < self.retry.max_retries && retry.allows(&error) => {
-                    tokio::time::sleep(self.retry.backoff(n)).await;
+                Err(error) if n + 1 < self.retry.max_attempts && retry.allows(&error) => {
                     n += 1;
+                    tokio::time::sleep(self.retry.jittered(n)).await;
                 }
                 outcome => return outcome,
             }
@@ -87,26 +88,87 @@ impl Core {
         }
     }
 
-    /// `GetTask`, with retries; the request's tenant as it is.
-    pub(crate) async fn get_task(&self, request: GetTaskRequest) -> Result<Task, Error> {
+    /// Tells the interceptors which operation an attempt is, with its request.
+    fn announce(&self, call: &CallInfo, request: &Call) {
+        for interceptor in self.policy.interceptors.iter() {
+            interceptor.on_call(call, request);
+        }
+    }
+
+    /// The attempts of `call` under the retries its operation allows, each announced to the
+    /// interceptors and made by `attempt`.
+    async fn attempts<'f, T>(
+        &self,
+        call: &Call,
+        mut attempt: impl FnMut(CallInfo) -> BoxFuture<'f, Result<T, Error>>,
+    ) -> Result<T, Error> {
+        let operation = call.operation();
         self.policy
-            .run(Operation::GetTask.method(), Retry::Idempotent, |call| {
-                self.transport.get_task(call, &request)
+            .run(CallInfo::of(operation, 0), Retry::of(operation), |info| {
+                self.announce(&info, call);
+                attempt(info)
             })
             .await
     }
 
-    /// One attempt of `SubscribeToTask` (a stream's reconnection; the stream counts them).
-    pub(crate) async fn resubscribe(
+    /// A unary operation, with the retries its operation allows.
+    pub(crate) async fn call(&self, request: Request) -> Result<Reply, Error> {
+        let call = Call::Unary(request);
+        let Call::Unary(request) = &call else {
+            unreachable!("a unary call")
+        };
+        self.attempts(&call, |info| self.transport.call(info, request))
+            .await
+    }
+
+    /// A streaming operation, with the retries its operation allows, until its stream is open.
+    pub(crate) async fn open(
         &self,
-        request: &SubscribeToTaskRequest,
+        request: StreamRequest,
+        last_event_id: Option<&str>,
+    ) -> Result<EventStream, Error> {
+        let call = Call::Stream(request);
+        let Call::Stream(request) = &call else {
+            unreachable!("a streaming call")
+        };
+        self.attempts(&call, |info| {
+            self.transport.open(info, request, last_event_id)
+        })
+        .await
+    }
+
+    /// `GetTask`, with retries; the request's tenant as it is.
+    pub(crate) async fn get_task(&self, request: GetTaskRequest) -> Result<Task, Error> {
+        expect(self.call(request.into()).await?)
+    }
+
+    /// One attempt of a streaming operation (a stream's reconnection, `attempt` as the stream
+    /// counts them).
+    pub(crate) async fn reopen(
+        &self,
+        request: StreamRequest,
         last_event_id: Option<&str>,
         attempt: u32,
     ) -> Result<EventStream, Error> {
-        let call = CallInfo::new(Operation::SubscribeToTask.method(), attempt);
-        let opening = self
-            .transport
-            .subscribe_to_task(call.clone(), request, last_event_id);
+        let call = CallInfo::of(request.operation(), attempt);
+        let request = Call::Stream(request);
+        self.announce(&call, &request);
+        let Call::Stream(request) = &request else {
+            unreachable!("a streaming call")
+        };
+        let opening = self.transport.open(call.clone(), request, last_event_id);
         self.policy.attempt(&call, opening).await
     }
+}
+
+/// The result a reply carries, of the type its operation answers with.
+pub(crate) fn expect<T>(reply: Reply) -> Result<T, Error>
+where
+    T: TryFrom<Reply, Error = UnexpectedReply>,
+{
+    T::try_from(reply).map_err(|unexpected| {
+        Error::Protocol(format!(
+            "the transport answered with the wrong kind of reply: {unexpected}"
+        ))
+    })
 }

@@ -34,10 +34,159 @@ use crate::interceptor::CallInfo;
 use crate::retry::Retry;
 use crate::transport::{Transports, VersionPolicy, boxed};
 
-/// The URLs to try for the card of the agent at `base_url`, in order.
+/// An agent, as a person names it: what [`A2aClient::connect`](crate::A2aClient::connect),
+/// [`ClientBuilder::connect`](crate::ClientBuilder::connect) and the `a2a` command's `-a` take.
 ///
-/// A URL that already names a `.json` document is taken as the card's own URL; any other gets
-/// [`paths::AGENT_CARD`] and then [`paths::LEGACY_AGENT_CARD`] appended to its path.
+/// * A URL (`http://`, `https://`): an origin gets the well-known paths
+///   (`/.well-known/agent-card.json`, then the legacy `/.well-known/agent.json`); a path that
+///   ends in `.json` is the card's own URL; any other path is the base of an agent mounted
+///   there (its well-known paths under it) or the card's own URL, tried in that order.
+/// * A bare host (`127.0.0.1:7420`, `localhost:7420`, `agent.example.com`,
+///   `agent.example.com/card.json`): the same, over `http` for a loopback host (`localhost`,
+///   `127.x.x.x`, `[::1]`) and `https` for any other.
+/// * A card file: `file://...`, or a path that exists, starts with `/`, `.` or `~`, or ends in
+///   `.json` (and is no host with a path).
+///
+/// ```
+/// use a2a_client::card::AgentRef;
+///
+/// assert_eq!(
+///     AgentRef::parse("127.0.0.1:7420").unwrap(),
+///     AgentRef::Urls(vec![
+///         "http://127.0.0.1:7420/.well-known/agent-card.json".into(),
+///         "http://127.0.0.1:7420/.well-known/agent.json".into(),
+///     ])
+/// );
+/// assert_eq!(
+///     AgentRef::parse("agent.example.com/card.json").unwrap(),
+///     AgentRef::Urls(vec!["https://agent.example.com/card.json".into()])
+/// );
+/// assert_eq!(AgentRef::parse("./card.json").unwrap(), AgentRef::File("./card.json".into()));
+/// assert!(AgentRef::parse("ftp://agent.example.com").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentRef {
+    /// The URLs the card may be at, to try in order (the next one after a 404).
+    Urls(Vec<String>),
+    /// A card file.
+    File(std::path::PathBuf),
+}
+
+impl AgentRef {
+    /// Reads a reference (surrounding whitespace ignored).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] for an empty reference, and for a URL whose scheme is not `http`,
+    /// `https` or `file`.
+    pub fn parse(reference: &str) -> Result<Self, Error> {
+        let text = reference.trim();
+        if text.is_empty() {
+            return Err(Error::Config(
+                "no agent: name one by its URL, host:port or card file".to_owned(),
+            ));
+        }
+        if let Some(rest) = text.strip_prefix("file://") {
+            let path = rest.strip_prefix("localhost").unwrap_or(rest);
+            return Ok(AgentRef::File(path.into()));
+        }
+        if let Some((scheme, rest)) = text.split_once("://") {
+            if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+                return Err(Error::Config(format!(
+                    "cannot fetch an agent card from `{text}`: the scheme must be http, https or \
+                     file"
+                )));
+            }
+            return Ok(AgentRef::Urls(locations(
+                &scheme.to_ascii_lowercase(),
+                rest,
+            )));
+        }
+        let path = std::path::PathBuf::from(expand_home(text));
+        if path.exists()
+            || text.starts_with(['/', '.', '~'])
+            || text.to_ascii_lowercase().ends_with(".json") && !looks_like_host(text)
+        {
+            return Ok(AgentRef::File(path));
+        }
+        let host = text.split(['/', '?', '#']).next().unwrap_or(text);
+        let scheme = if is_loopback(host) { "http" } else { "https" };
+        Ok(AgentRef::Urls(locations(scheme, text)))
+    }
+
+    /// The URLs of a reference to an agent on the network.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`](Self::parse), and [`Error::Config`] for a card file, which is read by the
+    /// caller ([`a2a_types::card::parse_slice`]) and given to
+    /// [`ClientBuilder::from_card`](crate::ClientBuilder::from_card).
+    pub fn urls(reference: &str) -> Result<Vec<String>, Error> {
+        match Self::parse(reference)? {
+            AgentRef::Urls(urls) => Ok(urls),
+            AgentRef::File(path) => Err(Error::Config(format!(
+                "`{}` names a card file ({}): read it (a2a_types::card::parse_slice) and build \
+                 the client with ClientBuilder::from_card",
+                reference.trim(),
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// The card URLs for `scheme://rest`: see [`AgentRef`].
+fn locations(scheme: &str, rest: &str) -> Vec<String> {
+    let (authority, path) = match rest.find(['/', '?', '#']) {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let url = format!("{scheme}://{authority}{path}");
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    if path.to_ascii_lowercase().ends_with(".json") {
+        return vec![url];
+    }
+    let base = format!("{scheme}://{authority}{}", path.trim_end_matches('/'));
+    let mut urls = vec![
+        format!("{base}{}", paths::AGENT_CARD),
+        format!("{base}{}", paths::LEGACY_AGENT_CARD),
+    ];
+    if !path.trim_end_matches('/').is_empty() {
+        urls.push(url);
+    }
+    urls
+}
+
+/// A bare host with a path to a `.json` card: `agent.example.com/card.json`.
+fn looks_like_host(text: &str) -> bool {
+    text.split_once('/')
+        .is_some_and(|(host, _)| host.contains('.') || host.contains(':'))
+}
+
+/// `~/` as the home directory.
+fn expand_home(text: &str) -> String {
+    match (text.strip_prefix("~/"), std::env::var("HOME")) {
+        (Some(rest), Ok(home)) => format!("{home}/{rest}"),
+        _ => text.to_owned(),
+    }
+}
+
+/// `localhost`, `127.x.x.x`, `[::1]`, with or without a port.
+fn is_loopback(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or(rest)
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name == "::1"
+        || name
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The URLs to try for the card of the agent `reference` names, in order (see [`AgentRef`]);
+/// none for a card file or a reference that is no agent.
 ///
 /// ```
 /// assert_eq!(
@@ -45,17 +194,17 @@ use crate::transport::{Transports, VersionPolicy, boxed};
 ///     ["http://127.0.0.1:7420/.well-known/agent-card.json", "http://127.0.0.1:7420/.well-known/agent.json"]
 /// );
 /// assert_eq!(a2a_client::card::card_urls("https://a.example/card.json"), ["https://a.example/card.json"]);
+/// assert_eq!(
+///     a2a_client::card::card_urls("https://a.example/agents/echo"),
+///     [
+///         "https://a.example/agents/echo/.well-known/agent-card.json",
+///         "https://a.example/agents/echo/.well-known/agent.json",
+///         "https://a.example/agents/echo",
+///     ]
+/// );
 /// ```
-pub fn card_urls(base_url: &str) -> Vec<String> {
-    let path = base_url.split(['?', '#']).next().unwrap_or(base_url);
-    if path.ends_with(".json") {
-        return vec![base_url.to_owned()];
-    }
-    let base = path.trim_end_matches('/');
-    vec![
-        format!("{base}{}", paths::AGENT_CARD),
-        format!("{base}{}", paths::LEGACY_AGENT_CARD),
-    ]
+pub fn card_urls(reference: &str) -> Vec<String> {
+    AgentRef::urls(reference).unwrap_or_default()
 }
 
 /// The interface a client with the default settings uses: the first interface, in the card's
@@ -122,22 +271,23 @@ pub(crate) struct Fetched {
     pub(crate) url: http::Uri,
 }
 
-/// Fetches and normalizes the card of the agent at `base_url`; returns it with the document
-/// and the URL it was found at.
+/// Fetches and normalizes the card of the agent `agent` names ([`AgentRef`]); returns it with
+/// the document and the URL it was found at.
 pub(crate) async fn fetch(
     http: &HttpClient,
     policy: &Policy,
-    base_url: &str,
+    agent: &str,
 ) -> Result<Fetched, Error> {
-    parse_url(base_url)?;
-    let urls = card_urls(base_url);
+    let urls = AgentRef::urls(agent)?;
     let mut first_error = None;
     for url in &urls {
         let uri = parse_url(url)?;
         let fetched = policy
-            .run(CallInfo::AGENT_CARD, Retry::Idempotent, |call| {
-                boxed(fetch_once(http, call, &uri))
-            })
+            .run(
+                CallInfo::new(CallInfo::AGENT_CARD, 0),
+                Retry::Idempotent,
+                |call| boxed(fetch_once(http, call, &uri)),
+            )
             .await;
         match fetched {
             Ok((card, document)) => {
@@ -202,6 +352,85 @@ async fn fetch_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn references_as_the_a2a_command_takes_them() {
+        let urls = |r: &str| match AgentRef::parse(r).unwrap() {
+            AgentRef::Urls(urls) => urls,
+            other => panic!("{r}: {other:?}"),
+        };
+        assert_eq!(
+            urls("127.0.0.1:7420"),
+            [
+                "http://127.0.0.1:7420/.well-known/agent-card.json",
+                "http://127.0.0.1:7420/.well-known/agent.json",
+            ]
+        );
+        assert_eq!(
+            urls(" agent.example.com "),
+            [
+                "https://agent.example.com/.well-known/agent-card.json",
+                "https://agent.example.com/.well-known/agent.json",
+            ]
+        );
+        assert_eq!(
+            urls("HTTP://localhost:9/"),
+            [
+                "http://localhost:9/.well-known/agent-card.json",
+                "http://localhost:9/.well-known/agent.json",
+            ]
+        );
+        assert_eq!(
+            urls("https://a.example/cards/7?v=2"),
+            [
+                "https://a.example/cards/7/.well-known/agent-card.json",
+                "https://a.example/cards/7/.well-known/agent.json",
+                "https://a.example/cards/7?v=2",
+            ]
+        );
+        assert_eq!(
+            urls("agent.example.com/card.json"),
+            ["https://agent.example.com/card.json"]
+        );
+        assert_eq!(
+            urls("[::1]:8080/Card.JSON"),
+            ["http://[::1]:8080/Card.JSON"]
+        );
+        let file = |r: &str| AgentRef::parse(r).unwrap();
+        assert_eq!(
+            file("file:///tmp/c.json"),
+            AgentRef::File("/tmp/c.json".into())
+        );
+        assert_eq!(
+            file("file://localhost/tmp/c.json"),
+            AgentRef::File("/tmp/c.json".into())
+        );
+        assert_eq!(file("./card.json"), AgentRef::File("./card.json".into()));
+        assert_eq!(file("card.json"), AgentRef::File("card.json".into()));
+        assert_eq!(file("/etc/agent"), AgentRef::File("/etc/agent".into()));
+        assert_eq!(
+            AgentRef::parse("ftp://x").unwrap_err().to_string(),
+            "cannot fetch an agent card from `ftp://x`: the scheme must be http, https or file"
+        );
+        assert!(AgentRef::parse(" ").is_err());
+        assert_eq!(card_urls("card.json"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn loopback_hosts() {
+        for host in [
+            "localhost",
+            "LOCALHOST:80",
+            "127.0.0.1",
+            "127.1.2.3:9",
+            "[::1]:8080",
+        ] {
+            assert!(is_loopback(host), "{host}");
+        }
+        for host in ["example.com", "10.0.0.1:80", "[2001:db8::1]"] {
+            assert!(!is_loopback(host), "{host}");
+        }
+    }
 
     #[test]
     fn interface_urls_resolve_against_the_card() {

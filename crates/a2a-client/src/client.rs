@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_types::protocol::Operation;
+use a2a_types::protocol::{Reply, Request, StreamRequest, UnexpectedReply};
 use a2a_types::v1::{
     AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
@@ -13,8 +13,7 @@ use a2a_types::v1::{
     SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
 };
 
-use crate::call::Core;
-use crate::retry::Retry;
+use crate::call::{Core, expect};
 use crate::{Error, TaskStream};
 
 /// The protocol version this client speaks, sent as `A2A-Version` with every request
@@ -54,15 +53,16 @@ impl A2aClient {
         crate::ClientBuilder::new()
     }
 
-    /// Fetches the agent card from `base_url` and returns a client for the first interface of
-    /// the card that it speaks, with the default settings. See
-    /// [`ClientBuilder::connect`](crate::ClientBuilder::connect).
+    /// Fetches the card of the agent `agent` names (`http://127.0.0.1:7420`, `127.0.0.1:7420`,
+    /// `agent.example.com`, a card's URL: see [`card::AgentRef`](crate::card::AgentRef)) and
+    /// returns a client for the first interface of the card that it speaks, with the default
+    /// settings. See [`ClientBuilder::connect`](crate::ClientBuilder::connect).
     ///
     /// # Errors
     ///
     /// As [`ClientBuilder::connect`](crate::ClientBuilder::connect).
-    pub async fn connect(base_url: &str) -> Result<Self, Error> {
-        Self::builder().connect(base_url).await
+    pub async fn connect(agent: &str) -> Result<Self, Error> {
+        Self::builder().connect(agent).await
     }
 
     /// A client for a card the caller already has, with the default settings.
@@ -99,17 +99,89 @@ impl A2aClient {
         self.core.tenant(tenant);
     }
 
-    /// Runs one unary operation with the retries `retry` allows.
-    async fn unary<'f, T>(
+    /// One unary operation, its reply as the result type `T` the operation answers with.
+    async fn unary<T>(&self, request: impl Into<Request>) -> Result<T, Error>
+    where
+        T: TryFrom<Reply, Error = UnexpectedReply>,
+    {
+        expect(self.core.call(request.into()).await?)
+    }
+
+    /// One streaming operation as a [`TaskStream`] that resumes with `tenant`.
+    async fn stream(
         &self,
-        operation: Operation,
-        retry: Retry,
-        attempt: impl FnMut(crate::CallInfo) -> crate::transport::BoxFuture<'f, Result<T, Error>>,
-    ) -> Result<T, Error> {
-        self.core
-            .policy
-            .run(operation.method(), retry, attempt)
-            .await
+        request: StreamRequest,
+        tenant: Option<String>,
+        last_event_id: Option<String>,
+    ) -> Result<TaskStream, Error> {
+        let task = match &request {
+            StreamRequest::SubscribeToTask(subscribe) => Some(subscribe.id.clone()),
+            _ => None,
+        };
+        let body = self.core.open(request, last_event_id.as_deref()).await?;
+        Ok(TaskStream::new(
+            self.core.clone(),
+            body,
+            task,
+            tenant,
+            last_event_id,
+        ))
+    }
+
+    // ----- the operations as values ---------------------------------------------------------
+
+    /// Any unary operation, as a value: what the typed methods below do, for a caller that
+    /// holds the operation as a [`Request`] (a proxy, a tool bridge, a test that walks every
+    /// operation). A request without a tenant (or with an empty one) gets the interface's; a
+    /// `SendMessage` is prepared as [`send_message`](Self::send_message) prepares it. The
+    /// reply is the one the operation answers with ([`Reply::Task`] for `GetTask`, ...).
+    ///
+    /// ```no_run
+    /// use a2a_types::protocol::{Reply, Request};
+    /// use a2a_types::v1::GetTaskRequest;
+    ///
+    /// # async fn run(client: a2a_client::A2aClient) -> Result<(), a2a_client::Error> {
+    /// let reply = client.call(Request::from(GetTaskRequest::new("t-1"))).await?;
+    /// if let Reply::Task(task) = reply {
+    ///     println!("{}", task.status.state);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As the operation's typed method.
+    pub async fn call(&self, mut request: Request) -> Result<Reply, Error> {
+        if request.tenant().is_none() {
+            request.set_tenant(self.core.interface.tenant.clone());
+        }
+        if let Request::SendMessage(send) = &mut request {
+            self.prepare_send(send);
+        }
+        self.core.call(request).await
+    }
+
+    /// Any streaming operation, as a value, as a [`TaskStream`] (see [`call`](Self::call));
+    /// `last_event_id` resumes a `SubscribeToTask` after that event, as
+    /// [`subscribe_to_task_after`](Self::subscribe_to_task_after).
+    ///
+    /// # Errors
+    ///
+    /// As the operation's typed method.
+    pub async fn open(
+        &self,
+        mut request: StreamRequest,
+        last_event_id: Option<String>,
+    ) -> Result<TaskStream, Error> {
+        if request.tenant().is_none() {
+            request.set_tenant(self.core.interface.tenant.clone());
+        }
+        if let StreamRequest::SendStreamingMessage(send) = &mut request {
+            self.prepare_send(send);
+        }
+        let tenant = request.tenant().map(str::to_owned);
+        self.stream(request, tenant, last_event_id).await
     }
 
     // ----- the operations ------------------------------------------------------------------
@@ -129,11 +201,7 @@ impl A2aClient {
         mut request: SendMessageRequest,
     ) -> Result<SendMessageResponse, Error> {
         self.prepare_send(&mut request);
-        let transport = &self.core.transport;
-        self.unary(Operation::SendMessage, Retry::Send, |call| {
-            transport.send_message(call, &request)
-        })
-        .await
+        self.unary(request).await
     }
 
     /// `SendStreamingMessage`: sends a message and follows the task it starts as a stream of
@@ -147,19 +215,8 @@ impl A2aClient {
         mut request: SendMessageRequest,
     ) -> Result<TaskStream, Error> {
         self.prepare_send(&mut request);
-        let transport = &self.core.transport;
-        let body = self
-            .unary(Operation::SendStreamingMessage, Retry::Send, |call| {
-                transport.send_streaming_message(call, &request)
-            })
-            .await?;
-        Ok(TaskStream::new(
-            self.core.clone(),
-            body,
-            None,
-            request.tenant,
-            None,
-        ))
+        let tenant = request.tenant.clone();
+        self.stream(request.into(), tenant, None).await
     }
 
     /// `GetTask`.
@@ -183,11 +240,7 @@ impl A2aClient {
         mut request: ListTasksRequest,
     ) -> Result<ListTasksResponse, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(Operation::ListTasks, Retry::Idempotent, |call| {
-            transport.list_tasks(call, &request)
-        })
-        .await
+        self.unary(request).await
     }
 
     /// `CancelTask`: asks the agent to stop; returns the task as it stands then.
@@ -199,11 +252,7 @@ impl A2aClient {
     /// that already ended.
     pub async fn cancel_task(&self, mut request: CancelTaskRequest) -> Result<Task, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(Operation::CancelTask, Retry::Idempotent, |call| {
-            transport.cancel_task(call, &request)
-        })
-        .await
+        self.unary(request).await
     }
 
     /// `SubscribeToTask`: follows a task as a stream of events, starting with the task as it
@@ -234,20 +283,8 @@ impl A2aClient {
         last_event_id: Option<String>,
     ) -> Result<TaskStream, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        let after = last_event_id.as_deref();
-        let body = self
-            .unary(Operation::SubscribeToTask, Retry::Idempotent, |call| {
-                transport.subscribe_to_task(call, &request, after)
-            })
-            .await?;
-        Ok(TaskStream::new(
-            self.core.clone(),
-            body,
-            Some(request.id),
-            request.tenant,
-            last_event_id,
-        ))
+        let tenant = request.tenant.clone();
+        self.stream(request.into(), tenant, last_event_id).await
     }
 
     /// `CreateTaskPushNotificationConfig`: registers a webhook for a task's updates; returns
@@ -263,13 +300,7 @@ impl A2aClient {
         mut config: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut config.tenant);
-        let transport = &self.core.transport;
-        self.unary(
-            Operation::CreateTaskPushNotificationConfig,
-            Retry::ConnectOnly,
-            |call| transport.create_task_push_notification_config(call, &config),
-        )
-        .await
+        self.unary(config).await
     }
 
     /// `GetTaskPushNotificationConfig`.
@@ -282,13 +313,7 @@ impl A2aClient {
         mut request: GetTaskPushNotificationConfigRequest,
     ) -> Result<TaskPushNotificationConfig, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(
-            Operation::GetTaskPushNotificationConfig,
-            Retry::Idempotent,
-            |call| transport.get_task_push_notification_config(call, &request),
-        )
-        .await
+        self.unary(request).await
     }
 
     /// `ListTaskPushNotificationConfigs`.
@@ -301,13 +326,7 @@ impl A2aClient {
         mut request: ListTaskPushNotificationConfigsRequest,
     ) -> Result<ListTaskPushNotificationConfigsResponse, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(
-            Operation::ListTaskPushNotificationConfigs,
-            Retry::Idempotent,
-            |call| transport.list_task_push_notification_configs(call, &request),
-        )
-        .await
+        self.unary(request).await
     }
 
     /// `DeleteTaskPushNotificationConfig`. The answer may be `{}`, `null` (JSON-RPC) or empty
@@ -321,13 +340,7 @@ impl A2aClient {
         mut request: DeleteTaskPushNotificationConfigRequest,
     ) -> Result<(), Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(
-            Operation::DeleteTaskPushNotificationConfig,
-            Retry::Idempotent,
-            |call| transport.delete_task_push_notification_config(call, &request),
-        )
-        .await
+        self.unary(request).await
     }
 
     /// `GetExtendedAgentCard`: the card an authenticated caller may see. Returned as sent
@@ -343,11 +356,7 @@ impl A2aClient {
         mut request: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, Error> {
         self.tenant(&mut request.tenant);
-        let transport = &self.core.transport;
-        self.unary(Operation::GetExtendedAgentCard, Retry::Idempotent, |call| {
-            transport.get_extended_agent_card(call, &request)
-        })
-        .await
+        self.unary(request).await
     }
 
     // ----- plumbing ------------------------------------------------------------------------

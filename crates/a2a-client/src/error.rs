@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use a2a_jsonrpc::{A2aError, ErrorCode, ErrorObject};
 use a2a_types::card::CardError;
+use a2a_types::protocol::VersionNumber;
 use a2a_types::v1::AgentInterface;
 
 /// A boxed error of the layer below (hyper, the socket, TLS), kept out of the public API.
@@ -350,13 +351,10 @@ fn no_interface(offered: &[AgentInterface], supported: &[String]) -> String {
 fn legacy_only(offered: &[AgentInterface]) -> String {
     let newest = offered
         .iter()
-        .map(|i| crate::transport::version_order(&i.protocol_version))
-        .filter(|(major, _)| *major == 0)
+        .filter_map(|i| VersionNumber::parse(&i.protocol_version))
+        .filter(|version| version.is_legacy())
         .max()
-        .map_or_else(
-            || "0.3".to_owned(),
-            |(major, minor)| format!("{major}.{minor}"),
-        );
+        .map_or_else(|| "0.3".to_owned(), |version| version.to_string());
     let list: Vec<String> = offered
         .iter()
         .map(|i| format!("{} {} {}", i.protocol_binding, i.protocol_version, i.url))

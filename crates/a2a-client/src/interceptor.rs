@@ -1,7 +1,9 @@
-//! [`Interceptor`]s: see and change every HTTP request the client sends, and see every answer.
+//! [`Interceptor`]s: see every call as the operation it is, see and change every HTTP request
+//! the client sends, and see every answer.
 
 use std::fmt;
 
+use a2a_types::protocol::{Call, Operation};
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue};
 
@@ -15,6 +17,9 @@ pub struct CallInfo {
     /// method, whatever the binding), or [`CallInfo::AGENT_CARD`] for the fetch of the agent
     /// card.
     pub method: &'static str,
+    /// The operation as a value, `None` for the card and JWKS fetches and other plain HTTP
+    /// requests ([`ClientBuilder::send_http`](crate::ClientBuilder::send_http)).
+    pub operation: Option<Operation>,
     /// 0 for the first attempt, then 1, 2, ... for retries and stream reconnections.
     pub attempt: u32,
 }
@@ -25,19 +30,37 @@ impl CallInfo {
     /// The `method` of the fetch of a JWKS that may hold a card's signing key.
     pub const JWKS: &'static str = "GetJwks";
 
-    /// The call of `method`, attempt `attempt` (0 for the first): what a [`Transport`]
-    /// hands to the interceptors.
+    /// The call of `method`, attempt `attempt` (0 for the first); its `operation` is the one
+    /// `method` names, if any.
+    pub fn new(method: &'static str, attempt: u32) -> Self {
+        Self {
+            method,
+            operation: Operation::from_method(method),
+            attempt,
+        }
+    }
+
+    /// The call of `operation`, attempt `attempt` (0 for the first): what the client hands to
+    /// a [`Transport`], which hands it to the interceptors.
     ///
     /// [`Transport`]: crate::transport::Transport
-    pub fn new(method: &'static str, attempt: u32) -> Self {
-        Self { method, attempt }
+    pub fn of(operation: Operation, attempt: u32) -> Self {
+        Self {
+            method: operation.method(),
+            operation: Some(operation),
+            attempt,
+        }
     }
 }
 
-/// Sees and changes each HTTP request before it is sent, and sees each answer.
+/// Sees each call as the operation it is, sees and changes each HTTP request before it is sent,
+/// and sees each answer.
 ///
 /// Every attempt goes through the interceptors: retries and stream reconnections too, so a
 /// fresh token is picked up. Interceptors run in the order they were added.
+/// [`on_call`](Self::on_call) sees the operation with its request, whatever the binding (gRPC
+/// too); the other methods see the HTTP exchange (a gRPC call as an HTTP request, its metadata
+/// as headers).
 ///
 /// ```
 /// use a2a_client::{CallInfo, Interceptor};
@@ -58,6 +81,28 @@ impl CallInfo {
 /// # let _ = client;
 /// ```
 pub trait Interceptor: Send + Sync + 'static {
+    /// Called before each attempt of an A2A operation, with the operation as a value: its
+    /// request message as the client sends it (the tenant filled in), before the transport
+    /// writes it to its wire.
+    ///
+    /// ```
+    /// use a2a_client::{CallInfo, Interceptor};
+    /// use a2a_types::protocol::Call;
+    ///
+    /// /// Logs the task each call is about.
+    /// struct TaskLog;
+    ///
+    /// impl Interceptor for TaskLog {
+    ///     fn on_call(&self, call: &CallInfo, request: &Call) {
+    ///         let task = request.task_id().map_or("(new)", |id| id.as_str());
+    ///         eprintln!("{} attempt {} on task {task}", call.method, call.attempt);
+    ///     }
+    /// }
+    /// ```
+    fn on_call(&self, call: &CallInfo, request: &Call) {
+        let _ = (call, request);
+    }
+
     /// Called with each request just before it is sent: add headers (`Authorization`, an API
     /// key), log it. The body is the JSON-RPC request, or the HTTP+JSON body (empty for `GET`
     /// and `DELETE` routes and for the card fetch).
@@ -163,6 +208,10 @@ where
 
 /// A shared interceptor, so that the caller can keep a handle on it (to read what it observed).
 impl<T: Interceptor + ?Sized> Interceptor for std::sync::Arc<T> {
+    fn on_call(&self, call: &CallInfo, request: &Call) {
+        (**self).on_call(call, request);
+    }
+
     fn on_request(&self, call: &CallInfo, request: &mut http::Request<Bytes>) {
         (**self).on_request(call, request);
     }

@@ -74,15 +74,18 @@
 //!   [`ClientBuilder::protocol_version`] (exactly that version, as the A2A CLI specification's
 //!   `--a2a-version`). Without it, a 0.3-only card is an [`Error::LegacyOnly`] that says how to
 //!   allow it; an operation a version lacks is an [`Error::Unsupported`].
-//! * **Transports** ([`transport`]): the operations travel over a [`Transport`] — JSON-RPC 2.0
-//!   (spec §9) or HTTP+JSON (spec §11: one route per operation, the tenant as the path prefix,
-//!   `application/a2a+json`, `google.rpc.Status` errors), of 1.0, 0.3 or 0.2; JSON-RPC of 0.1.
-//!   More come as [`TransportFactory`]s ([`ClientBuilder::transport`]).
+//! * **Transports** ([`transport`]): the operations travel as values
+//!   ([`Request`](a2a_types::protocol::Request), [`StreamRequest`](a2a_types::protocol::StreamRequest))
+//!   over a [`Transport`], two methods (`call`, `open`) — JSON-RPC 2.0 (spec §9) or HTTP+JSON
+//!   (spec §11: one route per operation, the tenant as the path prefix, `application/a2a+json`,
+//!   `google.rpc.Status` errors), of 1.0, 0.3 or 0.2; JSON-RPC of 0.1. More come as
+//!   [`TransportFactory`]s ([`ClientBuilder::transport`]).
 //! * **Every request** carries `A2A-Version: 1.0` (exactly; `0.3` over 0.3, none over 0.1),
 //!   `A2A-Extensions` when [asked for](ClientBuilder::extension) (`X-A2A-Extensions` over 0.3),
 //!   and the chosen interface's `tenant`.
 //! * **Operations.** One async method per A2A 1.0 operation, taking the request type of
-//!   `a2a_types::v1` and returning its result type. Streams are [`TaskStream`]s: they resume
+//!   `a2a_types::v1` and returning its result type; or any operation as a value
+//!   ([`A2aClient::call`], [`A2aClient::open`]). Streams are [`TaskStream`]s: they resume
 //!   after a dropped connection with `SubscribeToTask` and `Last-Event-ID`, and end at a
 //!   terminal or interrupted state.
 //! * **Resilience.** A connect timeout and a per-call timeout; retries with backoff for
@@ -114,7 +117,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);
-// transport::{jsonrpc, rest, v0_3_*, v0_1_jsonrpc, negotiate}; retry, call (retries,
+// transport (the Transport seam; jsonrpc/ and rest/: one wire each, a codec per version;
+// select: which transport serves which interface; negotiate); retry, call (retries,
 // timeouts); stream; client (operations); card, builder.
 mod builder;
 mod call;

@@ -3,11 +3,13 @@
 
 use std::time::Duration;
 
+use a2a_types::protocol::Operation;
+
 use crate::Error;
 
 /// How often and how patiently failed calls are tried again.
 ///
-/// A call is retried when it fails with a [transient](Error::is_transient) error: a transport
+/// A call is tried again when it fails with a [transient](Error::is_transient) error: a transport
 /// error, a timeout, HTTP 408/429/502/503/504. Which calls:
 ///
 /// * the idempotent ones (`GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, the push
@@ -20,26 +22,29 @@ use crate::Error;
 ///   register a second webhook) only when the connection could not be made, so the request
 ///   never reached the server.
 ///
-/// The wait before retry `n` (from 0) is `initial_backoff * 2^n`, at most `max_backoff`, of
-/// which a random part of up to a half is taken off so that clients do not retry in step.
+/// The wait after `n` failed attempts is `initial_backoff * 2^(n-1)`, at most `max_backoff`, of
+/// which a random part of up to a half is taken off so that clients do not retry in step. The
+/// words are those of the server's push deliveries (`a2a_server::push::RetryPolicy`):
+/// `max_attempts` counts the first attempt, `backoff(failures)` is the wait before jitter.
 ///
 /// ```
 /// use std::time::Duration;
 /// use a2a_client::RetryPolicy;
 ///
 /// let policy = RetryPolicy::default()
-///     .with_max_retries(4)
+///     .with_max_attempts(5)
 ///     .with_initial_backoff(Duration::from_millis(50));
-/// assert!(policy.backoff(0) <= Duration::from_millis(50));
-/// assert!(policy.backoff(10) <= policy.max_backoff);
-/// assert_eq!(RetryPolicy::none().max_retries, 0);
+/// assert_eq!(policy.backoff(1), Duration::from_millis(50));
+/// assert_eq!(policy.backoff(3), Duration::from_millis(200));
+/// assert_eq!(policy.backoff(40), policy.max_backoff);
+/// assert_eq!(RetryPolicy::none().max_attempts, 1);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RetryPolicy {
-    /// Retries after the first attempt. Default 2.
-    pub max_retries: u32,
-    /// The wait before the first retry. Default 200 ms.
+    /// The most attempts of one call, the first included (1: no retries). Default 3.
+    pub max_attempts: u32,
+    /// The wait after the first failure. Default 200 ms.
     pub initial_backoff: Duration,
     /// The longest wait between two attempts. Default 5 s.
     pub max_backoff: Duration,
@@ -48,7 +53,7 @@ pub struct RetryPolicy {
 impl Default for RetryPolicy {
     fn default() -> Self {
         Self {
-            max_retries: 2,
+            max_attempts: 3,
             initial_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
         }
@@ -56,15 +61,15 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// No retries.
+    /// One attempt, no retries.
     pub fn none() -> Self {
-        Self::default().with_max_retries(0)
+        Self::default().with_max_attempts(1)
     }
 
-    /// Sets the number of retries.
+    /// Sets the most attempts (at least 1).
     #[must_use]
-    pub fn with_max_retries(mut self, retries: u32) -> Self {
-        self.max_retries = retries;
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
         self
     }
 
@@ -82,16 +87,18 @@ impl RetryPolicy {
         self
     }
 
-    /// The wait before retry `retry` (0 for the first retry).
-    pub fn backoff(&self, retry: u32) -> Duration {
-        let factor = 1u32.checked_shl(retry.min(20)).unwrap_or(u32::MAX);
-        let full = self
-            .initial_backoff
-            .saturating_mul(factor)
-            .min(self.max_backoff);
-        // Equal jitter: keep at least half of the wait.
-        let half = full / 2;
-        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
+    /// The wait after `failures` failed attempts (at least 1), before jitter.
+    pub fn backoff(&self, failures: u32) -> Duration {
+        let doublings = failures.saturating_sub(1).min(31);
+        self.initial_backoff
+            .saturating_mul(1u32 << doublings)
+            .min(self.max_backoff)
+    }
+
+    /// [`backoff`](Self::backoff) with equal jitter: a random part of up to a half taken off.
+    pub(crate) fn jittered(&self, failures: u32) -> Duration {
+        let full = self.backoff(failures);
+        let nanos = u64::try_from((full / 2).as_nanos()).unwrap_or(u64::MAX);
         let jitter = if nanos == 0 { 0 } else { random() % nanos };
         full - Duration::from_nanos(jitter)
     }
@@ -121,6 +128,15 @@ pub(crate) enum Retry {
 }
 
 impl Retry {
+    /// The failures a call of `operation` may be retried on.
+    pub(crate) fn of(operation: Operation) -> Self {
+        match operation {
+            Operation::SendMessage | Operation::SendStreamingMessage => Retry::Send,
+            Operation::CreateTaskPushNotificationConfig => Retry::ConnectOnly,
+            _ => Retry::Idempotent,
+        }
+    }
+
     pub(crate) fn allows(self, error: &Error) -> bool {
         match self {
             Retry::Idempotent => error.is_transient(),
@@ -139,20 +155,18 @@ mod tests {
         let policy = RetryPolicy::default()
             .with_initial_backoff(Duration::from_millis(100))
             .with_max_backoff(Duration::from_millis(1000));
+        let waits: Vec<u128> = (1..=6).map(|n| policy.backoff(n).as_millis()).collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1000, 1000]);
+        assert_eq!(policy.backoff(0), Duration::from_millis(100));
+        assert_eq!(policy.backoff(u32::MAX), Duration::from_millis(1000));
         for _ in 0..50 {
-            let b0 = policy.backoff(0);
-            assert!(b0 >= Duration::from_millis(50) && b0 <= Duration::from_millis(100));
-            let b2 = policy.backoff(2);
-            assert!(b2 >= Duration::from_millis(200) && b2 <= Duration::from_millis(400));
-            let b9 = policy.backoff(9);
-            assert!(b9 >= Duration::from_millis(500) && b9 <= Duration::from_millis(1000));
-            assert!(policy.backoff(u32::MAX) <= Duration::from_millis(1000));
+            let first = policy.jittered(1);
+            assert!(first >= Duration::from_millis(50) && first <= Duration::from_millis(100));
+            let capped = policy.jittered(9);
+            assert!(capped >= Duration::from_millis(500) && capped <= Duration::from_millis(1000));
         }
-        assert_eq!(
-            RetryPolicy::default()
-                .with_initial_backoff(Duration::ZERO)
-                .backoff(3),
-            Duration::ZERO
-        );
+        let instant = RetryPolicy::default().with_initial_backoff(Duration::ZERO);
+        assert_eq!(instant.jittered(3), Duration::ZERO);
+        assert_eq!(RetryPolicy::default().with_max_attempts(0).max_attempts, 1);
     }
 }

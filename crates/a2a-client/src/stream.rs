@@ -150,8 +150,8 @@ impl TaskStream {
             self.done = true;
             return Some(cause);
         }
-        let wait = policy.retry.backoff(self.failures);
         self.failures += 1;
+        let wait = policy.retry.jittered(self.failures);
         self.reconnects += 1;
         let attempt = self.reconnects;
         let core = self.core.clone();
@@ -162,7 +162,7 @@ impl TaskStream {
             let mut request = SubscribeToTaskRequest::new(task_id.clone());
             request.tenant = tenant.clone();
             match core
-                .resubscribe(&request, last_event_id.as_deref(), attempt)
+                .reopen(request.into(), last_event_id.as_deref(), attempt)
                 .await
             {
                 Ok(body) => Ok(Resumed::Stream(body)),

@@ -139,3 +139,28 @@ async fn a_bounded_answer_is_read_up_to_its_limit() {
         "protocol error: the answer's body is larger than 1024 bytes, the most allowed"
     );
 }
+
+/// A URL with a path that names no `.json` file: the well-known paths under it first (an agent
+/// mounted there), then the URL itself (the card's own URL, as the `a2a` command takes it).
+#[tokio::test]
+async fn a_url_with_a_path_is_a_mount_or_the_cards_own_url() {
+    let server = Scripted::start(|_, seen: &Seen| match seen.path.as_str() {
+        "/cards/7" => Some(json(200, &common::card_json("http://127.0.0.1:1/"))),
+        _ => Some(answer(404, None, b"")),
+    })
+    .await;
+    let card = A2aClient::builder()
+        .fetch_card(&format!("{}/cards/7", server.url()))
+        .await
+        .unwrap();
+    assert_eq!(card.name, "Scripted");
+    let paths: Vec<String> = server.seen().iter().map(|s| s.path.clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/cards/7/.well-known/agent-card.json",
+            "/cards/7/.well-known/agent.json",
+            "/cards/7",
+        ]
+    );
+}

@@ -25,7 +25,7 @@ fn client_for(server: &Scripted, builder: a2a_client::ClientBuilder) -> A2aClien
 
 fn fast_retries() -> RetryPolicy {
     RetryPolicy::default()
-        .with_max_retries(2)
+        .with_max_attempts(3)
         .with_initial_backoff(Duration::from_millis(10))
 }
 
@@ -334,11 +334,25 @@ async fn transient_http_errors_are_retried_with_the_same_message_id() {
 
 #[tokio::test]
 async fn config_errors() {
-    let error = A2aClient::connect("127.0.0.1:7420").await.unwrap_err();
+    let error = A2aClient::connect("ftp://agent.example.com")
+        .await
+        .unwrap_err();
     assert!(matches!(error, Error::Config(_)));
     assert_eq!(
         error.to_string(),
-        "invalid URL `127.0.0.1:7420`: it needs a scheme, as in http://127.0.0.1:7420"
+        "cannot fetch an agent card from `ftp://agent.example.com`: the scheme must be http, \
+         https or file"
+    );
+    let error = A2aClient::connect("./card.json").await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`./card.json` names a card file (./card.json): read it (a2a_types::card::parse_slice) \
+         and build the client with ClientBuilder::from_card"
+    );
+    let error = A2aClient::connect(" ").await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "no agent: name one by its URL, host:port or card file"
     );
     let card = AgentCard::new("S", "d", "1").with_supported_interfaces([AgentInterface::new(
         "/relative",

@@ -57,6 +57,14 @@ async fn connect_reads_the_card_and_picks_the_jsonrpc_interface() {
         .await
         .unwrap();
     assert_eq!(client.card().name, "Test");
+    // As the `a2a` command takes them: host:port, over http for a loopback host.
+    for reference in [
+        server.addr.to_string(),
+        format!("localhost:{}", server.addr.port()),
+    ] {
+        let client = A2aClient::connect(&reference).await.unwrap();
+        assert_eq!(client.card().name, "Test", "{reference}");
+    }
 }
 
 #[tokio::test]

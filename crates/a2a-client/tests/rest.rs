@@ -38,7 +38,7 @@ fn client(server: &Scripted, tenant: Option<&str>, builder: ClientBuilder) -> A2
 fn fast() -> ClientBuilder {
     A2aClient::builder().retry(
         RetryPolicy::default()
-            .with_max_retries(2)
+            .with_max_attempts(3)
             .with_initial_backoff(Duration::from_millis(10)),
     )
 }
@@ -655,6 +655,98 @@ async fn stream_errors_before_and_during_the_stream() {
     );
     assert!(stream.next().await.is_none());
     assert_eq!(server.seen().len(), 1);
+}
+
+/// A peer that serves `:subscribe` by `POST` only (the JS SDK's server reads
+/// `GET /tasks/{id}:subscribe` as `GetTask` of the id `{id}:subscribe`): the `GET` answered 404
+/// is sent once more as a bodiless `POST`, and the client subscribes to that agent by `POST`
+/// from then on, every clone with it.
+#[tokio::test]
+async fn a_peer_that_subscribes_by_post_only() {
+    let server = Scripted::start(|_, seen| {
+        Some(match (seen.method.as_str(), seen.header("last-event-id")) {
+            ("POST", None) => sse(format!("id: 3\ndata: {{\"task\":{TASK}}}\n\n").as_bytes()),
+            ("POST", Some(_)) => sse(concat!(
+                "id: 4\ndata: {\"statusUpdate\":{\"taskId\":\"t-1\",\"contextId\":\"c\",",
+                "\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}}\n\n"
+            ).as_bytes()),
+            _ => answer(
+                404,
+                Some("application/json"),
+                br#"{"error":{"code":404,"status":"NOT_FOUND","message":"Task not found: t-1:subscribe"}}"#,
+            ),
+        })
+    })
+    .await;
+    let client = client_of(&server);
+    let events = drain(
+        client
+            .subscribe_to_task(SubscribeToTaskRequest::new("t-1"))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(events.len(), 1);
+    let again = client.clone();
+    let events = drain(
+        again
+            .subscribe_to_task_after(SubscribeToTaskRequest::new("t-1"), Some("3".into()))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(events.len(), 1);
+    let seen: Vec<String> = server
+        .seen()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} body={:?} content-type={:?} last-event-id={:?}",
+                s.method,
+                s.path,
+                s.body,
+                s.header("content-type"),
+                s.header("last-event-id")
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            r#"GET /a2a/tasks/t-1:subscribe body="" content-type=None last-event-id=None"#,
+            r#"POST /a2a/tasks/t-1:subscribe body="" content-type=None last-event-id=None"#,
+            r#"POST /a2a/tasks/t-1:subscribe body="" content-type=None last-event-id=Some("3")"#,
+        ]
+    );
+}
+
+/// A `GET` subscription answered 404, and the `POST` too: the call fails with the `GET`'s
+/// error, and the client keeps subscribing by `GET`.
+#[tokio::test]
+async fn a_subscription_refused_both_ways_fails_with_the_get_s_error() {
+    let server = Scripted::start(|_, seen| {
+        Some(match seen.method.as_str() {
+            "POST" => answer(405, None, b""),
+            _ => answer(
+                404,
+                Some("application/json"),
+                br#"{"error":{"code":404,"status":"NOT_FOUND","message":"task t-9 not found",
+                "details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND",
+                "domain":"a2a-protocol.org","metadata":{"taskId":"t-9"}}]}}"#,
+            ),
+        })
+    })
+    .await;
+    let client = client_of(&server);
+    for _ in 0..2 {
+        let error = client
+            .subscribe_to_task(SubscribeToTaskRequest::new("t-9"))
+            .await
+            .unwrap_err();
+        common::assert_t9_not_found(&error, "task t-9 not found");
+    }
+    let methods: Vec<String> = server.seen().iter().map(|s| s.method.to_string()).collect();
+    assert_eq!(methods, ["GET", "POST", "GET", "POST"]);
 }
 
 /// The first stream ends before the task's final event: the resumption is

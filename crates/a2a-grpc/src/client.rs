@@ -52,7 +52,7 @@ use a2a_client::transport::{
     BoxFuture, EventStream, StreamFrame, Transport, TransportFactory, TransportTarget,
 };
 use a2a_client::{CallInfo, Error, Interceptor};
-use a2a_types::protocol::{VERSION_1_0, headers};
+use a2a_types::protocol::{Operation, Reply, Request, StreamRequest, VERSION_1_0, headers};
 use a2a_types::v1::{self as v1, binding};
 use bytes::Bytes;
 use futures_util::StreamExt as _;
@@ -357,133 +357,104 @@ impl From<std::convert::Infallible> for InvalidMessage {
     }
 }
 
+/// One unary rpc: `$rpc` of the generated client on the protobuf message of the request
+/// message `$request`, its answer read into the 1.0 result type `$result`, as a [`Reply`].
+macro_rules! unary {
+    ($self:ident, $call:ident, $request:expr, $rpc:ident, $result:ty) => {{
+        let message = $request.clone().into();
+        $self
+            .unary::<_, _, $result, _, _>($call, message, |mut c, r| async move { c.$rpc(r).await })
+            .await
+            .map(Reply::from)
+    }};
+}
+
 impl Transport for GrpcTransport {
-    fn send_message<'a>(
+    fn call<'a>(
         &'a self,
         call: CallInfo,
-        request: &'a v1::SendMessageRequest,
-    ) -> BoxFuture<'a, Result<v1::SendMessageResponse, Error>> {
-        let message = proto::SendMessageRequest::from(request.clone());
-        Box::pin(self.unary(
-            call,
-            message,
-            |mut c, r| async move { c.send_message(r).await },
-        ))
+        request: &'a Request,
+    ) -> BoxFuture<'a, Result<Reply, Error>> {
+        Box::pin(async move {
+            match request {
+                Request::SendMessage(r) => {
+                    unary!(
+                        self,
+                        call,
+                        r.as_ref(),
+                        send_message,
+                        v1::SendMessageResponse
+                    )
+                }
+                Request::GetTask(r) => unary!(self, call, r, get_task, v1::Task),
+                Request::ListTasks(r) => unary!(self, call, r, list_tasks, v1::ListTasksResponse),
+                Request::CancelTask(r) => unary!(self, call, r, cancel_task, v1::Task),
+                Request::CreateTaskPushNotificationConfig(r) => unary!(
+                    self,
+                    call,
+                    r,
+                    create_task_push_notification_config,
+                    v1::TaskPushNotificationConfig
+                ),
+                Request::GetTaskPushNotificationConfig(r) => unary!(
+                    self,
+                    call,
+                    r,
+                    get_task_push_notification_config,
+                    v1::TaskPushNotificationConfig
+                ),
+                Request::ListTaskPushNotificationConfigs(r) => unary!(
+                    self,
+                    call,
+                    r,
+                    list_task_push_notification_configs,
+                    v1::ListTaskPushNotificationConfigsResponse
+                ),
+                Request::DeleteTaskPushNotificationConfig(r) => {
+                    unary!(self, call, r, delete_task_push_notification_config, ())
+                }
+                Request::GetExtendedAgentCard(r) => {
+                    unary!(self, call, r, get_extended_agent_card, v1::AgentCard)
+                }
+                other => Err(unknown(other.operation())),
+            }
+        })
     }
 
-    fn send_streaming_message<'a>(
+    fn open<'a>(
         &'a self,
         call: CallInfo,
-        request: &'a v1::SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, Error>> {
-        let message = proto::SendMessageRequest::from(request.clone());
-        Box::pin(self.stream(call, message, |mut c, r| async move {
-            c.send_streaming_message(r).await
-        }))
-    }
-
-    fn get_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::GetTaskRequest,
-    ) -> BoxFuture<'a, Result<v1::Task, Error>> {
-        let message = proto::GetTaskRequest::from(request.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move { c.get_task(r).await }))
-    }
-
-    fn list_tasks<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::ListTasksRequest,
-    ) -> BoxFuture<'a, Result<v1::ListTasksResponse, Error>> {
-        let message = proto::ListTasksRequest::from(request.clone());
-        Box::pin(self.unary(
-            call,
-            message,
-            |mut c, r| async move { c.list_tasks(r).await },
-        ))
-    }
-
-    fn cancel_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<v1::Task, Error>> {
-        let message = proto::CancelTaskRequest::from(request.clone());
-        Box::pin(self.unary(
-            call,
-            message,
-            |mut c, r| async move { c.cancel_task(r).await },
-        ))
-    }
-
-    fn subscribe_to_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::SubscribeToTaskRequest,
+        request: &'a StreamRequest,
         _last_event_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
-        // gRPC events have no ids: the stream starts with the task as it is now.
-        let message = proto::SubscribeToTaskRequest::from(request.clone());
-        Box::pin(self.stream(call, message, |mut c, r| async move {
-            c.subscribe_to_task(r).await
-        }))
+        // gRPC events have no ids: a subscription starts with the task as it is now.
+        Box::pin(async move {
+            match request {
+                StreamRequest::SendStreamingMessage(r) => {
+                    let message = proto::SendMessageRequest::from(r.as_ref().clone());
+                    self.stream(call, message, |mut c, r| async move {
+                        c.send_streaming_message(r).await
+                    })
+                    .await
+                }
+                StreamRequest::SubscribeToTask(r) => {
+                    let message = proto::SubscribeToTaskRequest::from(r.clone());
+                    self.stream(call, message, |mut c, r| async move {
+                        c.subscribe_to_task(r).await
+                    })
+                    .await
+                }
+                other => Err(unknown(other.operation())),
+            }
+        })
     }
+}
 
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        config: &'a v1::TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<v1::TaskPushNotificationConfig, Error>> {
-        let message = proto::TaskPushNotificationConfig::from(config.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move {
-            c.create_task_push_notification_config(r).await
-        }))
-    }
-
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<v1::TaskPushNotificationConfig, Error>> {
-        let message = proto::GetTaskPushNotificationConfigRequest::from(request.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move {
-            c.get_task_push_notification_config(r).await
-        }))
-    }
-
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<v1::ListTaskPushNotificationConfigsResponse, Error>> {
-        let message = proto::ListTaskPushNotificationConfigsRequest::from(request.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move {
-            c.list_task_push_notification_configs(r).await
-        }))
-    }
-
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), Error>> {
-        let message = proto::DeleteTaskPushNotificationConfigRequest::from(request.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move {
-            c.delete_task_push_notification_config(r).await
-        }))
-    }
-
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a v1::GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<v1::AgentCard, Error>> {
-        let message = proto::GetExtendedAgentCardRequest::from(request.clone());
-        Box::pin(self.unary(call, message, |mut c, r| async move {
-            c.get_extended_agent_card(r).await
-        }))
-    }
+/// An operation newer than the `lf.a2a.v1` service this client knows.
+fn unknown(operation: Operation) -> Error {
+    Error::Config(format!(
+        "{operation} is not an rpc of lf.a2a.v1.A2AService as this client knows it"
+    ))
 }
 
 #[cfg(test)]

@@ -46,6 +46,25 @@ impl DecodeError {
     pub fn into_inner(self) -> serde_json::Error {
         self.inner
     }
+
+    /// The error of a document decoded as the member `parent` of a larger one: its path taken
+    /// from there (`status.state` within `result` is `result.status.state`).
+    ///
+    /// ```
+    /// let err = a2a_types::json::from_str::<a2a_types::v1::Task>(r#"{"id":1}"#).unwrap_err();
+    /// assert_eq!(err.within("result").path(), "result.id");
+    /// let err = a2a_types::json::from_str::<a2a_types::v1::Task>("[]").unwrap_err();
+    /// assert_eq!(err.within("result").path(), "result");
+    /// ```
+    #[must_use]
+    pub fn within(mut self, parent: &str) -> Self {
+        self.path = match self.path.as_str() {
+            "." => parent.to_owned(),
+            path if path.starts_with('[') => format!("{parent}{path}"),
+            path => format!("{parent}.{path}"),
+        };
+        self
+    }
 }
 
 impl fmt::Display for DecodeError {
@@ -84,6 +103,28 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(wrap)?;
+    de.end().map_err(|inner| DecodeError {
+        path: ".".to_owned(),
+        inner,
+    })?;
+    Ok(value)
+}
+
+/// Decodes with `seed` (a value whose type is chosen at run time, such as the reply of an
+/// operation: `a2a_types::protocol::Reply::deserialize`) from JSON bytes, naming the bad field on
+/// failure.
+pub fn from_slice_seed<'de, S: serde::de::DeserializeSeed<'de>>(
+    seed: S,
+    bytes: &'de [u8],
+) -> Result<S::Value, DecodeError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut track = serde_path_to_error::Track::new();
+    let value = seed
+        .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+        .map_err(|inner| DecodeError {
+            path: track.path().to_string(),
+            inner,
+        })?;
     de.end().map_err(|inner| DecodeError {
         path: ".".to_owned(),
         inner,
@@ -130,5 +171,17 @@ mod tests {
             r#"inner[1].n: invalid type: string "x", expected u32"#
         );
         assert!(!err.is_syntax());
+    }
+
+    #[test]
+    fn seeds_name_the_field_and_paths_nest() {
+        let seed = std::marker::PhantomData::<Vec<u32>>;
+        assert_eq!(from_slice_seed(seed, b"[1, 2]").unwrap(), [1, 2]);
+        let err = from_slice_seed(seed, br#"[1, "x"]"#).unwrap_err();
+        assert_eq!(err.path(), "[1]");
+        assert_eq!(err.within("result").path(), "result[1]");
+        let err = from_slice_seed(seed, b"[1] x").unwrap_err();
+        assert!(err.is_syntax());
+        assert_eq!(err.within("result").path(), "result");
     }
 }

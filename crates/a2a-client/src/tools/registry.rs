@@ -335,10 +335,10 @@ enum Fetched {
     },
 }
 
-/// Fetches a card from `url` (its well-known locations in turn, as
-/// [`card_urls`](crate::card::card_urls) lists them), conditionally when `etag` is known.
+/// Fetches the card of the agent `url` names (its locations in turn, as
+/// [`AgentRef`](crate::card::AgentRef) lists them), conditionally when `etag` is known.
 async fn fetch(builder: &ClientBuilder, url: &str, etag: Option<&str>) -> Result<Fetched, Error> {
-    let urls = crate::card::card_urls(url);
+    let urls = crate::card::AgentRef::urls(url)?;
     let mut missing = Vec::new();
     for card_url in &urls {
         let mut request = http::Request::builder()

@@ -1,10 +1,13 @@
-//! The transport seam: how the eleven A2A operations travel over one binding of one protocol
-//! version, and which transport serves which interface of a card.
+//! The transport seam: how an A2A call travels over one binding of one protocol version, and
+//! which transport serves which interface of a card.
 //!
 //! [`A2aClient`](crate::A2aClient) is the operations over an `Arc<dyn` [`Transport`]`>`: the
 //! retries, timeouts, tenant handling and resumable streams are written once above the
 //! transports, and a transport only turns one attempt of one call into its wire and back. A
-//! transport comes from a [`TransportFactory`], which says which `protocolBinding` and
+//! call is a value ([`Request`] for the nine unary operations, [`StreamRequest`] for the two
+//! streaming ones, answered by a [`Reply`] or an [`EventStream`]), so a transport is two methods,
+//! [`call`](Transport::call) and [`open`](Transport::open), whatever the number of operations.
+//! A transport comes from a [`TransportFactory`], which says which `protocolBinding` and
 //! `protocolVersion` it serves; [`ClientBuilder::connect`](crate::ClientBuilder::connect) picks
 //! the card's interface and the factory for it.
 //!
@@ -18,22 +21,32 @@
 //! | `FLAT-JSONRPC` | 0.3 | PromptKit's dialect ([`a2a_types::flat`]) at `/a2a`, for cards that name no endpoint, built in (legacy) |
 //! | anything else | | a [`TransportFactory`] given to [`ClientBuilder::transport`](crate::ClientBuilder::transport) |
 //!
-//! The legacy transports (versions before 1.0) take and give the same 1.0 types: requests are
-//! converted to their version at the edge, answers and events back. A client uses them only
-//! when the caller allows it ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy),
+//! The built-in transports are two: one for JSON-RPC, one for HTTP+JSON, each written once over
+//! a codec of its protocol version (how a call is written on that wire, and how its answers,
+//! stream events and errors are read). The legacy versions (before 1.0) take and give the same
+//! 1.0 values: their codecs convert requests to their version at the edge, answers and events
+//! back. A client uses them only when the caller allows it
+//! ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy),
 //! [`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version)).
+//!
+//! A transport of your own implements [`Transport`] (see its docs for an example). The
+//! transports written against the eleven-method trait of earlier releases keep working for one
+//! release through the deprecated [`OperationTransport`].
 
-mod flat_jsonrpc;
-pub(crate) mod jsonrpc;
+#[cfg(test)]
+mod fixtures;
+mod jsonrpc;
 mod negotiate;
-pub(crate) mod rest;
+mod operations;
+mod rest;
+mod select;
 mod sse;
-mod v0_1_jsonrpc;
-mod v0_3_jsonrpc;
-mod v0_3_proto;
-mod v0_3_rest;
 
 pub(crate) use negotiate::Negotiated;
+#[allow(deprecated)]
+pub use operations::OperationTransport;
+pub use select::version_matches;
+pub(crate) use select::{Transports, VersionPolicy, is_legacy};
 
 use std::fmt;
 use std::future::Future;
@@ -41,18 +54,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_types::protocol::{VERSION_0_1, VERSION_0_2, VERSION_0_3, VERSION_1_0};
-use a2a_types::v1::{
-    AgentCard, AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig, binding,
-};
+use a2a_types::protocol::{Reply, Request, StreamRequest};
+use a2a_types::v1::{AgentInterface, SendMessageRequest, StreamResponse};
 use futures_core::Stream;
 
 use crate::Error;
-use crate::http::{HttpClient, parse_url};
+use crate::http::HttpClient;
 use crate::interceptor::{CallInfo, Interceptor};
 
 /// A boxed future, as the [`Transport`] methods return them (so that the trait is object-safe).
@@ -94,15 +101,51 @@ impl StreamFrame {
     }
 }
 
-/// The eleven A2A 1.0 operations over one binding: one attempt of one call each.
+/// One binding of one protocol version: one attempt of one call, unary ([`call`](Self::call)) or
+/// streaming ([`open`](Self::open)).
 ///
 /// Requests come as the caller gave them, with the interface's `tenant` already filled in; the
 /// transport puts each field where its binding wants it (JSON-RPC: everything in `params`;
-/// HTTP+JSON: the tenant and ids in the path). `call` names the operation and the attempt, for
-/// the [`Interceptor`]s. Errors are the client's [`Error`]: the agent's A2A errors as
-/// [`Error::Agent`] whatever their wire shape.
+/// HTTP+JSON: the tenant and ids in the path; gRPC: the protobuf message). The [`CallInfo`]
+/// names the operation and the attempt, for the [`Interceptor`]s the transport calls around
+/// each request it sends. Errors are the client's [`Error`]: the agent's A2A errors as
+/// [`Error::Agent`] whatever their wire shape, an operation the transport's version lacks as
+/// [`Error::Unsupported`] (before anything is sent).
 ///
 /// Implementations do not retry, time out or resume: the client does that above them.
+///
+/// ```
+/// use a2a_client::transport::{BoxFuture, EventStream, Transport};
+/// use a2a_client::{CallInfo, Error};
+/// use a2a_types::protocol::{Reply, Request, StreamRequest};
+/// use a2a_types::v1::{Task, TaskState, TaskStatus};
+///
+/// /// Answers `GetTask` from memory, and nothing else.
+/// struct InMemory;
+///
+/// impl Transport for InMemory {
+///     fn call<'a>(&'a self, _call: CallInfo, request: &'a Request) -> BoxFuture<'a, Result<Reply, Error>> {
+///         Box::pin(async move {
+///             match request {
+///                 Request::GetTask(get) => {
+///                     let status = TaskStatus::new(TaskState::Completed);
+///                     Ok(Reply::from(Task::new(get.id.clone(), "c-1", status)))
+///                 }
+///                 other => Err(Error::Config(format!("{} is not served here", other.operation()))),
+///             }
+///         })
+///     }
+///
+///     fn open<'a>(
+///         &'a self,
+///         _call: CallInfo,
+///         request: &'a StreamRequest,
+///         _last_event_id: Option<&'a str>,
+///     ) -> BoxFuture<'a, Result<EventStream, Error>> {
+///         Box::pin(async move { Err(Error::Config(format!("{} is not served here", request.operation()))) })
+///     }
+/// }
+/// ```
 pub trait Transport: Send + Sync + 'static {
     /// Fills in, once before the first attempt of `SendMessage` or `SendStreamingMessage`, what
     /// this binding needs the client to choose, so that every attempt sends the same request.
@@ -112,83 +155,23 @@ pub trait Transport: Send + Sync + 'static {
         let _ = request;
     }
 
-    /// `SendMessage`.
-    fn send_message<'a>(
+    /// One attempt of a unary operation; the [`Reply`] is the one the operation answers with
+    /// ([`Reply::Sent`] for `SendMessage`, [`Reply::Task`] for `GetTask`, ...).
+    fn call<'a>(
         &'a self,
         call: CallInfo,
-        request: &'a SendMessageRequest,
-    ) -> BoxFuture<'a, Result<SendMessageResponse, Error>>;
+        request: &'a Request,
+    ) -> BoxFuture<'a, Result<Reply, Error>>;
 
-    /// `SendStreamingMessage`: resolves when the stream is open (its head has arrived).
-    fn send_streaming_message<'a>(
+    /// One attempt of a streaming operation: resolves when the stream is open (its head has
+    /// arrived). `last_event_id` resumes a `SubscribeToTask` after that event
+    /// (`Last-Event-ID`), where the binding has event ids.
+    fn open<'a>(
         &'a self,
         call: CallInfo,
-        request: &'a SendMessageRequest,
-    ) -> BoxFuture<'a, Result<EventStream, Error>>;
-
-    /// `GetTask`.
-    fn get_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>>;
-
-    /// `ListTasks`.
-    fn list_tasks<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTasksRequest,
-    ) -> BoxFuture<'a, Result<ListTasksResponse, Error>>;
-
-    /// `CancelTask`.
-    fn cancel_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a CancelTaskRequest,
-    ) -> BoxFuture<'a, Result<Task, Error>>;
-
-    /// `SubscribeToTask`, after the event `last_event_id` when resuming (`Last-Event-ID`).
-    fn subscribe_to_task<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a SubscribeToTaskRequest,
+        request: &'a StreamRequest,
         last_event_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<EventStream, Error>>;
-
-    /// `CreateTaskPushNotificationConfig`.
-    fn create_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        config: &'a TaskPushNotificationConfig,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>>;
-
-    /// `GetTaskPushNotificationConfig`.
-    fn get_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<TaskPushNotificationConfig, Error>>;
-
-    /// `ListTaskPushNotificationConfigs`.
-    fn list_task_push_notification_configs<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a ListTaskPushNotificationConfigsRequest,
-    ) -> BoxFuture<'a, Result<ListTaskPushNotificationConfigsResponse, Error>>;
-
-    /// `DeleteTaskPushNotificationConfig`.
-    fn delete_task_push_notification_config<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a DeleteTaskPushNotificationConfigRequest,
-    ) -> BoxFuture<'a, Result<(), Error>>;
-
-    /// `GetExtendedAgentCard`.
-    fn get_extended_agent_card<'a>(
-        &'a self,
-        call: CallInfo,
-        request: &'a GetExtendedAgentCardRequest,
-    ) -> BoxFuture<'a, Result<AgentCard, Error>>;
 }
 
 /// What a [`TransportFactory`] builds a transport for: the chosen interface and the client's
@@ -268,675 +251,4 @@ pub trait TransportFactory: Send + Sync + 'static {
     ///
     /// [`Error::Config`] when the interface cannot be served (a URL of the wrong form, ...).
     fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error>;
-}
-
-/// True when a transport that speaks version `speaks` serves an interface of `protocolVersion`
-/// `offered`: the same major version from 1 on (`1.0` serves `1.0`, `1.1`, `1`), the same
-/// `Major.Minor` before 1 (`0.3` serves `0.3` and `0.3.0`, not `0.2`). An empty or malformed
-/// `offered` matches nothing.
-///
-/// ```
-/// use a2a_client::transport::version_matches;
-///
-/// assert!(version_matches("1.0", "1.1"));
-/// assert!(version_matches("0.3", "0.3.0"));
-/// assert!(!version_matches("0.3", "0.2.5"));
-/// assert!(!version_matches("1.0", "0.3"));
-/// assert!(!version_matches("1.0", ""));
-/// ```
-pub fn version_matches(speaks: &str, offered: &str) -> bool {
-    fn parts(version: &str) -> Option<(u32, Option<u32>)> {
-        let mut numbers = version.trim().split('.');
-        let major = numbers.next()?.parse().ok()?;
-        let minor = match numbers.next() {
-            Some(minor) => Some(minor.parse().ok()?),
-            None => None,
-        };
-        Some((major, minor))
-    }
-    match (parts(speaks), parts(offered)) {
-        (Some((major, _)), Some((offered_major, _))) if major >= 1 => major == offered_major,
-        (Some((major, minor)), Some((offered_major, offered_minor))) => {
-            major == offered_major && minor.unwrap_or(0) == offered_minor.unwrap_or(0)
-        }
-        _ => false,
-    }
-}
-
-/// A version as `(major, minor)` for ordering (`1.0` > `0.3` > `0.2` > `0.1`); a malformed
-/// one sorts first (lowest).
-pub(crate) fn version_order(version: &str) -> (i64, i64) {
-    let mut numbers = version.trim().split('.').map(|n| n.parse::<i64>().ok());
-    match (numbers.next().flatten(), numbers.next()) {
-        (Some(major), None) => (major, 0),
-        (Some(major), Some(Some(minor))) => (major, minor),
-        _ => (-1, -1),
-    }
-}
-
-/// True for a version before 1.0 (0.3, 0.2, 0.1): a legacy version, used only when allowed.
-pub(crate) fn is_legacy(version: &str) -> bool {
-    version_order(version).0 < 1
-}
-
-/// Which protocol versions a client may use: the builder's setting.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) enum VersionPolicy {
-    /// 1.x only (spec §3.6: no silent downgrade; the A2A CLI specification §13.2: never below
-    /// 1.0 without an explicit opt-in).
-    #[default]
-    Current,
-    /// The newest version the card offers, legacy ones included; a 1.0 call answered
-    /// `VersionNotSupportedError` is retried once in 0.3.
-    Negotiate,
-    /// Exactly this version (`Major.Minor`).
-    Exactly(String),
-}
-
-impl VersionPolicy {
-    /// True when the client may use a factory that speaks `version`.
-    fn allows(&self, version: &str) -> bool {
-        match self {
-            VersionPolicy::Current => !is_legacy(version),
-            VersionPolicy::Negotiate => true,
-            VersionPolicy::Exactly(wanted) => {
-                version_matches(wanted, version) && version_matches(version, wanted)
-            }
-        }
-    }
-}
-
-/// The built-in JSON-RPC 1.0 transport.
-struct JsonRpcFactory;
-
-impl TransportFactory for JsonRpcFactory {
-    fn binding(&self) -> &str {
-        binding::JSONRPC
-    }
-
-    fn protocol_version(&self) -> &str {
-        VERSION_1_0
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(jsonrpc::JsonRpcTransport::new(
-            target.http.clone(),
-            endpoint,
-        )))
-    }
-}
-
-/// The built-in HTTP+JSON 1.0 transport.
-struct RestFactory;
-
-impl TransportFactory for RestFactory {
-    fn binding(&self) -> &str {
-        binding::HTTP_JSON
-    }
-
-    fn protocol_version(&self) -> &str {
-        VERSION_1_0
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(rest::RestTransport::new(
-            target.http.clone(),
-            &endpoint,
-        )?))
-    }
-}
-
-/// The built-in JSON-RPC transport of A2A 0.3, also for 0.2 interfaces.
-struct V03JsonRpcFactory(&'static str);
-
-impl TransportFactory for V03JsonRpcFactory {
-    fn binding(&self) -> &str {
-        binding::JSONRPC
-    }
-
-    fn protocol_version(&self) -> &str {
-        self.0
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(v0_3_jsonrpc::V03JsonRpcTransport::new(
-            target.http.clone(),
-            endpoint,
-            self.0,
-        )))
-    }
-}
-
-/// The built-in HTTP+JSON transport of A2A 0.3 (the `/v1/...` routes of the 0.3 proto), also
-/// for 0.2 interfaces.
-struct V03RestFactory(&'static str);
-
-impl TransportFactory for V03RestFactory {
-    fn binding(&self) -> &str {
-        binding::HTTP_JSON
-    }
-
-    fn protocol_version(&self) -> &str {
-        self.0
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(v0_3_rest::V03RestTransport::new(
-            target.http.clone(),
-            &endpoint,
-            self.0,
-        )?))
-    }
-}
-
-/// The built-in JSON-RPC transport of A2A 0.1.
-struct V01JsonRpcFactory;
-
-impl TransportFactory for V01JsonRpcFactory {
-    fn binding(&self) -> &str {
-        binding::JSONRPC
-    }
-
-    fn protocol_version(&self) -> &str {
-        VERSION_0_1
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(v0_1_jsonrpc::V01JsonRpcTransport::new(
-            target.http.clone(),
-            endpoint,
-        )))
-    }
-}
-
-/// The built-in transport of the flat dialect (PromptKit's JSON-RPC).
-struct FlatJsonRpcFactory;
-
-impl TransportFactory for FlatJsonRpcFactory {
-    fn binding(&self) -> &str {
-        a2a_types::flat::BINDING
-    }
-
-    fn protocol_version(&self) -> &str {
-        a2a_types::flat::VERSION
-    }
-
-    fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-        let endpoint = parse_url(&target.endpoint.to_string())?;
-        Ok(Arc::new(flat_jsonrpc::FlatJsonRpcTransport::new(
-            target.http.clone(),
-            endpoint,
-        )))
-    }
-}
-
-/// The table of transports a client can use, in the order they are asked.
-#[derive(Clone)]
-pub(crate) struct Transports {
-    factories: Vec<Arc<dyn TransportFactory>>,
-}
-
-impl Transports {
-    /// The caller's factories, then the built-in ones (1.0, then the legacy versions).
-    pub(crate) fn new(extra: &[Arc<dyn TransportFactory>]) -> Self {
-        let mut factories = extra.to_vec();
-        factories.push(Arc::new(JsonRpcFactory));
-        factories.push(Arc::new(RestFactory));
-        factories.push(Arc::new(V03JsonRpcFactory(VERSION_0_3)));
-        factories.push(Arc::new(V03RestFactory(VERSION_0_3)));
-        factories.push(Arc::new(V03JsonRpcFactory(VERSION_0_2)));
-        factories.push(Arc::new(V03RestFactory(VERSION_0_2)));
-        factories.push(Arc::new(V01JsonRpcFactory));
-        factories.push(Arc::new(FlatJsonRpcFactory));
-        Self { factories }
-    }
-
-    /// The first factory of version `version` that serves `interface` (an interface without a
-    /// version taken as `offered`, when given).
-    fn find(
-        &self,
-        interface: &AgentInterface,
-        version: &str,
-        offered: Option<&str>,
-    ) -> Option<&Arc<dyn TransportFactory>> {
-        let offered = match interface.protocol_version.trim() {
-            "" => offered.unwrap_or(""),
-            declared => declared,
-        };
-        self.factories.iter().find(|factory| {
-            factory.protocol_version() == version
-                && factory
-                    .binding()
-                    .eq_ignore_ascii_case(interface.protocol_binding.trim())
-                && version_matches(factory.protocol_version(), offered)
-        })
-    }
-
-    /// The versions of the factories `policy` allows, newest first, each once.
-    fn versions(&self, policy: &VersionPolicy) -> Vec<&str> {
-        let mut versions: Vec<&str> = Vec::new();
-        for factory in &self.factories {
-            let version = factory.protocol_version();
-            if policy.allows(version) && !versions.contains(&version) {
-                versions.push(version);
-            }
-        }
-        versions.sort_by_key(|v| std::cmp::Reverse(version_order(v)));
-        versions
-    }
-
-    /// What the client speaks under `policy`, `binding version`, each once.
-    pub(crate) fn supported(&self, policy: &VersionPolicy) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for version in self.versions(policy) {
-            for factory in &self.factories {
-                let entry = format!("{} {}", factory.binding(), factory.protocol_version());
-                if factory.protocol_version() == version && !out.contains(&entry) {
-                    out.push(entry);
-                }
-            }
-        }
-        out
-    }
-
-    /// The interface to use and its factory, under `policy`: for each version the client may
-    /// speak, newest first, the first interface in the caller's order of bindings
-    /// (`preferred`) and then in the card's order that a factory of that version serves.
-    /// Failing that, the first one that has no `protocolVersion` at all (a 1.0 card that left
-    /// out the required field), taken for 1.0; and with [`VersionPolicy::Exactly`], the first
-    /// interface of a binding the client speaks in that version, whatever the card says its
-    /// version is (the caller said which version the agent speaks).
-    pub(crate) fn select<'c>(
-        &self,
-        card: &'c AgentCard,
-        preferred: &[String],
-        policy: &VersionPolicy,
-    ) -> Result<(&'c AgentInterface, Arc<dyn TransportFactory>), Error> {
-        let interfaces = &card.supported_interfaces;
-        let by_preference = preferred.iter().flat_map(|binding| {
-            interfaces.iter().filter(move |i| {
-                i.protocol_binding
-                    .trim()
-                    .eq_ignore_ascii_case(binding.trim())
-            })
-        });
-        let order: Vec<&AgentInterface> = by_preference.chain(interfaces.iter()).collect();
-        let versions = self.versions(policy);
-        let found = |i: &&'c AgentInterface, version: &str, offered: Option<&str>| {
-            self.find(i, version, offered).map(|f| (*i, f.clone()))
-        };
-        // Interfaces whose declared version the client speaks, newest version first.
-        let declared = versions
-            .iter()
-            .find_map(|v| order.iter().find_map(|i| found(i, v, None)));
-        let chosen = declared
-            .or_else(|| {
-                // Interfaces without a version, taken for 1.0.
-                let unversioned = |i: &&&AgentInterface| i.protocol_version.trim().is_empty();
-                versions.iter().find_map(|v| {
-                    order
-                        .iter()
-                        .filter(unversioned)
-                        .find_map(|i| found(i, v, Some(VERSION_1_0)))
-                })
-            })
-            .or_else(|| match policy {
-                // Any interface of a binding the client speaks in that version.
-                VersionPolicy::Exactly(_) => versions.iter().find_map(|v| {
-                    order.iter().find_map(|i| {
-                        let mut probe = (*i).clone();
-                        probe.protocol_version = (*v).to_owned();
-                        self.find(&probe, v, None).map(|f| (*i, f.clone()))
-                    })
-                }),
-                _ => None,
-            });
-        chosen.ok_or_else(|| {
-            let offered = interfaces.clone();
-            let legacy_fits = *policy == VersionPolicy::Current
-                && self
-                    .select(card, preferred, &VersionPolicy::Negotiate)
-                    .is_ok_and(|(i, _)| is_legacy(&i.protocol_version));
-            if legacy_fits {
-                Error::LegacyOnly { offered }
-            } else {
-                Error::NoSupportedInterface {
-                    offered,
-                    supported: self.supported(policy),
-                }
-            }
-        })
-    }
-
-    /// The 0.3 transport factory to fall back to when `interface` (1.x) answers
-    /// `VersionNotSupportedError`: the card's first 0.3 interface of the same binding, else the
-    /// same interface addressed in 0.3.
-    pub(crate) fn fallback<'c>(
-        &self,
-        card: &'c AgentCard,
-        interface: &'c AgentInterface,
-    ) -> Option<(&'c AgentInterface, Arc<dyn TransportFactory>)> {
-        let binding = interface.protocol_binding.trim();
-        let same_binding =
-            |i: &&AgentInterface| i.protocol_binding.trim().eq_ignore_ascii_case(binding);
-        let declared = card
-            .supported_interfaces
-            .iter()
-            .filter(same_binding)
-            .find_map(|i| self.find(i, VERSION_0_3, None).map(|f| (i, f.clone())));
-        declared.or_else(|| {
-            let mut probe = interface.clone();
-            probe.protocol_version = VERSION_0_3.to_owned();
-            self.find(&probe, VERSION_0_3, None)
-                .map(|f| (interface, f.clone()))
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use pretty_assertions::assert_eq;
-
-    fn card(interfaces: &[(&str, &str, &str)]) -> AgentCard {
-        AgentCard::new("A", "d", "1").with_supported_interfaces(
-            interfaces
-                .iter()
-                .map(|(url, binding, version)| AgentInterface::new(*url, *binding, *version)),
-        )
-    }
-
-    fn chosen(card: &AgentCard, preferred: &[&str]) -> Result<String, String> {
-        chosen_under(card, preferred, &VersionPolicy::Current)
-    }
-
-    fn chosen_under(
-        card: &AgentCard,
-        preferred: &[&str],
-        policy: &VersionPolicy,
-    ) -> Result<String, String> {
-        let preferred: Vec<String> = preferred.iter().map(|s| (*s).to_owned()).collect();
-        Transports::new(&[])
-            .select(card, &preferred, policy)
-            .map(|(i, f)| {
-                format!(
-                    "{} {} via {} {}",
-                    i.url,
-                    i.protocol_version,
-                    f.binding(),
-                    f.protocol_version()
-                )
-            })
-            .map_err(|e| e.to_string())
-    }
-
-    #[test]
-    fn the_card_order_decides_without_a_preference() {
-        let both = card(&[
-            ("http://h/grpc", "GRPC", "1.0"),
-            ("http://h/rest", "HTTP+JSON", "1.0"),
-            ("http://h/rpc", "JSONRPC", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&both, &[]).unwrap(),
-            "http://h/rest 1.0 via HTTP+JSON 1.0"
-        );
-        let rpc_first = card(&[
-            ("http://h/rpc3", "JSONRPC", "0.3"),
-            ("http://h/rpc", "jsonrpc", "1.1"),
-            ("http://h/rest", "HTTP+JSON", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&rpc_first, &[]).unwrap(),
-            "http://h/rpc 1.1 via JSONRPC 1.0"
-        );
-    }
-
-    #[test]
-    fn the_callers_preference_comes_first_then_the_card_order() {
-        let both = card(&[
-            ("http://h/rpc", "JSONRPC", "1.0"),
-            ("http://h/rest", "HTTP+JSON", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&both, &["http+json"]).unwrap(),
-            "http://h/rest 1.0 via HTTP+JSON 1.0"
-        );
-        assert_eq!(
-            chosen(&both, &["GRPC", "JSONRPC", "HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC 1.0"
-        );
-        // A preferred binding the card does not offer is skipped: the card's order decides.
-        let rpc_only = card(&[("http://h/rpc", "JSONRPC", "1.0")]);
-        assert_eq!(
-            chosen(&rpc_only, &["HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC 1.0"
-        );
-        // A preferred binding offered only in a version the client does not speak, too.
-        let old_rest = card(&[
-            ("http://h/rest", "HTTP+JSON", "0.3"),
-            ("http://h/rpc", "JSONRPC", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&old_rest, &["HTTP+JSON"]).unwrap(),
-            "http://h/rpc 1.0 via JSONRPC 1.0"
-        );
-    }
-
-    #[test]
-    fn an_interface_without_version_is_the_last_resort() {
-        let card = card(&[
-            ("http://h/a", "JSONRPC", ""),
-            ("http://h/b", "HTTP+JSON", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&card, &[]).unwrap(),
-            "http://h/b 1.0 via HTTP+JSON 1.0"
-        );
-        let only = super::tests::card(&[("http://h/a", "JSONRPC", " ")]);
-        assert_eq!(chosen(&only, &[]).unwrap(), "http://h/a   via JSONRPC 1.0");
-    }
-
-    #[test]
-    fn nothing_fits() {
-        let grpc = card(&[
-            ("http://h/grpc", "GRPC", "1.0"),
-            ("http://h/x", "SOAP", "0.3"),
-        ]);
-        assert_eq!(
-            chosen(&grpc, &["JSONRPC"]).unwrap_err(),
-            "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0); \
-             it offers: GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
-        );
-        assert_eq!(
-            chosen_under(&grpc, &[], &VersionPolicy::Negotiate).unwrap_err(),
-            "the agent card offers no interface this client speaks (JSONRPC 1.0, HTTP+JSON 1.0, \
-             JSONRPC 0.3, HTTP+JSON 0.3, FLAT-JSONRPC 0.3, JSONRPC 0.2, HTTP+JSON 0.2, \
-             JSONRPC 0.1); it offers: GRPC 1.0 http://h/grpc, SOAP 0.3 http://h/x"
-        );
-        assert_eq!(
-            chosen(&card(&[]), &[]).unwrap_err(),
-            "the agent card names no interface (its supportedInterfaces is empty); this client \
-             speaks JSONRPC 1.0, HTTP+JSON 1.0"
-        );
-    }
-
-    #[test]
-    fn legacy_interfaces_need_the_callers_consent() {
-        let old = card(&[
-            ("http://h/a2a", "JSONRPC", "0.3"),
-            ("http://h/grpc", "GRPC", "1.0"),
-        ]);
-        assert_eq!(
-            chosen(&old, &["JSONRPC"]).unwrap_err(),
-            "the agent card offers A2A 0.3 but no A2A 1.0 interface this client speaks (it \
-             offers: JSONRPC 0.3 http://h/a2a, GRPC 1.0 http://h/grpc); versions before 1.0 are \
-             used only when allowed: ClientBuilder::allow_legacy(true) or \
-             protocol_version(\"0.3\"), `--a2a-version 0.3` with the a2a command"
-        );
-        assert_eq!(
-            chosen_under(&old, &[], &VersionPolicy::Negotiate).unwrap(),
-            "http://h/a2a 0.3 via JSONRPC 0.3"
-        );
-        let ancient = card(&[("http://h/", "JSONRPC", "0.1")]);
-        assert!(
-            chosen(&ancient, &[])
-                .unwrap_err()
-                .contains("offers A2A 0.1 but")
-        );
-        assert_eq!(
-            chosen_under(&ancient, &[], &VersionPolicy::Negotiate).unwrap(),
-            "http://h/ 0.1 via JSONRPC 0.1"
-        );
-    }
-
-    #[test]
-    fn negotiation_takes_the_newest_version_then_the_order() {
-        let all = card(&[
-            ("http://h/v01", "JSONRPC", "0.1"),
-            ("http://h/v03rest", "HTTP+JSON", "0.3"),
-            ("http://h/v02", "JSONRPC", "0.2"),
-            ("http://h/v03", "JSONRPC", "0.3"),
-            ("http://h/v1", "JSONRPC", "1.0"),
-        ]);
-        let negotiate = VersionPolicy::Negotiate;
-        assert_eq!(
-            chosen_under(&all, &[], &negotiate).unwrap(),
-            "http://h/v1 1.0 via JSONRPC 1.0"
-        );
-        let mut legacy = all.clone();
-        legacy.supported_interfaces.pop();
-        assert_eq!(
-            chosen_under(&legacy, &[], &negotiate).unwrap(),
-            "http://h/v03rest 0.3 via HTTP+JSON 0.3"
-        );
-        assert_eq!(
-            chosen_under(&legacy, &["JSONRPC"], &negotiate).unwrap(),
-            "http://h/v03 0.3 via JSONRPC 0.3"
-        );
-        legacy
-            .supported_interfaces
-            .retain(|i| !i.url.contains("v03"));
-        assert_eq!(
-            chosen_under(&legacy, &[], &negotiate).unwrap(),
-            "http://h/v02 0.2 via JSONRPC 0.2"
-        );
-    }
-
-    #[test]
-    fn an_exact_version_is_spoken_even_where_the_card_says_another() {
-        let both = card(&[
-            ("http://h/v1", "JSONRPC", "1.0"),
-            ("http://h/v03", "JSONRPC", "0.3"),
-        ]);
-        let exactly = |v: &str| VersionPolicy::Exactly(v.to_owned());
-        assert_eq!(
-            chosen_under(&both, &[], &exactly("0.3")).unwrap(),
-            "http://h/v03 0.3 via JSONRPC 0.3"
-        );
-        assert_eq!(
-            chosen_under(&both, &[], &exactly("1.0")).unwrap(),
-            "http://h/v1 1.0 via JSONRPC 1.0"
-        );
-        // A card that claims only 1.0: the caller said the agent speaks 0.1.
-        let new = card(&[("http://h/v1", "JSONRPC", "1.0")]);
-        assert_eq!(
-            chosen_under(&new, &[], &exactly("0.1")).unwrap(),
-            "http://h/v1 1.0 via JSONRPC 0.1"
-        );
-        let grpc = card(&[("h:1", "GRPC", "1.0")]);
-        assert_eq!(
-            chosen_under(&grpc, &[], &exactly("0.1")).unwrap_err(),
-            "the agent card offers no interface this client speaks (JSONRPC 0.1); it offers: \
-             GRPC 1.0 h:1"
-        );
-    }
-
-    #[test]
-    fn the_fallback_is_the_cards_0_3_interface_of_the_binding_or_the_same_url() {
-        let transports = Transports::new(&[]);
-        let both = card(&[
-            ("http://h/v1", "JSONRPC", "1.0"),
-            ("http://h/rest03", "HTTP+JSON", "0.3"),
-            ("http://h/v03", "JSONRPC", "0.3"),
-        ]);
-        let (interface, factory) = transports
-            .fallback(&both, &both.supported_interfaces[0])
-            .unwrap();
-        assert_eq!(
-            (
-                interface.url.as_str(),
-                factory.binding(),
-                factory.protocol_version()
-            ),
-            ("http://h/v03", "JSONRPC", "0.3")
-        );
-        let only = card(&[("http://h/rest", "HTTP+JSON", "1.0")]);
-        let (interface, factory) = transports
-            .fallback(&only, &only.supported_interfaces[0])
-            .unwrap();
-        assert_eq!(
-            (
-                interface.url.as_str(),
-                factory.binding(),
-                factory.protocol_version()
-            ),
-            ("http://h/rest", "HTTP+JSON", "0.3")
-        );
-    }
-
-    #[test]
-    fn versions_order_newest_first() {
-        assert!(version_order("1.0") > version_order("0.3"));
-        assert!(version_order("0.3") > version_order("0.2"));
-        assert!(version_order("0.2.6") > version_order("0.1"));
-        assert_eq!(version_order("1"), (1, 0));
-        assert_eq!(version_order("x"), (-1, -1));
-        assert!(is_legacy("0.3") && is_legacy("0.1") && !is_legacy("1.1"));
-    }
-
-    #[test]
-    fn a_callers_factory_is_asked_first() {
-        struct Grpc;
-        impl TransportFactory for Grpc {
-            fn binding(&self) -> &str {
-                "GRPC"
-            }
-            fn protocol_version(&self) -> &str {
-                "1.0"
-            }
-            fn build(&self, _: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
-                Err(Error::Config("not here".into()))
-            }
-        }
-        let transports = Transports::new(&[Arc::new(Grpc)]);
-        assert_eq!(
-            transports.supported(&VersionPolicy::Current),
-            ["GRPC 1.0", "JSONRPC 1.0", "HTTP+JSON 1.0"]
-        );
-        let card = card(&[("h:443", "GRPC", "1.0"), ("http://h/", "JSONRPC", "1.0")]);
-        let (interface, factory) = transports
-            .select(&card, &[], &VersionPolicy::Current)
-            .unwrap();
-        assert_eq!(
-            (interface.url.as_str(), factory.binding()),
-            ("h:443", "GRPC")
-        );
-    }
-
-    #[test]
-    fn versions() {
-        assert!(version_matches("1.0", "1"));
-        assert!(version_matches("1.0", " 1.0 "));
-        assert!(!version_matches("1.0", "2.0"));
-        assert!(!version_matches("1.0", "v1"));
-        assert!(version_matches("0.1", "0.1"));
-        assert!(!version_matches("0.3", "0.1"));
-        assert!(!version_matches("", "1.0"));
-    }
 }

@@ -13,13 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use a2a_jsonrpc::ErrorCode;
-use a2a_types::v1::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse,
-    SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
-};
+use a2a_types::protocol::{Reply, Request, StreamRequest};
+use a2a_types::v1::SendMessageRequest;
 
 use super::{BoxFuture, EventStream, Transport, boxed};
 use crate::Error;
@@ -53,9 +48,18 @@ impl Negotiated {
         self.fallen_back.load(Ordering::Acquire)
     }
 
-    /// True when `error` is the agent's `VersionNotSupportedError`: the client switches to 0.3
-    /// (and says so) and the call is to be retried there.
-    fn falls_back(&self, method: &str, error: &Error) -> bool {
+    /// The transport to try first: the 1.0 one until the agent refused 1.0.
+    fn current(&self) -> &dyn Transport {
+        if self.fell_back() {
+            &*self.fallback
+        } else {
+            &*self.primary
+        }
+    }
+
+    /// True when `error`, from the 1.0 transport, is the agent's `VersionNotSupportedError`:
+    /// the client switches to 0.3 (and says so) and the call is to be retried there.
+    fn falls_back(&self, call: &CallInfo, error: &Error) -> bool {
         if error.code() != Some(ErrorCode::VERSION_NOT_SUPPORTED) {
             return false;
         }
@@ -63,82 +67,54 @@ impl Negotiated {
             tracing::info!(
                 target: "a2a_client",
                 agent = %self.agent,
-                "{method} over A2A 1.0 was answered VersionNotSupportedError ({error}); \
-                 retrying in A2A 0.3, which this client speaks to the agent from now on"
+                "{} over A2A 1.0 was answered VersionNotSupportedError ({error}); \
+                 retrying in A2A 0.3, which this client speaks to the agent from now on",
+                call.method
             );
         }
         true
     }
 }
 
-/// A transport method that tries the 1.0 transport (until the agent refused 1.0), then the
-/// 0.3 one.
-macro_rules! negotiated {
-    ($name:ident($($arg:ident: $ty:ty),*) -> $out:ty) => {
-        fn $name<'a>(
-            &'a self,
-            call: CallInfo,
-            $($arg: &'a $ty),*
-        ) -> BoxFuture<'a, Result<$out, Error>> {
-            boxed(async move {
-                if !self.fell_back() {
-                    match self.primary.$name(call.clone(), $($arg),*).await {
-                        Err(error) if self.falls_back(call.method, &error) => {}
-                        outcome => return outcome,
-                    }
-                }
-                self.fallback.$name(call, $($arg),*).await
-            })
-        }
-    };
-}
-
 impl Transport for Negotiated {
     fn prepare_send(&self, request: &mut SendMessageRequest) {
-        if self.fell_back() {
-            self.fallback.prepare_send(request);
-        } else {
-            self.primary.prepare_send(request);
-        }
+        self.current().prepare_send(request);
     }
 
-    negotiated!(send_message(request: SendMessageRequest) -> SendMessageResponse);
-    negotiated!(send_streaming_message(request: SendMessageRequest) -> EventStream);
-    negotiated!(get_task(request: GetTaskRequest) -> Task);
-    negotiated!(list_tasks(request: ListTasksRequest) -> ListTasksResponse);
-    negotiated!(cancel_task(request: CancelTaskRequest) -> Task);
-    negotiated!(create_task_push_notification_config(config: TaskPushNotificationConfig)
-        -> TaskPushNotificationConfig);
-    negotiated!(get_task_push_notification_config(request: GetTaskPushNotificationConfigRequest)
-        -> TaskPushNotificationConfig);
-    negotiated!(list_task_push_notification_configs(
-        request: ListTaskPushNotificationConfigsRequest
-    ) -> ListTaskPushNotificationConfigsResponse);
-    negotiated!(delete_task_push_notification_config(
-        request: DeleteTaskPushNotificationConfigRequest
-    ) -> ());
-    negotiated!(get_extended_agent_card(request: GetExtendedAgentCardRequest) -> AgentCard);
-
-    fn subscribe_to_task<'a>(
+    fn call<'a>(
         &'a self,
         call: CallInfo,
-        request: &'a SubscribeToTaskRequest,
+        request: &'a Request,
+    ) -> BoxFuture<'a, Result<Reply, Error>> {
+        boxed(async move {
+            if !self.fell_back() {
+                match self.primary.call(call.clone(), request).await {
+                    Err(error) if self.falls_back(&call, &error) => {}
+                    outcome => return outcome,
+                }
+            }
+            self.fallback.call(call, request).await
+        })
+    }
+
+    fn open<'a>(
+        &'a self,
+        call: CallInfo,
+        request: &'a StreamRequest,
         last_event_id: Option<&'a str>,
     ) -> BoxFuture<'a, Result<EventStream, Error>> {
         boxed(async move {
             if !self.fell_back() {
                 match self
                     .primary
-                    .subscribe_to_task(call.clone(), request, last_event_id)
+                    .open(call.clone(), request, last_event_id)
                     .await
                 {
-                    Err(error) if self.falls_back(call.method, &error) => {}
+                    Err(error) if self.falls_back(&call, &error) => {}
                     outcome => return outcome,
                 }
             }
-            self.fallback
-                .subscribe_to_task(call, request, last_event_id)
-                .await
+            self.fallback.open(call, request, last_event_id).await
         })
     }
 }

@@ -1,5 +1,5 @@
 //! SSE bodies as [`EventStream`]s: the framing both HTTP bindings share, with the decoding of
-//! each event's `data:` left to the binding.
+//! each event's `data:` left to the binding's codec.
 
 use a2a_sse::{BodyData, Decoder, EventStream as SseStream, Frame, StreamError};
 use a2a_types::v1::StreamResponse;
@@ -9,12 +9,11 @@ use hyper::body::Incoming;
 use super::{EventStream, StreamFrame};
 use crate::Error;
 
-/// The events of an SSE response body; `decode` reads one event's `data:` (a JSON-RPC response
-/// or a bare `StreamResponse`).
-pub(crate) fn events(
-    body: Incoming,
-    decode: fn(&str) -> Result<StreamResponse, Error>,
-) -> EventStream {
+/// Reads one event's `data:` (a JSON-RPC response, a bare `StreamResponse`, ...) for one stream.
+pub(crate) type EventDecoder = Box<dyn FnMut(&str) -> Result<StreamResponse, Error> + Send>;
+
+/// The events of an SSE response body, each event's `data:` read by `decode`.
+pub(crate) fn events(body: Incoming, mut decode: EventDecoder) -> EventStream {
     // Comments are surfaced so that keep-alives count as signs of life for the idle timeout.
     let frames = SseStream::with_decoder(BodyData::new(body), Decoder::new().with_comments(true));
     Box::pin(frames.map(move |frame| match frame {

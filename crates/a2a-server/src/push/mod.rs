@@ -116,7 +116,9 @@ const RESOLVE_AT_CREATION: Duration = Duration::from_secs(2);
 ///
 /// The wait before attempt `n + 1` (after `n` failures) is `initial_backoff * 2^(n-1)`, at most
 /// `max_backoff`, of which a random half is taken off ("equal jitter"), so that deliveries that
-/// failed together do not come back together.
+/// failed together do not come back together. The words are those of the client's retries
+/// (`a2a_client::RetryPolicy`): `max_attempts` counts the first attempt, `backoff(failures)` is
+/// the wait before jitter, `none()` is one attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RetryPolicy {
@@ -139,6 +141,11 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
+    /// One attempt: a delivery that fails is dead at once.
+    pub fn none() -> Self {
+        Self::default().with_max_attempts(1)
+    }
+
     /// Sets the most attempts (at least 1).
     #[must_use]
     pub fn with_max_attempts(mut self, attempts: u32) -> Self {
@@ -584,6 +591,7 @@ mod tests {
         let waits: Vec<u64> = (1..=6).map(|n| policy.backoff(n).as_secs()).collect();
         assert_eq!(waits, [1, 2, 4, 8, 10, 10]);
         assert_eq!(policy.backoff(u32::MAX), Duration::from_secs(10));
+        assert_eq!(RetryPolicy::none().max_attempts, 1);
     }
 
     #[test]
