@@ -77,13 +77,14 @@ fn usage() -> String {
         "usage: cargo xtask <task> [ARGS]
 
 tasks:
-  ci [--verbose] [--fail-fast]
+  ci [--verbose] [--fail-fast] [--step NAME]...
                  the whole test suite: fmt --check, clippy -D warnings, unit, integration and doc
-                 tests, rustdoc -D warnings, schema --check, codegen --check, conformance,
-                 interop. Checks the spec files first. Prints one line per step; a failing step's output is printed
-                 from its log (<target dir>/xtask/ci/<step>.log). --verbose (or
-                 A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
-                 first failing step
+                 tests, features, rustdoc, api, msrv, package, schema --check, codegen --check,
+                 conformance, interop. Checks the spec files first. Prints one line per step on
+                 stdout (and a heartbeat line every 30 s of a long step); a failing step's
+                 output is printed from its log (<target dir>/xtask/ci/<step>.log). --verbose
+                 (or A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
+                 first failing step; --step NAME runs only that step (repeatable)
   features       every published library checked with no features, its defaults, all, and
                  each feature alone, without a warning (cargo hack check --each-feature
                  --no-dev-deps; cargo-hack {hack} is installed into <target dir>/tools)
