@@ -174,3 +174,58 @@ pub fn fixture_files_recursive(sub: &str) -> Vec<PathBuf> {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust snippets of `docs/*.md`, compiled (and run, unless marked `no_run`) as doc tests so
+/// that they stay true; `tests/docs.rs` checks that every page with a Rust snippet is here.
+#[cfg(doctest)]
+pub mod docs {
+    #[doc = include_str!("../../docs/call-an-agent.md")]
+    pub struct CallAnAgent;
+    #[doc = include_str!("../../docs/client.md")]
+    pub struct Client;
+    #[doc = include_str!("../../docs/limits.md")]
+    pub struct Limits;
+    #[doc = include_str!("../../docs/mock.md")]
+    pub struct Mock;
+    #[doc = include_str!("../../docs/mount-in-axum.md")]
+    pub struct MountInAxum;
+    #[doc = include_str!("../../docs/push.md")]
+    pub struct Push;
+    #[doc = include_str!("../../docs/replicas.md")]
+    pub struct Replicas;
+    #[doc = include_str!("../../docs/rest.md")]
+    pub struct Rest;
+    #[doc = include_str!("../../docs/security.md")]
+    pub struct Security;
+    #[doc = include_str!("../../docs/serve-an-agent.md")]
+    pub struct ServeAnAgent;
+    #[doc = include_str!("../../docs/streams.md")]
+    pub struct Streams;
+    #[doc = include_str!("../../docs/tools.md")]
+    pub struct Tools;
+    #[doc = include_str!("../../docs/tracing.md")]
+    pub struct Tracing;
+}
+
+/// The Rust snippets of the crates' READMEs (what crates.io would show), as doc tests.
+#[cfg(doctest)]
+pub mod readmes {
+    #[doc = include_str!("../../crates/a2a-client/README.md")]
+    pub struct A2aClient;
+    #[doc = include_str!("../../crates/a2a-grpc/README.md")]
+    pub struct A2aGrpc;
+    #[doc = include_str!("../../crates/a2a-jose/README.md")]
+    pub struct A2aJose;
+    #[doc = include_str!("../../crates/a2a-jsonrpc/README.md")]
+    pub struct A2aJsonrpc;
+    #[doc = include_str!("../../crates/a2a-otel/README.md")]
+    pub struct A2aOtel;
+    #[doc = include_str!("../../crates/a2a-server/README.md")]
+    pub struct A2aServer;
+    #[doc = include_str!("../../crates/a2a-sse/README.md")]
+    pub struct A2aSse;
+    #[doc = include_str!("../../crates/a2a-store-sql/README.md")]
+    pub struct A2aStoreSql;
+    #[doc = include_str!("../../crates/a2a-types/README.md")]
+    pub struct A2aTypes;
+}

@@ -5,21 +5,27 @@
 //! tests need it), and stops with one line saying what is missing, before anything is compiled. Then it runs every
 //! step in [`STEPS`] as a child process, with the resolved absolute `A2A_SPEC_DIR` and
 //! `CARGO_TARGET_DIR` in its environment, its output captured to
-//! `<target dir>/xtask/ci/<step>.log`, and prints one line per step with its time. A failing
-//! step's log is printed in full, with its path. The last line counts the steps that passed and
-//! failed; any failure makes the command exit non-zero.
+//! `<target dir>/xtask/ci/<step>.log`, and prints (on stdout) one line per step with its time. A
+//! step that runs long says how far it is every 30 s (a heartbeat line: test binaries and
+//! tests so far, what it compiles or runs); on a terminal that line is overwritten instead. A
+//! failing step's log is printed in full, with its path. The last line counts the steps that
+//! passed and failed; any failure makes the command exit non-zero.
 //!
 //! `--verbose` (or `A2A_XTASK_VERBOSE=1`) streams every step's output instead of capturing it;
-//! `--fail-fast` stops at the first failing step.
+//! `--fail-fast` stops at the first failing step; `--step NAME` (repeatable) runs only the
+//! steps named.
 
 use std::fs::File;
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use xtask::Workspace;
 use xtask::spec::{self, SpecDir};
+
+use crate::run;
 
 /// The steps of `cargo xtask ci`, in order. Adding a step is one line here; a step that runs
 /// in `xtask-spec` also needs its task name in `SPEC_TASKS` (`main.rs`).
@@ -52,22 +58,19 @@ pub(crate) const STEPS: &[Step] = &[
         "doctest",
         &["test", "--workspace", "--doc", "--all-features", "--locked"],
     ),
-    Step::cargo(
-        "rustdoc",
-        &[
-            "doc",
-            "--workspace",
-            "--no-deps",
-            "--all-features",
-            "--locked",
-        ],
-    )
-    .env(&[("RUSTDOCFLAGS", "-D warnings")]),
+    Step::xtask("features", &["features"]),
+    Step::xtask("rustdoc", &["rustdoc"]),
+    Step::xtask("api", &["api"]),
+    Step::xtask("msrv", &["msrv"]),
+    Step::xtask("package", &["package"]),
     Step::xtask("schema", &["schema", "--check"]),
     Step::xtask("codegen", &["codegen", "--check"]),
     Step::xtask("conformance", &["conformance"]),
     Step::xtask("interop", &["interop"]),
 ];
+
+/// How often a running step reports how far it is.
+const HEARTBEAT: Duration = Duration::from_secs(30);
 
 /// What a step runs.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +79,9 @@ enum Program {
     Cargo,
     /// This xtask binary: `cargo xtask <args>`.
     Xtask,
+    /// Another program (the tests' steps).
+    #[cfg(test)]
+    Other(&'static str),
 }
 
 /// One step of `cargo xtask ci`.
@@ -85,7 +91,6 @@ pub(crate) struct Step {
     pub(crate) name: &'static str,
     program: Program,
     args: &'static [&'static str],
-    env: &'static [(&'static str, &'static str)],
 }
 
 impl Step {
@@ -95,7 +100,6 @@ impl Step {
             name,
             program: Program::Cargo,
             args,
-            env: &[],
         }
     }
 
@@ -105,13 +109,7 @@ impl Step {
             name,
             program: Program::Xtask,
             args,
-            env: &[],
         }
-    }
-
-    /// The step with extra environment variables.
-    pub(crate) const fn env(self, env: &'static [(&'static str, &'static str)]) -> Step {
-        Step { env, ..self }
     }
 
     /// How the step is shown: `cargo clippy ...`, `cargo xtask schema --check`.
@@ -119,13 +117,10 @@ impl Step {
         let program = match self.program {
             Program::Cargo => "cargo",
             Program::Xtask => "cargo xtask",
+            #[cfg(test)]
+            Program::Other(program) => program,
         };
-        let env: String = self
-            .env
-            .iter()
-            .map(|(k, v)| format!("{k}='{v}' "))
-            .collect();
-        format!("{env}{program} {}", self.args.join(" "))
+        format!("{program} {}", self.args.join(" "))
     }
 
     /// The command, at the workspace root, with the spec folder and target directory set.
@@ -136,10 +131,11 @@ impl Step {
                 std::env::current_exe()
                     .map_err(|e| format!("cannot find the xtask executable: {e}"))?,
             ),
+            #[cfg(test)]
+            Program::Other(program) => workspace.command(program),
         };
         command
             .args(self.args)
-            .envs(self.env.iter().copied())
             .env(spec::ENV, spec_dir)
             .stdin(Stdio::null());
         Ok(command)
@@ -147,7 +143,7 @@ impl Step {
 }
 
 /// How `ci` runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Options {
     /// Stream every step's output instead of capturing it.
     pub(crate) verbose: bool,
@@ -155,6 +151,26 @@ pub(crate) struct Options {
     pub(crate) fail_fast: bool,
     /// Show the running step (on a terminal; its line is then overwritten).
     pub(crate) progress: bool,
+    /// Run only these steps (all when empty).
+    pub(crate) only: Vec<String>,
+    /// How long a step may run without a line saying how far it is.
+    pub(crate) heartbeat: Duration,
+    /// Build without incremental compilation (`CARGO_INCREMENTAL=0`): on CI machines, see
+    /// [`incremental_off`].
+    pub(crate) incremental_off: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            verbose: false,
+            fail_fast: false,
+            progress: false,
+            only: Vec::new(),
+            heartbeat: HEARTBEAT,
+            incremental_off: false,
+        }
+    }
 }
 
 impl Options {
@@ -164,18 +180,47 @@ impl Options {
             verbose: matches!(env_verbose, Some("1" | "true" | "yes")),
             ..Options::default()
         };
-        for arg in args {
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
             match arg.as_str() {
                 "--verbose" | "-v" => options.verbose = true,
                 "--fail-fast" => options.fail_fast = true,
+                "--step" => match args.next() {
+                    Some(name) => options.only.push(name.clone()),
+                    None => return Err("ci: --step needs a step name".to_owned()),
+                },
                 other => {
+                    if let Some(name) = other.strip_prefix("--step=") {
+                        options.only.push(name.to_owned());
+                        continue;
+                    }
                     return Err(format!(
-                        "ci: unknown argument `{other}` (ci takes --verbose and --fail-fast)"
+                        "ci: unknown argument `{other}` (ci takes --verbose, --fail-fast and \
+                         --step NAME)"
                     ));
                 }
             }
         }
         Ok(options)
+    }
+
+    /// The steps to run: all, or those named with `--step`, in the order of `steps`.
+    fn select<'s>(&self, steps: &'s [Step]) -> Result<Vec<&'s Step>, String> {
+        if let Some(unknown) = self
+            .only
+            .iter()
+            .find(|name| !steps.iter().any(|s| s.name == name.as_str()))
+        {
+            let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+            return Err(format!(
+                "ci: no step named `{unknown}` (the steps: {})",
+                names.join(", ")
+            ));
+        }
+        Ok(steps
+            .iter()
+            .filter(|s| self.only.is_empty() || self.only.iter().any(|n| n == s.name))
+            .collect())
     }
 }
 
@@ -184,6 +229,8 @@ impl Options {
 struct Outcome {
     status: Result<ExitStatus, String>,
     elapsed: Duration,
+    /// What its output said it did (test binaries and tests), if anything.
+    summary: Option<String>,
 }
 
 impl Outcome {
@@ -192,19 +239,119 @@ impl Outcome {
     }
 }
 
-/// `cargo xtask ci [--verbose] [--fail-fast]`.
+/// How far a step is, as its output tells: what cargo compiles or runs now, and the test
+/// binaries and tests done so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Progress {
+    /// What it does now: `compiling a2a-server`, `running tests/mock.rs`.
+    doing: Option<String>,
+    /// Test binaries (and doc-test runs) finished.
+    binaries: u32,
+    /// Tests passed and failed in them.
+    passed: u64,
+    failed: u64,
+}
+
+impl Progress {
+    /// Takes one line of the step's output into account.
+    fn read(&mut self, line: &str) {
+        let line = line.trim();
+        if let Some(result) = line.strip_prefix("test result: ") {
+            self.binaries += 1;
+            self.passed += count_before(result, " passed");
+            self.failed += count_before(result, " failed");
+            return;
+        }
+        let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim_start();
+        self.doing = match verb {
+            "Compiling" | "Checking" | "Documenting" => {
+                let krate = rest.split(' ').next().unwrap_or_default();
+                Some(format!("{} {krate}", verb.to_lowercase()))
+            }
+            // `Running tests/mock.rs (target/debug/deps/mock-1a2b)`, `Running unittests src/lib.rs (...)`.
+            "Running" => Some(format!(
+                "running {}",
+                rest.split_once(" (").map_or(rest, |(what, _)| what)
+            )),
+            "Doc-tests" => Some(format!("doc-tests of {rest}")),
+            // cargo-hack: `info: running `cargo check --no-default-features` on a2a-sse (8/40)`.
+            "info:" if rest.starts_with("running `") => Some(rest.replace('`', "")),
+            _ => return,
+        };
+    }
+
+    /// `41 test binaries, 1203 tests passed` (and how many failed), once a test binary ran.
+    fn summary(&self) -> Option<String> {
+        if self.binaries == 0 {
+            return None;
+        }
+        let failed = match self.failed {
+            0 => String::new(),
+            n => format!(", {n} failed"),
+        };
+        Some(format!(
+            "{} test binaries, {} tests passed{failed}",
+            self.binaries, self.passed
+        ))
+    }
+}
+
+/// `12` from `ok. 12 passed; 0 failed; ...` for ` passed`; 0 when absent.
+fn count_before(text: &str, label: &str) -> u64 {
+    text.split(';')
+        .find_map(|part| {
+            part.trim()
+                .trim_start_matches("ok. ")
+                .trim_start_matches("FAILED. ")
+                .strip_suffix(label)
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// `..   test            4 min 10 s  41 test binaries, 1203 tests passed; running tests/mock.rs`
+/// (the time ends in the column of the step lines' times).
+fn heartbeat_line(name: &str, elapsed: Duration, progress: &Progress) -> String {
+    let what = match (progress.summary(), &progress.doing) {
+        (Some(summary), Some(doing)) => format!("{summary}; {doing}"),
+        (Some(summary), None) => summary,
+        (None, Some(doing)) => doing.clone(),
+        (None, None) => "running".to_owned(),
+    };
+    format!("..   {name:<16}{:>9}  {what}", minutes(elapsed))
+}
+
+/// Whether the steps build without incremental compilation: when `CI` is set (not empty, `0` or
+/// `false`) and `CARGO_INCREMENTAL` is not. A CI machine builds from an empty target directory
+/// once, where the incremental caches only take space: 5.8 of the 13 GB of a run from empty
+/// (2026-12-04), for no measured gain in time (a rebuild of every workspace crate's tests took
+/// 395 s without them, 399 s with). Locally they stay: they speed up the next run after an
+/// edit, and a build without them makes a second set of the workspace's artifacts (cargo gives
+/// them other file names) beside those of `cargo build` and `cargo test`.
+fn incremental_off(ci: Option<&str>, cargo_incremental_set: bool) -> bool {
+    let on_ci = ci.is_some_and(|v| !matches!(v.trim(), "" | "0" | "false"));
+    on_ci && !cargo_incremental_set
+}
+
+/// `cargo xtask ci [--verbose] [--fail-fast] [--step NAME]...`.
 pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> {
     let mut options = Options::parse(args, std::env::var("A2A_XTASK_VERBOSE").ok().as_deref())?;
+    let steps = options.select(STEPS)?;
     // First of all, before anything is compiled: are the spec files there?
     let spec_dir = SpecDir::locate(&workspace.root)?;
     postgres_preflight(std::env::var("A2A_TEST_POSTGRES_URL").ok().as_deref())?;
-    options.progress = !options.verbose && std::io::stderr().is_terminal();
+    options.progress = !options.verbose && std::io::stdout().is_terminal();
+    options.incremental_off = incremental_off(
+        std::env::var("CI").ok().as_deref(),
+        std::env::var_os("CARGO_INCREMENTAL").is_some(),
+    );
     run_steps(
         workspace,
         &spec_dir.path,
-        STEPS,
-        options,
-        &mut std::io::stderr(),
+        &steps,
+        &options,
+        &mut std::io::stdout(),
     )
 }
 
@@ -262,20 +409,25 @@ fn log_dir(workspace: &Workspace) -> PathBuf {
 fn run_steps(
     workspace: &Workspace,
     spec_dir: &Path,
-    steps: &[Step],
-    options: Options,
+    steps: &[&Step],
+    options: &Options,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let started = Instant::now();
     let logs = log_dir(workspace);
     std::fs::create_dir_all(&logs).map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
-    // The report is best effort: a closed stderr must not stop the steps.
+    // The report is best effort: a closed stdout must not stop the steps.
     let _ = writeln!(
         out,
-        "xtask ci in {}: spec files in {}, logs in {}",
+        "xtask ci in {}: spec files in {}, logs in {}{}",
         workspace.root.display(),
         spec_dir.display(),
-        logs.display()
+        logs.display(),
+        if options.incremental_off {
+            "; CI is set: CARGO_INCREMENTAL=0"
+        } else {
+            ""
+        }
     );
     let mut failed: Vec<&str> = Vec::new();
     let mut passed = 0;
@@ -285,11 +437,13 @@ fn run_steps(
             let _ = write!(out, "..   {}", step.name);
             let _ = out.flush();
         }
-        let outcome = run_step(step, workspace, spec_dir, &log, options.verbose);
+        let outcome = run_step(step, workspace, spec_dir, &log, options, out);
         if options.progress {
-            let _ = write!(out, "\r");
+            // Back to the start of the line, which is then cleared.
+            let _ = write!(out, "\r\x1b[K");
         }
         let _ = writeln!(out, "{}", step_line(step.name, &outcome));
+        let _ = out.flush();
         if outcome.passed() {
             passed += 1;
             continue;
@@ -321,40 +475,77 @@ fn run_steps(
     }
 }
 
-/// Runs one step, its output to `log` (or to the terminal when `verbose`).
+/// Runs one step, its output to `log` (or to the terminal when `verbose`), with a heartbeat
+/// line on `out` whenever `options.heartbeat` passed without one.
 fn run_step(
     step: &Step,
     workspace: &Workspace,
     spec_dir: &Path,
     log: &Path,
-    verbose: bool,
+    options: &Options,
+    out: &mut dyn Write,
 ) -> Outcome {
     let started = Instant::now();
+    let progress = Arc::new(Mutex::new(Progress::default()));
     let status = step.command(workspace, spec_dir).and_then(|mut command| {
-        if verbose {
-            eprintln!("\n==> {}", step.display());
-        } else {
-            capture(&mut command, log, &step.display())?;
+        if options.incremental_off {
+            command.env("CARGO_INCREMENTAL", "0");
         }
-        command
-            .status()
-            .map_err(|e| format!("cannot start `{}`: {e}", step.display()))
+        if options.verbose {
+            let _ = writeln!(out, "\n==> {}", step.display());
+            let _ = out.flush();
+            return command
+                .status()
+                .map_err(|e| format!("cannot start `{}`: {e}", step.display()));
+        }
+        let mut file = open_log(log, &step.display())?;
+        let seen = Arc::clone(&progress);
+        let on_line = move |line: &[u8]| {
+            // A log that cannot be written loses lines, not the step.
+            let _ = file.write_all(line);
+            let text = String::from_utf8_lossy(line);
+            seen.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .read(&text);
+        };
+        let mut last = Instant::now();
+        let tick = || {
+            if last.elapsed() < options.heartbeat {
+                return;
+            }
+            last = Instant::now();
+            let now = progress
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone();
+            let line = heartbeat_line(step.name, started.elapsed(), &now);
+            let _ = if options.progress {
+                write!(out, "\r\x1b[K{line}")
+            } else {
+                writeln!(out, "{line}")
+            };
+            let _ = out.flush();
+        };
+        run::with_lines(&mut command, on_line, tick)
+            .map_err(|e| format!("`{}`: {e}", step.display()))
     });
+    let summary = progress
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .summary();
     Outcome {
         status,
         elapsed: started.elapsed(),
+        summary,
     }
 }
 
-/// Points the command's stdout and stderr at one new log file (in the order it writes them),
-/// after a first line naming the command.
-fn capture(command: &mut Command, log: &Path, display: &str) -> Result<(), String> {
+/// A new log file, its first line naming the command.
+fn open_log(log: &Path, display: &str) -> Result<File, String> {
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", log.display());
     let mut file = File::create(log).map_err(cannot)?;
     writeln!(file, "$ {display}").map_err(cannot)?;
-    let err = file.try_clone().map_err(cannot)?;
-    command.stdout(file).stderr(err);
-    Ok(())
+    Ok(file)
 }
 
 /// Writes a failed step's log, framed, with its path.
@@ -374,13 +565,21 @@ fn print_log(log: &Path, out: &mut dyn Write) {
     let _ = writeln!(out, "---- end of {} ----", log.display());
 }
 
-/// `ok   clippy             41.2 s`, or `FAIL test  120.3 s  (exit status: 101)`.
+/// `ok   clippy             41.2 s`, `ok   test              312.4 s  (148 test binaries, 2210
+/// tests passed)`, or `FAIL test              120.3 s  (exit status: 101; ...)`.
 fn step_line(name: &str, outcome: &Outcome) -> String {
     let secs = outcome.elapsed.as_secs_f64();
-    match &outcome.status {
-        Ok(status) if status.success() => format!("ok   {name:<16}{secs:>7.1} s"),
-        Ok(status) => format!("FAIL {name:<16}{secs:>7.1} s  ({status})"),
-        Err(why) => format!("FAIL {name:<16}{secs:>7.1} s  ({why})"),
+    let summary = outcome.summary.as_deref();
+    match (&outcome.status, summary) {
+        (Ok(status), None) if status.success() => format!("ok   {name:<16}{secs:>7.1} s"),
+        (Ok(status), Some(summary)) if status.success() => {
+            format!("ok   {name:<16}{secs:>7.1} s  ({summary})")
+        }
+        (Ok(status), summary) => format!(
+            "FAIL {name:<16}{secs:>7.1} s  ({status}{})",
+            summary.map(|s| format!("; {s}")).unwrap_or_default()
+        ),
+        (Err(why), _) => format!("FAIL {name:<16}{secs:>7.1} s  ({why})"),
     }
 }
 
@@ -426,8 +625,11 @@ mod tests {
             verbose: true,
             ..Options::default()
         };
-        assert_eq!(Options::parse(&args(&["--verbose"]), None), Ok(verbose));
-        assert_eq!(Options::parse(&args(&["-v"]), None), Ok(verbose));
+        assert_eq!(
+            Options::parse(&args(&["--verbose"]), None),
+            Ok(verbose.clone())
+        );
+        assert_eq!(Options::parse(&args(&["-v"]), None), Ok(verbose.clone()));
         assert_eq!(Options::parse(&[], Some("1")), Ok(verbose));
         assert_eq!(Options::parse(&[], Some("0")), Ok(Options::default()));
         assert_eq!(
@@ -438,8 +640,61 @@ mod tests {
             })
         );
         assert_eq!(
+            Options::parse(&args(&["--step", "api", "--step=package"]), None),
+            Ok(Options {
+                only: args(&["api", "package"]),
+                ..Options::default()
+            })
+        );
+        assert_eq!(
+            Options::parse(&args(&["--step"]), None),
+            Err("ci: --step needs a step name".to_owned())
+        );
+        assert_eq!(
             Options::parse(&args(&["--quiet"]), None),
-            Err("ci: unknown argument `--quiet` (ci takes --verbose and --fail-fast)".to_owned())
+            Err(
+                "ci: unknown argument `--quiet` (ci takes --verbose, --fail-fast and --step NAME)"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn incremental_builds_are_off_on_ci_machines_only() {
+        assert!(incremental_off(Some("true"), false));
+        assert!(incremental_off(Some("1"), false));
+        assert!(
+            !incremental_off(Some("true"), true),
+            "CARGO_INCREMENTAL decides"
+        );
+        assert!(!incremental_off(Some("false"), false));
+        assert!(!incremental_off(Some("0"), false));
+        assert!(!incremental_off(Some(""), false));
+        assert!(!incremental_off(None, false));
+    }
+
+    #[test]
+    fn step_selects_steps_in_their_order() {
+        let options = Options {
+            only: args(&["package", "features"]),
+            ..Options::default()
+        };
+        let names: Vec<&str> = options
+            .select(STEPS)
+            .unwrap()
+            .iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["features", "package"]);
+        assert_eq!(Options::default().select(STEPS).unwrap().len(), STEPS.len());
+        let unknown = Options {
+            only: args(&["lint"]),
+            ..Options::default()
+        };
+        assert_eq!(
+            unknown.select(STEPS).unwrap_err(),
+            "ci: no step named `lint` (the steps: fmt, clippy, test, doctest, features, \
+             rustdoc, api, msrv, package, schema, codegen, conformance, interop)"
         );
     }
 
@@ -448,11 +703,21 @@ mod tests {
         let ok = Outcome {
             status: Ok(ExitStatus::default()),
             elapsed: Duration::from_millis(41_240),
+            summary: None,
         };
         assert_eq!(step_line("clippy", &ok), "ok   clippy             41.2 s");
+        let tested = Outcome {
+            summary: Some("3 test binaries, 40 tests passed".to_owned()),
+            ..ok
+        };
+        assert_eq!(
+            step_line("test", &tested),
+            "ok   test               41.2 s  (3 test binaries, 40 tests passed)"
+        );
         let broken = Outcome {
             status: Err("cannot start `cargo`: gone".to_owned()),
             elapsed: Duration::from_millis(50),
+            summary: None,
         };
         assert_eq!(
             step_line("test", &broken),
@@ -460,6 +725,57 @@ mod tests {
         );
         assert_eq!(minutes(Duration::from_millis(42_040)), "42.0 s");
         assert_eq!(minutes(Duration::from_secs(187)), "3 min 07 s");
+    }
+
+    /// What cargo and libtest print, read into how far the step is.
+    #[test]
+    fn progress_is_read_from_cargo_and_libtest_lines() {
+        let mut progress = Progress::default();
+        assert_eq!(progress.summary(), None);
+        progress.read("   Compiling a2a-server v0.1.0 (/w/crates/a2a-server)\n");
+        assert_eq!(progress.doing.as_deref(), Some("compiling a2a-server"));
+        progress
+            .read("    Finished `test` profile [unoptimized + debuginfo] target(s) in 2m 52s\n");
+        progress.read(
+            "     Running unittests src/lib.rs (target/debug/deps/a2a_server-213b12c1eaf3a91b)\n",
+        );
+        assert_eq!(
+            progress.doing.as_deref(),
+            Some("running unittests src/lib.rs")
+        );
+        progress.read("running 8 tests\n");
+        progress.read("test agent::tests::a ... ok\n");
+        progress.read("test result: ok. 8 passed; 0 failed; 0 ignored; 0 measured; 80 filtered out; finished in 0.00s\n");
+        progress.read("     Running tests/mock.rs (target/debug/deps/mock-0a1b2c)\n");
+        progress.read("test result: FAILED. 30 passed; 2 failed; 1 ignored; 0 measured; 0 filtered out; finished in 3.10s\n");
+        progress.read("   Doc-tests a2a_server\n");
+        assert_eq!(
+            progress,
+            Progress {
+                doing: Some("doc-tests of a2a_server".to_owned()),
+                binaries: 2,
+                passed: 38,
+                failed: 2,
+            }
+        );
+        assert_eq!(
+            progress.summary().as_deref(),
+            Some("2 test binaries, 38 tests passed, 2 failed")
+        );
+        progress.read("info: running `cargo check --no-default-features` on a2a-sse (8/40)\n");
+        assert_eq!(
+            progress.doing.as_deref(),
+            Some("running cargo check --no-default-features on a2a-sse (8/40)")
+        );
+        assert_eq!(
+            heartbeat_line("test", Duration::from_secs(250), &progress),
+            "..   test            4 min 10 s  2 test binaries, 38 tests passed, 2 failed; \
+             running cargo check --no-default-features on a2a-sse (8/40)"
+        );
+        assert_eq!(
+            heartbeat_line("clippy", Duration::from_secs(31), &Progress::default()),
+            "..   clippy             31.0 s  running"
+        );
     }
 
     #[test]
@@ -496,17 +812,18 @@ mod tests {
                 "clippy",
                 "test",
                 "doctest",
+                "features",
                 "rustdoc",
+                "api",
+                "msrv",
+                "package",
                 "schema",
                 "codegen",
                 "conformance",
                 "interop"
             ]
         );
-        assert_eq!(
-            STEPS[4].display(),
-            "RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps --all-features --locked"
-        );
+        assert_eq!(STEPS[5].display(), "cargo xtask rustdoc");
     }
 
     /// This workspace, with a fresh target directory of its own.
@@ -531,7 +848,14 @@ mod tests {
             fail_fast,
             ..Options::default()
         };
-        let result = run_steps(workspace, Path::new("/abs/spec"), steps, options, &mut out);
+        let steps: Vec<&Step> = steps.iter().collect();
+        let result = run_steps(
+            workspace,
+            Path::new("/abs/spec"),
+            &steps,
+            &options,
+            &mut out,
+        );
         (result, String::from_utf8(out).unwrap())
     }
 
@@ -597,6 +921,146 @@ mod tests {
             "{out}"
         );
         assert!(!log_dir(&workspace).join("pass.log").exists());
+        let _ = std::fs::remove_dir_all(&workspace.target_dir);
+    }
+
+    /// A step that prints libtest's results gets their count on its line, and the log keeps
+    /// the output, stderr and stdout in the order written.
+    #[test]
+    fn a_test_step_line_counts_its_test_binaries() {
+        let workspace = test_workspace("tests");
+        const TESTS: Step = Step {
+            name: "tests",
+            program: Program::Other("sh"),
+            args: &[
+                "-c",
+                "echo '     Running tests/a.rs (target/debug/deps/a-1)' >&2; \
+                 echo 'test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'; \
+                 echo '   Doc-tests a' >&2; \
+                 echo 'test result: ok. 2 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.20s'",
+            ],
+        };
+        let (result, out) = run_quietly(&workspace, &[TESTS], false);
+        assert_eq!(result, Ok(()));
+        let line = out.lines().nth(1).unwrap();
+        assert!(line.starts_with("ok   tests  "), "{out}");
+        assert!(
+            line.ends_with(" s  (2 test binaries, 5 tests passed)"),
+            "{out}"
+        );
+        let log = std::fs::read_to_string(log_dir(&workspace).join("tests.log")).unwrap();
+        assert!(
+            log.contains(
+                "\n     Running tests/a.rs (target/debug/deps/a-1)\ntest result: ok. 3 passed;"
+            ),
+            "{log}"
+        );
+        let _ = std::fs::remove_dir_all(&workspace.target_dir);
+    }
+
+    /// On a CI machine the steps get `CARGO_INCREMENTAL=0`, and the header says so.
+    #[test]
+    fn steps_build_without_incremental_caches_when_told() {
+        let workspace = test_workspace("incremental");
+        const SHOW: Step = Step {
+            name: "show",
+            program: Program::Other("sh"),
+            args: &["-c", "echo \"CARGO_INCREMENTAL=[$CARGO_INCREMENTAL]\""],
+        };
+        let options = Options {
+            incremental_off: true,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        let result = run_steps(
+            &workspace,
+            Path::new("/abs/spec"),
+            &[&SHOW],
+            &options,
+            &mut out,
+        );
+        assert_eq!(result, Ok(()));
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.lines()
+                .next()
+                .unwrap()
+                .ends_with("; CI is set: CARGO_INCREMENTAL=0"),
+            "{out}"
+        );
+        let log = std::fs::read_to_string(log_dir(&workspace).join("show.log")).unwrap();
+        assert!(log.ends_with("\nCARGO_INCREMENTAL=[0]\n"), "{log}");
+        let _ = std::fs::remove_dir_all(&workspace.target_dir);
+    }
+
+    /// Output that creates a file when a heartbeat line naming what the step compiles is
+    /// written to it.
+    struct Flagging {
+        out: Vec<u8>,
+        flag: PathBuf,
+    }
+
+    impl Write for Flagging {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.out.extend_from_slice(buf);
+            let out = String::from_utf8_lossy(&self.out);
+            if out
+                .lines()
+                .any(|l| l.starts_with("..   waiting ") && l.ends_with("  compiling slow-crate"))
+            {
+                std::fs::write(&self.flag, b"")?;
+            }
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A step that prints nothing gets heartbeat lines, on the report's output: this step
+    /// ends only once one was written.
+    #[test]
+    fn a_silent_step_gets_a_heartbeat() {
+        let workspace = test_workspace("heartbeat");
+        std::fs::create_dir_all(&workspace.target_dir).unwrap();
+        let flag = workspace.target_dir.join("heartbeat-seen");
+        let script: &'static str = Box::leak(
+            format!(
+                "echo '   Compiling slow-crate v1.0.0' >&2; while [ ! -e '{}' ]; do sleep 0.05; done",
+                flag.display()
+            )
+            .into_boxed_str(),
+        );
+        let args: &'static [&'static str] = Box::leak(Box::new(["-c", script]));
+        let waiting = Step {
+            name: "waiting",
+            program: Program::Other("sh"),
+            args,
+        };
+        let options = Options {
+            heartbeat: Duration::from_millis(50),
+            ..Options::default()
+        };
+        let mut out = Flagging {
+            out: Vec::new(),
+            flag,
+        };
+        let result = run_steps(
+            &workspace,
+            Path::new("/abs/spec"),
+            &[&waiting],
+            &options,
+            &mut out,
+        );
+        assert_eq!(result, Ok(()));
+        let out = String::from_utf8(out.out).unwrap();
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("..   waiting ") && l.ends_with(" s  compiling slow-crate")),
+            "{out}"
+        );
+        assert!(out.contains("\nok   waiting "), "{out}");
         let _ = std::fs::remove_dir_all(&workspace.target_dir);
     }
 }

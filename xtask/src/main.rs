@@ -16,15 +16,23 @@ use std::process::{ExitCode, Stdio};
 use xtask::spec::{self, SpecDir};
 use xtask::{Workspace, workspace};
 
+mod api;
 mod bench;
+mod checks;
 mod ci;
 mod interop;
+mod members;
+mod run;
 mod soak;
 
 /// The tasks that run in `xtask-spec` (`xtask-spec <task> ...`, built by [`spec_task`]).
 const SPEC_TASKS: &[&str] = &["schema", "codegen", "conformance"];
 
 fn main() -> ExitCode {
+    // Run by cargo as `RUSTDOC` for `cargo xtask api`: rustdoc, with unstable options allowed.
+    if let Some(real) = std::env::var_os(api::RUSTDOC_ENV) {
+        return api::wrap_rustdoc(&real);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let task = args.first().map(String::as_str);
     let run = |f: &dyn Fn(&Workspace) -> Result<ExitCode, String>| {
@@ -45,6 +53,11 @@ fn main() -> ExitCode {
         Some("bench") => run(&|ws| bench::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("soak") => run(&|ws| soak::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("paths") => run(&|ws| paths(ws).map(|()| ExitCode::SUCCESS)),
+        Some("features") => run(&|ws| checks::features(ws).map(|()| ExitCode::SUCCESS)),
+        Some("rustdoc") => run(&|ws| checks::rustdoc(ws).map(|()| ExitCode::SUCCESS)),
+        Some("api") => run(&|ws| api::run(ws).map(|()| ExitCode::SUCCESS)),
+        Some("msrv") => run(&|ws| checks::msrv(ws).map(|()| ExitCode::SUCCESS)),
+        Some("package") => run(&|ws| checks::package(ws).map(|()| ExitCode::SUCCESS)),
         Some(other) => Err(format!(
             "unknown task `{other}` (`cargo xtask --help` lists them)"
         )),
@@ -64,13 +77,23 @@ fn usage() -> String {
         "usage: cargo xtask <task> [ARGS]
 
 tasks:
-  ci [--verbose] [--fail-fast]
+  ci [--verbose] [--fail-fast] [--step NAME]...
                  the whole test suite: fmt --check, clippy -D warnings, unit, integration and doc
-                 tests, rustdoc -D warnings, schema --check, codegen --check, conformance,
-                 interop. Checks the spec files first. Prints one line per step; a failing step's output is printed
-                 from its log (<target dir>/xtask/ci/<step>.log). --verbose (or
-                 A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
-                 first failing step
+                 tests, features, rustdoc, api, msrv, package, schema --check, codegen --check,
+                 conformance, interop. Checks the spec files first. Prints one line per step on
+                 stdout (and a heartbeat line every 30 s of a long step); a failing step's
+                 output is printed from its log (<target dir>/xtask/ci/<step>.log). --verbose
+                 (or A2A_XTASK_VERBOSE=1) streams every step's output; --fail-fast stops at the
+                 first failing step; --step NAME runs only that step (repeatable)
+  features       every published library checked with no features, its defaults, all, and
+                 each feature alone, without a warning (cargo hack check --each-feature
+                 --no-dev-deps; cargo-hack {hack} is installed into <target dir>/tools)
+  rustdoc        the docs with -D warnings: the workspace with every feature, then each
+                 published library alone with its default features
+  api            no external type in a library's public API but those listed in its
+                 [package.metadata.cargo_check_external_types] (rustdoc JSON)
+  msrv           no dependency in Cargo.lock declares a newer rust-version than the workspace
+  package        cargo package of every published crate, each built from its .crate file
   schema [--check]
                  write schema/a2a-v1.json, a2a-v0.3.json and a2a-v0.1.json from the schemars
                  derives; --check fails when the committed files drift
@@ -105,6 +128,7 @@ environment:
   A2A_INTEROP_BLESS, PYTHON, NODE, NPM: see docs/interop.md",
         env = spec::ENV,
         default = spec::DEFAULT,
+        hack = checks::CARGO_HACK_VERSION,
         files = files.join(", "),
     )
 }

@@ -47,37 +47,24 @@ impl Workspace {
     /// Runs `cargo metadata --no-deps` in `dir` (for `manifest`, if given) and reads the
     /// workspace root and target directory from it.
     fn metadata(cargo: &OsString, dir: &Path, manifest: Option<&Path>) -> Result<Self, String> {
-        let mut command = Command::new(cargo);
-        command
-            .args([
-                "metadata",
-                "--format-version",
-                "1",
-                "--no-deps",
-                "--offline",
-            ])
-            .current_dir(dir);
+        let mut args: Vec<&OsStr> = vec!["--no-deps".as_ref(), "--offline".as_ref()];
         if let Some(manifest) = manifest {
-            command.arg("--manifest-path").arg(manifest);
+            args.extend(["--manifest-path".as_ref(), manifest.as_os_str()]);
         }
-        let output = command.output().map_err(|e| {
+        let text = cargo_metadata(cargo, dir, &args).map_err(|why| {
             format!(
-                "cannot start {}: {e} (is cargo on PATH?)",
-                Path::new(cargo).display()
+                "no cargo workspace at {} (`cargo metadata` failed: {why})",
+                dir.display()
             )
         })?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let why = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-            return Err(format!(
-                "no cargo workspace at {} (`cargo metadata` failed: {})",
-                dir.display(),
-                why.trim()
-            ));
-        }
-        let text = String::from_utf8(output.stdout)
-            .map_err(|_| "`cargo metadata` printed something that is not UTF-8".to_owned())?;
         Self::from_metadata(&text, cargo.clone())
+    }
+
+    /// `cargo metadata --format-version 1 <args>` at the workspace root: its JSON, or why not.
+    pub fn cargo_metadata(&self, args: &[&str]) -> Result<String, String> {
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        cargo_metadata(&self.cargo, &self.root, &args)
+            .map_err(|why| format!("`cargo metadata` failed: {why}"))
     }
 
     /// Reads `workspace_root` and `target_directory` from `cargo metadata` output.
@@ -146,6 +133,29 @@ pub fn built_executable(stdout: &str, name: &str) -> Result<PathBuf, String> {
         })
         .find_map(|msg| msg.get("executable")?.as_str().map(PathBuf::from))
         .ok_or_else(|| format!("cargo build did not report the {name} executable"))
+}
+
+/// Runs `cargo metadata --format-version 1 <args>` in `dir`: its output, or the first line of
+/// its error.
+fn cargo_metadata(cargo: &OsStr, dir: &Path, args: &[&OsStr]) -> Result<String, String> {
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot start {}: {e} (is cargo on PATH?)",
+                Path::new(cargo).display()
+            )
+        })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let why = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        return Err(why.trim().to_owned());
+    }
+    String::from_utf8(output.stdout)
+        .map_err(|_| "`cargo metadata` printed something that is not UTF-8".to_owned())
 }
 
 /// The cargo to run: `$CARGO` (the cargo that started us) when that file exists, else `cargo`

@@ -114,6 +114,38 @@
 //! | `push` | no | [`push`]: the receiving end of push deliveries: signed-delivery verification, [`push::PushReceiver`] |
 //! | `tools` | no | [`tools`]: agents as tools: descriptors from a card (OpenAI-compatible, Anthropic-compatible and MCP shapes), tool calls, a registry of agents |
 //! | `signing` | yes | [`signature`]: checking the signatures of agent cards ([`ClientBuilder::verify_card`]) |
+//!
+//! Items of a feature that is off are not in this build of the documentation; their names in
+//! the table lead back to it.
+//!
+// The links of the table, each to its item when the feature is on and back to the table when
+// it is off, so that rustdoc with any set of features has no broken link.
+#![cfg_attr(
+    feature = "tls",
+    doc = "[`ClientBuilder::add_root_certificate`]: ClientBuilder::add_root_certificate\n[`ClientBuilder::client_identity`]: ClientBuilder::client_identity"
+)]
+#![cfg_attr(
+    not(feature = "tls"),
+    doc = "[`ClientBuilder::add_root_certificate`]: crate#features\n[`ClientBuilder::client_identity`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "push",
+    doc = "[`push`]: push\n[`push::PushReceiver`]: push::PushReceiver"
+)]
+#![cfg_attr(
+    not(feature = "push"),
+    doc = "[`push`]: crate#features\n[`push::PushReceiver`]: crate#features"
+)]
+#![cfg_attr(feature = "tools", doc = "[`tools`]: tools")]
+#![cfg_attr(not(feature = "tools"), doc = "[`tools`]: crate#features")]
+#![cfg_attr(
+    feature = "signing",
+    doc = "[`signature`]: signature\n[`ClientBuilder::verify_card`]: ClientBuilder::verify_card"
+)]
+#![cfg_attr(
+    not(feature = "signing"),
+    doc = "[`signature`]: crate#features\n[`ClientBuilder::verify_card`]: crate#features"
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, each using only those above it: error, interceptor; http (pool, TLS, headers);

@@ -542,7 +542,21 @@ impl From<&String> for StatusMessage {
 
 /// An error from an agent. The task fails with its text as the status message.
 ///
-/// Any `std::error::Error` converts into it with `?`.
+/// Whatever converts into a `Box<dyn std::error::Error + Send + Sync>` converts into it, with
+/// `?` or `from`: any `std::error::Error + Send + Sync + 'static`, and text (`&str`, `String`):
+///
+/// ```
+/// use a2a_server::agent::AgentError;
+///
+/// assert_eq!(AgentError::from("no forecast for Atlantis").message(), "no forecast for Atlantis");
+/// let io = std::io::Error::other("disk full");
+/// assert_eq!(AgentError::from(io).message(), "disk full");
+///
+/// fn city(text: &str) -> Result<&str, AgentError> {
+///     Ok(text.strip_prefix("weather in ").ok_or("ask for the weather in a city")?)
+/// }
+/// assert_eq!(city("hello").unwrap_err().message(), "ask for the weather in a city");
+/// ```
 pub struct AgentError {
     message: String,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
@@ -562,17 +576,21 @@ impl AgentError {
         &self.message
     }
 
-    /// The underlying error, if any.
+    /// The error it was made from: `None` for [`AgentError::new`], the error for `from` (for
+    /// text, the text as an error).
     pub fn source(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
         self.source.as_deref()
     }
 }
 
-impl<E: std::error::Error + Send + Sync + 'static> From<E> for AgentError {
+/// Errors and text: what `Box<dyn Error + Send + Sync>` takes (a blanket impl over
+/// `E: std::error::Error` could not also take `&str`: std may implement `Error` for it).
+impl<E: Into<Box<dyn std::error::Error + Send + Sync>>> From<E> for AgentError {
     fn from(err: E) -> Self {
+        let source = err.into();
         Self {
-            message: err.to_string(),
-            source: Some(Box::new(err)),
+            message: source.to_string(),
+            source: Some(source),
         }
     }
 }
@@ -1116,5 +1134,27 @@ mod tests {
             cancelled.load(Ordering::SeqCst),
             "the inner cancel hook ran"
         );
+    }
+
+    #[test]
+    fn agent_errors_from_text_and_from_errors() {
+        let owned = AgentError::from(String::from("no such city"));
+        assert_eq!(owned.message(), "no such city");
+        assert_eq!(
+            owned.source().map(ToString::to_string).as_deref(),
+            Some("no such city")
+        );
+        let text = AgentError::from("no such city");
+        assert_eq!(text.to_string(), "no such city");
+        let io = AgentError::from(std::io::Error::new(std::io::ErrorKind::NotFound, "gone"));
+        assert_eq!(io.message(), "gone");
+        let source = io.source().expect("the io error");
+        assert_eq!(
+            source
+                .downcast_ref::<std::io::Error>()
+                .map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        assert!(AgentError::new("plain").source().is_none());
     }
 }

@@ -186,10 +186,72 @@
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
 //! | `signing` | yes | signed agent cards ([`ServiceBuilder::sign_card`], the [`signing`] module) and the JWKS endpoint (a2a-jose on ring) |
 //! | `jwt` | yes | [`auth::jwt::JwtAuthenticator`]: bearer JWTs checked against a JWKS URL or an OpenID Connect issuer (the keys fetched over hyper-util and rustls, ring) |
-//! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
+//! | `mock` | no | [`mock`]: [`MockAgent`], a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
 //! | `tls` | no | `serve` terminating TLS ([`ServeConfig::with_tls`], the [`tls`] module: the certificate from PEM or a rustls `ServerConfig`, ALPN for HTTP/2 and HTTP/1.1, client certificates required or optional against a CA, the verified chain in each request's extensions) and the mutual-TLS principal ([`auth::mtls::MtlsAuthenticator`]); tokio-rustls with ring |
 //! | `store-conformance` | no | [`store::conformance`]: the behaviour every [`TaskStore`](store::TaskStore) must show, as async test functions and the `store_conformance_tests!` macro, for stores outside this crate |
+//!
+//! Items of a feature that is off are not in this build of the documentation; their names in
+//! the table lead back to it.
+//!
+// The links to items of features (the table's and the crate docs'), each to its item when the
+// feature is on and back to the table when it is off, so that rustdoc has no broken link.
+#![cfg_attr(
+    feature = "serve",
+    doc = "[`serve`]: serve()\n[`serve_with_shutdown`]: serve_with_shutdown\n[`ServeConfig`]: ServeConfig"
+)]
+#![cfg_attr(
+    not(feature = "serve"),
+    doc = "[`serve`]: crate#features\n[`serve_with_shutdown`]: crate#features\n[`ServeConfig`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "signing",
+    doc = "[`ServiceBuilder::sign_card`]: ServiceBuilder::sign_card\n[`signing`]: signing"
+)]
+#![cfg_attr(
+    not(feature = "signing"),
+    doc = "[`ServiceBuilder::sign_card`]: crate#features\n[`signing`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "jwt",
+    doc = "[`auth::jwt::JwtAuthenticator`]: auth::jwt::JwtAuthenticator"
+)]
+#![cfg_attr(
+    not(feature = "jwt"),
+    doc = "[`auth::jwt::JwtAuthenticator`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "mock",
+    doc = "[`mock`]: mock\n[`MockAgent`]: mock::MockAgent"
+)]
+#![cfg_attr(
+    not(feature = "mock"),
+    doc = "[`mock`]: crate#features\n[`MockAgent`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "push",
+    doc = "[`push`]: push\n[`ServiceBuilder::push`]: ServiceBuilder::push"
+)]
+#![cfg_attr(
+    not(feature = "push"),
+    doc = "[`push`]: crate#features\n[`ServiceBuilder::push`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "tls",
+    doc = "[`tls`]: tls\n[`ServeConfig::with_tls`]: ServeConfig::with_tls\n[`auth::mtls::MtlsAuthenticator`]: auth::mtls::MtlsAuthenticator"
+)]
+#![cfg_attr(
+    not(feature = "tls"),
+    doc = "[`tls`]: crate#features\n[`ServeConfig::with_tls`]: crate#features\n[`auth::mtls::MtlsAuthenticator`]: crate#features"
+)]
+#![cfg_attr(
+    feature = "store-conformance",
+    doc = "[`store::conformance`]: store::conformance"
+)]
+#![cfg_attr(
+    not(feature = "store-conformance"),
+    doc = "[`store::conformance`]: crate#features"
+)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agent;

@@ -65,6 +65,7 @@
 //!
 //! The decoder's `cargo fuzz` target is `sse_decode` in the workspace's `fuzz/` crate; from
 //! `fuzz/`, run `RUSTC_BOOTSTRAP=1 cargo fuzz run -O sse_decode` (see `docs/fuzzing.md`).
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "http-body")]
 mod body;

@@ -74,6 +74,7 @@
 //! # #[cfg(not(feature = "sqlite"))]
 //! # fn main() {}
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod codec;
 mod lease;

@@ -62,6 +62,7 @@ impl Waiters {
     }
 
     /// Wakes every waiter (a listener reconnected: what it missed is unknown).
+    #[cfg(feature = "postgres")]
     pub(crate) fn wake_all(&self) {
         for notify in lock(&self.tasks).values() {
             notify.notify_waiters();
@@ -70,6 +71,7 @@ impl Waiters {
     }
 
     /// Acts on one notification payload.
+    #[cfg(feature = "postgres")]
     pub(crate) fn on_payload(&self, payload: &str) {
         match payload.split_once(':') {
             Some(("l", id)) => self.wake(id),
@@ -146,6 +148,7 @@ mod tests {
         assert!(lock(&waiters.tasks).is_empty());
     }
 
+    #[cfg(feature = "postgres")]
     #[tokio::test]
     async fn payloads_name_what_to_wake() {
         let waiters = Waiters::default();
@@ -163,6 +166,7 @@ mod tests {
             .expect("the outbox was notified");
     }
 
+    #[cfg(feature = "postgres")]
     fn futures_poll<F: std::future::Future>(f: std::pin::Pin<&mut F>) -> Option<F::Output> {
         let waker = std::task::Waker::noop();
         let mut cx = std::task::Context::from_waker(waker);

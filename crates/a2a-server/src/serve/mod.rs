@@ -94,7 +94,7 @@ pub struct ServeConfig {
     /// before they are closed. Default 10 s. Idle connections close at once; a client still
     /// reading a stream at the deadline sees its connection closed.
     pub shutdown_deadline: Duration,
-    /// With TLS ([`with_tls`](Self::with_tls), feature `tls`): how long a client has to
+    /// With TLS (`ServeConfig::with_tls`, feature `tls`): how long a client has to
     /// complete the TLS handshake, counted from the accept. Default 10 s. A client that has not
     /// finished it by then (one that connects and sends nothing, or stops halfway) sees its
     /// connection closed, without a TLS alert; so does one whose handshake fails (no valid
