@@ -8,8 +8,8 @@ use std::sync::Arc;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
 use a2a_server::auth::mtls::MtlsAuthenticator;
+use a2a_server::card::CardSigning;
 use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
-use a2a_server::signing::CardSigning;
 use a2a_server::tls::{CaBundle, ClientAuth, TlsSettings};
 use a2a_server::{
     A2aService, ApiKeyAuthenticator, ApiKeyLocation, Authenticator, HandlerConfig, Principal,
@@ -574,9 +574,9 @@ pub(crate) fn service(
             // Over TLS the gRPC interface is the https URL itself: a bare `host:port` is
             // called in plaintext (but on port 443).
             let at = if url.starts_with("https://") {
-                a2a_server::InterfaceUrl::Path(String::new())
+                a2a_server::card::InterfaceUrl::Path(String::new())
             } else {
-                a2a_server::InterfaceUrl::Authority
+                a2a_server::card::InterfaceUrl::Authority
             };
             builder.grpc_interface(at)
         } else {

@@ -4,7 +4,8 @@
 //!
 //! ```no_run
 //! use a2a_grpc::server::{GrpcInterface as _, SharedPort};
-//! use a2a_server::{A2aService, InterfaceUrl};
+//! use a2a_server::A2aService;
+//! use a2a_server::card::InterfaceUrl;
 //! use a2a_server::agent::agent_fn;
 //! use a2a_types::v1::{AgentCapabilities, AgentCard, Part};
 //!
@@ -64,7 +65,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::A2aError;
-use a2a_server::{A2aBody, A2aService, CallContext, EventStream, InterfaceUrl, ServiceBuilder};
+use a2a_server::card::{Interface, InterfaceUrl};
+use a2a_server::{A2aBody, A2aService, CallContext, EventStream, ServiceBuilder};
 use a2a_types::protocol::{VERSION_1_0, content_type};
 use a2a_types::v1::{self as v1, binding};
 use bytes::Bytes;
@@ -129,7 +131,7 @@ pub trait GrpcInterface {
 
 impl GrpcInterface for ServiceBuilder {
     fn grpc_interface(self, at: InterfaceUrl) -> Self {
-        self.interface(binding::GRPC, VERSION_1_0, at)
+        self.interface(Interface::new(binding::GRPC, VERSION_1_0, at))
     }
 }
 

@@ -91,9 +91,9 @@
 //! [`A2aService`] is a `tower_service::Service<http::Request<B>>` with `Error = Infallible`:
 //! serve it with [`serve`] / [`serve_with_shutdown`], with hyper through
 //! `hyper_util::service::TowerToHyperService`, or mount it in axum. The service answers its card
-//! at [`AGENT_CARD_PATH`] (and [`LEGACY_AGENT_CARD_PATH`]) relative to where it is mounted, so
+//! at [`card::AGENT_CARD_PATH`] (and [`card::LEGACY_AGENT_CARD_PATH`]) relative to where it is mounted, so
 //! under `nest_service("/a2a", service)` the card is at `/a2a/.well-known/agent-card.json`,
-//! where clients do not look; route [`AGENT_CARD_PATH`] at the root to a clone of the service
+//! where clients do not look; route [`card::AGENT_CARD_PATH`] at the root to a clone of the service
 //! as well (`examples/axum.rs`, `docs/mount-in-axum.md`).
 //!
 //! # Limits and defaults
@@ -184,7 +184,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `serve` | yes | [`serve`] and [`serve_with_shutdown`]: the hyper accept loop (HTTP/1.1 and HTTP/2) with graceful shutdown |
-//! | `signing` | yes | signed agent cards ([`ServiceBuilder::sign_card`], the [`signing`] module) and the JWKS endpoint (a2a-jose on ring) |
+//! | `signing` | yes | signed agent cards ([`ServiceBuilder::sign_card`], [`card::CardSigning`]) and the JWKS endpoint (a2a-jose on ring) |
 //! | `jwt` | yes | [`auth::jwt::JwtAuthenticator`]: bearer JWTs checked against a JWKS URL or an OpenID Connect issuer (the keys fetched over hyper-util and rustls, ring) |
 //! | `mock` | no | [`mock`]: [`MockAgent`](mock::MockAgent), a scriptable agent for tests (rules, scripts of events as Rust, JSON or YAML, a record of every message received) |
 //! | `push` | yes | [`push`]: push delivery ([`ServiceBuilder::push`]): the worker, its HTTPS client (rustls, ring), the SSRF guard, signed deliveries and their JWKS |
@@ -195,6 +195,7 @@
 pub mod agent;
 pub mod auth;
 mod binding;
+pub mod card;
 mod error;
 mod handler;
 mod http;
@@ -206,8 +207,6 @@ pub mod push;
 #[cfg(feature = "serve")]
 mod serve;
 mod service;
-#[cfg(feature = "signing")]
-pub mod signing;
 pub mod store;
 #[cfg(feature = "tls")]
 pub mod tls;
@@ -228,6 +227,4 @@ pub use http::body::A2aBody;
 pub use http::sse::StreamPermit;
 #[cfg(feature = "serve")]
 pub use serve::{ServeConfig, serve, serve_with_shutdown};
-pub use service::{
-    A2aService, AGENT_CARD_PATH, InterfaceUrl, LEGACY_AGENT_CARD_PATH, Limits, ServiceBuilder,
-};
+pub use service::{A2aService, Limits, ServiceBuilder};

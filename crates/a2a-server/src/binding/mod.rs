@@ -2,6 +2,5 @@
 //! and their results back into HTTP, in its own wire shape. Nothing outside a binding knows its
 //! wire.
 
-pub(crate) mod card;
 pub(crate) mod jsonrpc;
 pub(crate) mod rest;

@@ -291,6 +291,8 @@ pub struct HandlerBuilder {
     extended_card: Option<AgentCard>,
     access: AccessPolicy,
     config: HandlerConfig,
+    /// Whether `card` came from [`crate::card::assemble`], push declared.
+    card_assembled: bool,
     #[cfg(feature = "push")]
     push: Option<PushSettings>,
 }
@@ -365,10 +367,12 @@ impl HandlerBuilder {
         self
     }
 
-    /// Replaces the public card.
+    /// Replaces the public card with the one [`crate::card::assemble`] made (push declared
+    /// there): the handler then declares nothing itself.
     #[must_use]
-    pub fn card(mut self, card: AgentCard) -> Self {
+    pub(crate) fn assembled_card(mut self, card: AgentCard) -> Self {
         self.card = card;
+        self.card_assembled = true;
         self
     }
 
@@ -392,15 +396,12 @@ impl HandlerBuilder {
     /// The handler. Inside a Tokio runtime, the push worker starts here; otherwise with the
     /// first request.
     pub fn build(mut self) -> RequestHandler {
-        #[cfg(feature = "push")]
-        crate::push::declare(&mut self.card, self.push.as_ref());
-        #[cfg(not(feature = "push"))]
-        if self.card.capabilities.push_notifications == Some(true) {
-            tracing::warn!(
-                "the card declares capabilities.pushNotifications, but this build of a2a-server \
-                 has no `push` feature: it is declared false"
+        if !self.card_assembled {
+            crate::card::declare(
+                &mut self.card,
+                #[cfg(feature = "push")]
+                self.push.as_ref(),
             );
-            self.card.capabilities.push_notifications = Some(false);
         }
         self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
@@ -445,6 +446,7 @@ impl RequestHandler {
             extended_card: None,
             access: AccessPolicy::default(),
             config: HandlerConfig::default(),
+            card_assembled: false,
             #[cfg(feature = "push")]
             push: None,
         }

@@ -536,8 +536,7 @@ pub(crate) fn declare(card: &mut AgentCard, settings: Option<&PushSettings>) {
         .extensions
         .iter()
         .any(|e| e.uri.as_deref() == Some(signed::EXTENSION_URI));
-    // Declared once (the service's card, then its handler's): a second call keeps the
-    // extension as the first made it, its jwksUrl already located.
+    // A card that already declares the extension keeps it as it is.
     if let Some(key) = settings.signing.as_ref().filter(|_| !declared) {
         let mut params = a2a_types::v1::Struct::new();
         params.insert("jwksUrl".to_owned(), signed::JWKS_PATH.into());

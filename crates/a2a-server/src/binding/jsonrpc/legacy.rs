@@ -258,7 +258,7 @@ pub(super) mod ops {
         cx: RpcContext,
         _req: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, A2aError> {
-        crate::binding::card::legacy_extended_card(&cx.handler, &cx.call).await
+        crate::card::legacy_extended_card(&cx.handler, &cx.call).await
     }
 }
 

@@ -26,7 +26,7 @@ use std::time::Duration;
 pub(crate) use legacy::named_version;
 
 use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
-use a2a_types::protocol::{ProtocolVersion, content_type};
+use a2a_types::protocol::{ProtocolVersion, VERSION_0_1, VERSION_0_3, VERSION_1_0, content_type};
 use a2a_types::v1::StreamResponse;
 use futures_util::StreamExt as _;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -37,6 +37,9 @@ use crate::http::body::{A2aBody, BodyLimits, read_body};
 use crate::http::head::{self, RequestedVersion};
 use crate::http::response;
 use crate::http::sse::{self, Framing, StreamPermits};
+
+/// The protocol versions the endpoint serves, as the card's interfaces name them.
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3, VERSION_0_1];
 
 /// The per-call context every method gets.
 #[derive(Clone)]

@@ -16,7 +16,9 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use a2a_jsonrpc::{ErrorCode, ErrorInfo};
-use a2a_types::protocol::{Operation, ProtocolVersion, content_type, headers, rest};
+use a2a_types::protocol::{
+    Operation, ProtocolVersion, VERSION_0_3, VERSION_1_0, content_type, headers, rest,
+};
 use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
@@ -28,6 +30,9 @@ use crate::http::body::{A2aBody, read_body};
 use crate::http::head::{self, RequestedVersion};
 use crate::http::response;
 use crate::http::sse::{self, Framing, StreamPermits};
+
+/// The protocol versions the routes serve, as the card's interfaces name them.
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3];
 
 /// A request resolved to its route: the operation and its path parameters, percent-decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,9 +193,8 @@ where
                     // 0.3's `GET /v1/card`: the authenticated extended card, as every
                     // version reads a card.
                     v1::Unary::GetExtendedAgentCard(_) if legacy => {
-                        let card =
-                            crate::binding::card::legacy_extended_card(handler, &call).await?;
-                        Ok(crate::binding::card::union_json(&card))
+                        let card = crate::card::legacy_extended_card(handler, &call).await?;
+                        Ok(crate::card::union_json(&card))
                     }
                     unary if legacy => {
                         let operation = route.operation;

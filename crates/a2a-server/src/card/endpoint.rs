@@ -1,4 +1,4 @@
-//! The agent card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
+//! The card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
 //! `/.well-known/agent.json`), with `Cache-Control`, `ETag` and `Last-Modified`, answering
 //! conditional requests with 304 (spec 1.0 §8.6).
 //!
@@ -10,27 +10,26 @@ use std::time::SystemTime;
 
 use a2a_jsonrpc::A2aError;
 use a2a_types::protocol::content_type;
-use a2a_types::v1::{AgentCard, AgentInterface};
+use a2a_types::v1::AgentCard;
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
+use super::Interface;
 use crate::http::body::A2aBody;
 use crate::http::response;
-use crate::service::InterfaceUrl;
 
 /// The card endpoint.
 #[derive(Debug)]
 pub(crate) struct CardEndpoint {
     /// The card as configured, without the interfaces this service serves.
     card: AgentCard,
-    /// The interfaces this service serves: (binding, protocol version, where relative to the
-    /// base URL).
-    ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
+    /// The interfaces this service serves, listed first.
+    ours: Vec<Interface>,
     /// The card as served, when the public URL is known.
     fixed: Option<Rendered>,
     /// How the card is signed (only the card at a configured public URL is).
     #[cfg(feature = "signing")]
-    signing: Option<crate::signing::CardSigning>,
+    signing: Option<super::CardSigning>,
     last_modified: HeaderValue,
     modified_at: SystemTime,
     cache_control: HeaderValue,
@@ -48,10 +47,10 @@ impl CardEndpoint {
     /// clients reach the service, if known (else each request's `Host` decides).
     pub(crate) fn new(
         card: AgentCard,
-        ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
+        ours: Vec<Interface>,
         public_url: Option<&str>,
         max_age: u32,
-        #[cfg(feature = "signing")] signing: Option<crate::signing::CardSigning>,
+        #[cfg(feature = "signing")] signing: Option<super::CardSigning>,
     ) -> Self {
         let modified_at = SystemTime::now();
         #[cfg(feature = "signing")]
@@ -85,18 +84,7 @@ impl CardEndpoint {
 
     /// The configured card with this service's interfaces first, at `base`.
     pub(crate) fn card_at(&self, base: &str) -> AgentCard {
-        let mut card = self.card.clone();
-        let base = base.trim_end_matches('/');
-        let ours: Vec<AgentInterface> = self
-            .ours
-            .iter()
-            .map(|(binding, version, at)| AgentInterface::new(at.url(base), *binding, *version))
-            .collect();
-        card.supported_interfaces.retain(|i| !ours.contains(i));
-        card.supported_interfaces.splice(0..0, ours);
-        #[cfg(feature = "push")]
-        crate::push::locate_jwks(&mut card, base);
-        card
+        super::card_at(&self.card, &self.ours, base)
     }
 
     /// The card at `base` as served; signed when `sign` and the service signs its card.
@@ -377,6 +365,7 @@ fn error_response(error: &A2aError) -> http::Response<A2aBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::InterfaceUrl;
 
     fn head(method: &str, headers: &[(&str, &str)]) -> http::request::Parts {
         let mut request = http::Request::builder()
@@ -392,9 +381,9 @@ mod tests {
         CardEndpoint::new(
             AgentCard::new("A", "An agent", "1.0.0"),
             vec![
-                ("JSONRPC", "1.0", InterfaceUrl::Path("/".to_owned())),
-                ("HTTP+JSON", "1.0", InterfaceUrl::Path(String::new())),
-                ("GRPC", "1.0", InterfaceUrl::Authority),
+                Interface::new("JSONRPC", "1.0", InterfaceUrl::Path("/".to_owned())),
+                Interface::new("HTTP+JSON", "1.0", InterfaceUrl::Path(String::new())),
+                Interface::new("GRPC", "1.0", InterfaceUrl::Authority),
             ],
             public_url,
             300,
