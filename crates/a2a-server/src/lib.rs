@@ -196,9 +196,9 @@ pub mod agent;
 pub mod auth;
 mod binding;
 pub mod card;
+mod common;
 mod error;
 mod handler;
-mod http;
 
 #[cfg(feature = "mock")]
 pub mod mock;
@@ -219,12 +219,12 @@ pub use auth::{
     AllOf, AnyOf, ApiKeyAuthenticator, ApiKeyLocation, AuthError, AuthFuture, AuthResult,
     Authenticator, OperationScopes, Principal, SecurityRequirements, SkillScopes,
 };
+pub use common::body::A2aBody;
+pub use common::sse::StreamPermit;
 pub use error::A2aError;
 pub use handler::{
     CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
 };
-pub use http::body::A2aBody;
-pub use http::sse::StreamPermit;
 #[cfg(feature = "serve")]
 pub use serve::{ServeConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, Limits, ServiceBuilder};

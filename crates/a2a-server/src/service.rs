@@ -19,11 +19,12 @@ use crate::auth::{Authenticator, OperationScopes, Principal, SkillScopes};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
 use crate::card::{self, CardEndpoint, Interface, InterfaceUrl};
+use crate::common::Settings;
+use crate::common::body::A2aBody;
+use crate::common::head::{self, Refused};
+use crate::common::sse::{StreamPermit, StreamPermits};
 use crate::error::A2aError;
 use crate::handler::{CallContext, HandlerBuilder, HandlerConfig, RequestHandler};
-use crate::http::body::{A2aBody, BodyLimits};
-use crate::http::head::{self, Refused};
-use crate::http::sse::{StreamPermit, StreamPermits};
 use crate::store::TaskStore;
 
 /// Limits with safe defaults. Every one is configurable.
@@ -586,18 +587,7 @@ impl A2aService {
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
             };
         }
-        let settings = jsonrpc::Settings {
-            body: BodyLimits {
-                max_bytes: inner.limits.max_body_bytes,
-                total: inner.limits.body_read_timeout,
-                idle: inner.limits.body_idle_timeout,
-            },
-            batch: a2a_jsonrpc::Limits::default()
-                .with_max_batch_len(inner.limits.max_batch_len)
-                .with_batch_concurrency(inner.limits.batch_concurrency),
-            request_timeout: inner.limits.request_timeout,
-            keep_alive: inner.limits.keep_alive,
-        };
+        let settings = Settings::of(&inner.limits);
         // The JSON-RPC path, and `/a2a` where the flat dialect's clients post (it is no REST
         // route: a tenant with no route after it).
         if let Some(binding) = inner

@@ -15,8 +15,8 @@ use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
 use super::Interface;
-use crate::http::body::A2aBody;
-use crate::http::response;
+use crate::common::body::A2aBody;
+use crate::common::response;
 
 /// The card endpoint.
 #[derive(Debug)]

@@ -19,54 +19,19 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{RpcContext, Table};
+use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 use crate::handler::EventStream;
-use crate::http::head::RequestedVersion;
-
-/// `Major.Minor` of a version string (`"0.3"`, `"0.2.5"`, `"1"`); `None` when it is not
-/// dot-separated digits.
-fn major_minor(version: &str) -> Option<(u64, u64)> {
-    let mut parts = version.split('.');
-    let number = |part: Option<&str>| -> Option<u64> {
-        match part {
-            None => Some(0),
-            Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => p.parse().ok(),
-            Some(_) => None,
-        }
-    };
-    let major = number(parts.next())?;
-    let minor = number(parts.next())?;
-    // A patch part must be digits too; it is ignored.
-    parts.try_for_each(|p| number(Some(p)).map(drop))?;
-    Some((major, minor))
-}
-
-/// The legacy version an `A2A-Version` names: `Some` for `0.2.x`/`0.3.x` (0.3) and `0.1.x`
-/// (0.1); `None` for none named (no header, or `1.x`, which names no legacy version: the
-/// method name decides); `Err` for any other version.
-pub(crate) fn named_version(version: &RequestedVersion) -> Result<Option<ProtocolVersion>, ()> {
-    match version {
-        RequestedVersion::Missing | RequestedVersion::V1 => Ok(None),
-        RequestedVersion::Other(v) => match major_minor(v) {
-            Some((0, 2 | 3)) => Ok(Some(ProtocolVersion::V0_3)),
-            Some((0, 1)) => Ok(Some(ProtocolVersion::V0_1)),
-            _ => Err(()),
-        },
-    }
-}
 
 /// -32009 for a method the legacy versions share (`tasks/get`, `tasks/cancel`,
 /// `tasks/resubscribe`) called with a version that names none of them.
 pub(super) fn unsupported_version(method: &str, version: &RequestedVersion) -> A2aError {
-    let given = match version {
-        RequestedVersion::Other(v) => v.as_str(),
-        RequestedVersion::Missing | RequestedVersion::V1 => "",
-    };
     A2aError::version_not_supported(format!(
-        "A2A version `{given}` is not supported for {method}; this endpoint serves it in A2A 0.3 \
+        "A2A version `{}` is not supported for {method}; this endpoint serves it in A2A 0.3 \
          and 0.2 (`A2A-Version: 0.3`), in A2A 0.1 (`A2A-Version: 0.1`) or, without the header, \
          in the version its task was created through; A2A 1.0 calls use the 1.0 method names \
-         with `A2A-Version: 1.0`"
+         with `A2A-Version: 1.0`",
+        version.given()
     ))
 }
 
@@ -76,14 +41,11 @@ fn check_for(
     version: &RequestedVersion,
     protocol_version: ProtocolVersion,
 ) -> Result<(), A2aError> {
-    match named_version(version) {
+    match version.legacy() {
         Ok(None) => Ok(()),
         Ok(Some(named)) if named == protocol_version => Ok(()),
         _ => {
-            let given = match version {
-                RequestedVersion::Other(v) => v.as_str(),
-                _ => "",
-            };
+            let given = version.given();
             Err(A2aError::version_not_supported(format!(
                 "A2A version `{given}` is not supported for this method, which is one of {protocol_version}; \
                  send it without A2A-Version (or with a version of {protocol_version}), or use the \
@@ -267,37 +229,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_name_versions() {
-        let other = |v: &str| RequestedVersion::Other(v.to_owned());
-        assert_eq!(named_version(&RequestedVersion::Missing), Ok(None));
-        assert_eq!(named_version(&RequestedVersion::V1), Ok(None));
-        for v in ["0.3", "0.3.0", "0.2", "0.2.5", "0.2.6"] {
-            assert_eq!(
-                named_version(&other(v)),
-                Ok(Some(ProtocolVersion::V0_3)),
-                "{v}"
-            );
-        }
-        for v in ["0.1", "0.1.0"] {
-            assert_eq!(
-                named_version(&other(v)),
-                Ok(Some(ProtocolVersion::V0_1)),
-                "{v}"
-            );
-        }
-        for v in ["0.4", "2.0", "0", "0.x", "v0.3", "0.3.", "0..3"] {
-            assert_eq!(named_version(&other(v)), Err(()), "{v}");
-        }
-    }
-
-    #[test]
     fn methods_of_one_version_take_its_versions() {
         let other = |v: &str| RequestedVersion::Other(v.to_owned());
+        let known = |p, v: &str| RequestedVersion::Known(p, v.to_owned());
         assert!(check_v0_3(&RequestedVersion::Missing).is_ok());
-        assert!(check_v0_3(&RequestedVersion::V1).is_ok());
-        assert!(check_v0_3(&other("0.2.5")).is_ok());
-        assert!(check_v0_1(&other("0.1")).is_ok());
-        let refused = check_v0_3(&other("0.1")).unwrap_err();
+        assert!(check_v0_3(&known(ProtocolVersion::V1, "1.0")).is_ok());
+        assert!(check_v0_3(&known(ProtocolVersion::V0_3, "0.2.5")).is_ok());
+        assert!(check_v0_1(&known(ProtocolVersion::V0_1, "0.1")).is_ok());
+        let refused = check_v0_3(&known(ProtocolVersion::V0_1, "0.1")).unwrap_err();
         assert_eq!(
             refused.code(),
             a2a_jsonrpc::ErrorCode::VERSION_NOT_SUPPORTED
@@ -308,7 +247,7 @@ mod tests {
              send it without A2A-Version (or with a version of A2A 0.2/0.3), or use the methods \
              of the version you speak"
         );
-        assert!(check_v0_1(&other("0.3")).is_err());
+        assert!(check_v0_1(&known(ProtocolVersion::V0_3, "0.3")).is_err());
         assert!(check_v0_1(&other("7")).is_err());
     }
 }

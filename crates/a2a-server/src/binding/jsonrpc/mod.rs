@@ -23,20 +23,20 @@ mod v1;
 
 use std::time::Duration;
 
-pub(crate) use legacy::named_version;
-
-use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
+use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Methods, Payload, Response};
 use a2a_types::protocol::{ProtocolVersion, VERSION_0_1, VERSION_0_3, VERSION_1_0, content_type};
 use a2a_types::v1::StreamResponse;
 use futures_util::StreamExt as _;
 use http::{HeaderValue, Method, StatusCode, header};
 
+use crate::binding::{Framing, sse_response};
+use crate::common::Settings;
+use crate::common::body::{A2aBody, read_body};
+use crate::common::head::{self, RequestedVersion};
+use crate::common::response;
+use crate::common::sse::StreamPermits;
 use crate::error::A2aError;
 use crate::handler::{CallContext, EventStream, RequestHandler};
-use crate::http::body::{A2aBody, BodyLimits, read_body};
-use crate::http::head::{self, RequestedVersion};
-use crate::http::response;
-use crate::http::sse::{self, Framing, StreamPermits};
 
 /// The protocol versions the endpoint serves, as the card's interfaces name them.
 pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3, VERSION_0_1];
@@ -86,15 +86,6 @@ impl RpcVersion {
         response.result = response.result.map_err(self.render_error);
         response
     }
-}
-
-/// What the JSON-RPC binding needs from the service.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) body: BodyLimits,
-    pub(crate) batch: Limits,
-    pub(crate) request_timeout: Duration,
-    pub(crate) keep_alive: Duration,
 }
 
 /// The JSON-RPC endpoint.
@@ -219,7 +210,7 @@ impl JsonRpcBinding {
         let default = self
             .protocol_version(ProtocolVersion::V0_3)
             .expect("the 0.3 version is served");
-        let Ok(named) = legacy::named_version(version) else {
+        let Ok(named) = version.legacy() else {
             return Err((default, legacy::unsupported_version(method, version)));
         };
         let wanted = match named {
@@ -395,7 +386,7 @@ async fn stream(
     };
     let payload = Payload::Single(Incoming::Request(request));
     match protocol_version.table.dispatch(payload, cx).await {
-        Answer::Stream(id, events) => sse::response(
+        Answer::Stream(id, events) => sse_response(
             events,
             JsonRpcFraming {
                 id,

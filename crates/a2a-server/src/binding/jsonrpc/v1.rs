@@ -11,8 +11,8 @@ use a2a_types::v1::{
 };
 
 use super::{RpcContext, RpcVersion, Table};
+use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
-use crate::http::head::RequestedVersion;
 
 /// The 1.0 version of the JSON-RPC endpoint.
 pub(super) fn protocol_version() -> RpcVersion {

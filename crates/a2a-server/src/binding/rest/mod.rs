@@ -23,13 +23,14 @@ use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use crate::binding::jsonrpc::Settings;
+use crate::binding::{Framing, sse_response};
+use crate::common::Settings;
+use crate::common::body::{A2aBody, read_body};
+use crate::common::head::{self, RequestedVersion};
+use crate::common::response;
+use crate::common::sse::StreamPermits;
 use crate::error::A2aError;
 use crate::handler::{CallContext, RequestHandler};
-use crate::http::body::{A2aBody, read_body};
-use crate::http::head::{self, RequestedVersion};
-use crate::http::response;
-use crate::http::sse::{self, Framing, StreamPermits};
 
 /// The protocol versions the routes serve, as the card's interfaces name them.
 pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3];
@@ -182,9 +183,9 @@ where
             let permit = permits.try_acquire()?;
             let events = v1::open(stream, handler, head::last_event_id(&head), &call).await?;
             Ok(if legacy {
-                sse::response(events, v0_3::Framing03, permit, settings.keep_alive)
+                sse_response(events, v0_3::Framing03, permit, settings.keep_alive)
             } else {
-                sse::response(events, RestFraming, permit, settings.keep_alive)
+                sse_response(events, RestFraming, permit, settings.keep_alive)
             })
         }
         v1::Request::Unary(unary) => {
@@ -802,7 +803,7 @@ mod tests {
             Ok(event),
         ]));
         let permits = StreamPermits::new(1);
-        let response = sse::response(
+        let response = sse_response(
             events,
             RestFraming,
             permits.try_acquire().unwrap(),

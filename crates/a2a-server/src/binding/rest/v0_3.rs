@@ -19,11 +19,11 @@ use serde_json::{Map, Value, json};
 
 use super::v1::{Request, Streaming, Unary};
 use super::{Query, Route, percent_decode};
+use crate::binding::Framing;
+use crate::common::body::A2aBody;
+use crate::common::head::RequestedVersion;
+use crate::common::response;
 use crate::error::A2aError;
-use crate::http::body::A2aBody;
-use crate::http::head::RequestedVersion;
-use crate::http::response;
-use crate::http::sse::Framing;
 
 /// The 0.3 route of a request, when it is one: `None` for a path outside `/v1/`, or a request
 /// whose `A2A-Version` names 1.x. A `/v1/` path that is no 0.3 route is a 404 (405 with `Allow`
@@ -32,7 +32,7 @@ pub(super) fn resolve(
     head: &http::request::Parts,
 ) -> Option<Result<Route, Box<http::Response<A2aBody>>>> {
     let rest = head.uri.path().strip_prefix("/v1/")?;
-    if RequestedVersion::of(head) == RequestedVersion::V1 {
+    if RequestedVersion::of(head).is_v1() {
         return None;
     }
     Some(route(&head.method, rest).map_err(|error| Box::new(error_response(&error))))
@@ -137,13 +137,10 @@ fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
 /// here: its `/v1/...` is the 1.0 route under the tenant `v1`).
 pub(super) fn check_version(head: &http::request::Parts) -> Result<(), A2aError> {
     let version = RequestedVersion::of(head);
-    match crate::binding::jsonrpc::named_version(&version) {
+    match version.legacy() {
         Ok(None | Some(ProtocolVersion::V0_3)) => Ok(()),
         _ => {
-            let given = match &version {
-                RequestedVersion::Other(v) => v.as_str(),
-                _ => "",
-            };
+            let given = version.given();
             Err(A2aError::version_not_supported(format!(
                 "A2A version `{given}` is not supported under /v1/, the A2A 0.3 HTTP+JSON \
                  routes; send no A2A-Version (or 0.3), or use the 1.0 routes (without /v1) with \
