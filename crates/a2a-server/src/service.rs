@@ -379,7 +379,7 @@ impl ServiceBuilder {
                     .jsonrpc
                     .then(|| JsonRpcBinding::new(self.limits.max_flat_tasks)),
                 rest: self.rest,
-                v0_2_extended_card_path: card::v0_2_extended_card_path(&self.rpc_path),
+                v0_2_extended_card_path: jsonrpc::v0_2_extended_card_path(&self.rpc_path),
                 rpc_path: self.rpc_path,
                 streams: StreamPermits::new(self.limits.max_streams),
                 limits: self.limits,
@@ -583,7 +583,7 @@ impl A2aService {
         }
         if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
             return match self.call(&head, Some(&trace)).await {
-                Ok(call) => card::v0_2_extended_card(&inner.handler, &head, &call).await,
+                Ok(call) => jsonrpc::v0_2_extended_card(&inner.handler, &head, call).await,
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
             };
         }

@@ -184,56 +184,6 @@ impl CardEndpoint {
     }
 }
 
-/// The path of the 0.2 authenticated extended card for a JSON-RPC endpoint at `rpc_path`:
-/// `{url}/../agent/authenticatedExtendedCard`, the sibling `agent/authenticatedExtendedCard`
-/// of the endpoint (`/agent/authenticatedExtendedCard` for an endpoint at `/` or `/a2a`).
-pub(crate) fn v0_2_extended_card_path(rpc_path: &str) -> String {
-    let parent = match rpc_path.trim_end_matches('/').rsplit_once('/') {
-        Some((parent, _)) => parent,
-        None => "",
-    };
-    format!(
-        "{parent}/{}",
-        a2a_types::protocol::paths::V0_2_EXTENDED_CARD
-    )
-}
-
-/// The 0.2 authenticated extended card (`GET {url}/../agent/authenticatedExtendedCard`), for
-/// an authenticated caller: the handler's extended card as every version reads it (see
-/// [`union_json`]), its interfaces those of the public card when it lists none. Refusals are
-/// `google.rpc.Status` documents: 400 `UNSUPPORTED_OPERATION` when the card declares no
-/// extended card, 400 `EXTENDED_AGENT_CARD_NOT_CONFIGURED` when none is configured, 405 for a
-/// method other than GET.
-pub(crate) async fn v0_2_extended_card(
-    handler: &crate::handler::RequestHandler,
-    head: &http::request::Parts,
-    call: &crate::handler::CallContext,
-) -> http::Response<A2aBody> {
-    if let Some(refused) = only_get(head, "the extended agent card") {
-        return refused;
-    }
-    match legacy_extended_card(handler, call).await {
-        Ok(card) => response::full(StatusCode::OK, content_type::JSON, union_json(&card)),
-        Err(error) => error_response(&error),
-    }
-}
-
-/// The extended card a legacy client reads (0.2's GET, 0.3's `agent/getAuthenticatedExtendedCard`
-/// and `GET /v1/card`): the handler's, with the public card's interfaces when it lists none (a
-/// legacy card names its endpoint in `url`).
-pub(crate) async fn legacy_extended_card(
-    handler: &crate::handler::RequestHandler,
-    call: &crate::handler::CallContext,
-) -> Result<AgentCard, A2aError> {
-    let request = a2a_types::v1::GetExtendedAgentCardRequest::default();
-    let mut card = handler.get_extended_agent_card(request, call).await?;
-    if card.supported_interfaces.is_empty() {
-        card.supported_interfaces
-            .clone_from(&handler.card().supported_interfaces);
-    }
-    Ok(card)
-}
-
 /// The card as every version reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
 /// card (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`,
 /// `supportsAuthenticatedExtendedCard` when true, the 0.3 shape of each security scheme beside
@@ -340,7 +290,7 @@ fn request_base(head: &http::request::Parts) -> Option<String> {
 }
 
 /// The 405 (with `Allow: GET, HEAD`) for a request to `what` that is neither `GET` nor `HEAD`.
-fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
+pub(crate) fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
     if head.method == Method::GET || head.method == Method::HEAD {
         return None;
     }
@@ -354,7 +304,7 @@ fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2
 }
 
 /// A card endpoint's error: a `google.rpc.Status` document.
-fn error_response(error: &A2aError) -> http::Response<A2aBody> {
+pub(crate) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
     response::full(
         response::status(error.http_status()),
         content_type::JSON,

@@ -18,9 +18,7 @@ use bytes::Bytes;
 
 #[cfg(feature = "signing")]
 pub(crate) use endpoint::jwks_response;
-pub(crate) use endpoint::{
-    CardEndpoint, legacy_extended_card, union_json, v0_2_extended_card, v0_2_extended_card_path,
-};
+pub(crate) use endpoint::{CardEndpoint, error_response, only_get, union_json};
 #[cfg(feature = "signing")]
 pub use signing::CardSigning;
 

@@ -25,6 +25,7 @@ use crate::push::{PushSettings, Pusher};
 use crate::store::{ListQuery, Observer, Owner, PushStatus, StoreError, TaskStore};
 use a2a_types::protocol::Operation;
 
+mod call;
 mod execution;
 mod expiry;
 pub(crate) mod lifecycle;
@@ -883,7 +884,9 @@ impl RequestHandler {
     /// `GetExtendedAgentCard`: for an authenticated caller (when
     /// [`extended_card_needs_principal`](HandlerBuilder::extended_card_needs_principal) is
     /// on), the card [`extended_card_for`](HandlerBuilder::extended_card_for) gives its
-    /// principal, else the configured extended card.
+    /// principal, else the configured extended card. A caller of an older protocol version
+    /// (0.3, 0.1: [`CallContext::protocol_version`]) gets the public card's interfaces in an
+    /// extended card that lists none: its card names its endpoint in `url`.
     #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetExtendedAgentCard"))]
     pub async fn get_extended_agent_card(
         &self,
@@ -902,13 +905,16 @@ impl RequestHandler {
                 "GetExtendedAgentCard needs an authenticated caller",
             ));
         }
-        if let (Some(card_for), Some(principal)) = (&access.extended_card_for, &call.principal) {
-            return card_for(principal).ok_or(A2aError::extended_agent_card_not_configured());
+        let mut card = match (&access.extended_card_for, &call.principal) {
+            (Some(card_for), Some(principal)) => card_for(principal),
+            _ => self.inner.extended_card.clone(),
         }
-        self.inner
-            .extended_card
-            .clone()
-            .ok_or(A2aError::extended_agent_card_not_configured())
+        .ok_or(A2aError::extended_agent_card_not_configured())?;
+        if call.protocol_version != ProtocolVersion::V1 && card.supported_interfaces.is_empty() {
+            card.supported_interfaces
+                .clone_from(&self.inner.card.supported_interfaces);
+        }
+        Ok(card)
     }
 
     /// Whether the call may run the operation: the scopes it needs, the principal's tenant.

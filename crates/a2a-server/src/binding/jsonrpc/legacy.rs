@@ -214,13 +214,12 @@ pub(super) mod ops {
         cx.handler.delete_push_config(req, &cx.call).await
     }
 
-    /// `GetExtendedAgentCard`; an extended card that lists no interfaces gets the public
-    /// card's (a legacy card names its endpoint in `url`).
+    /// `GetExtendedAgentCard`.
     pub(crate) async fn extended_card(
         cx: RpcContext,
-        _req: GetExtendedAgentCardRequest,
+        req: GetExtendedAgentCardRequest,
     ) -> Result<AgentCard, A2aError> {
-        crate::card::legacy_extended_card(&cx.handler, &cx.call).await
+        cx.handler.get_extended_agent_card(req, &cx.call).await
     }
 }
 

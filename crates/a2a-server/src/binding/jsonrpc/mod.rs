@@ -21,6 +21,10 @@ mod v0_1;
 mod v0_3;
 mod v1;
 
+pub(crate) use v0_3::{
+    extended_card as v0_2_extended_card, extended_card_path as v0_2_extended_card_path,
+};
+
 use std::time::Duration;
 
 use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Methods, Payload, Response};

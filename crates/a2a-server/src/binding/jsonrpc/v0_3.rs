@@ -5,7 +5,7 @@
 //! (0.3 defines -32001 to -32007 as 1.0 does; -32008 and -32009 are new in 1.0) and their
 //! `data` (free-form in 0.3: here the 1.0 details array).
 
-use a2a_types::protocol::ProtocolVersion;
+use a2a_types::protocol::{ProtocolVersion, content_type};
 use a2a_types::v0_3::{
     self, DeleteTaskPushNotificationConfigParams, GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams, MessageSendParams, Method as _, NoParams,
@@ -17,9 +17,15 @@ use a2a_types::v1::{
     SendMessageRequest, StreamResponse, SubscribeToTaskRequest,
 };
 
+use http::StatusCode;
+
 use super::legacy::{self, convert, ops};
 use super::{RpcVersion, Table};
+use crate::card;
+use crate::common::body::A2aBody;
+use crate::common::response;
 use crate::error::A2aError;
+use crate::handler::{CallContext, RequestHandler};
 
 /// The 0.3 version of the JSON-RPC endpoint.
 pub(super) fn protocol_version() -> RpcVersion {
@@ -136,4 +142,42 @@ fn get_push_config_in(
 fn write_event(event: &StreamResponse, out: &mut Vec<u8>) {
     let event = SendStreamingMessageResult::from(event.clone());
     serde_json::to_writer(out, &event).expect("events serialize");
+}
+
+/// The path of the 0.2 authenticated extended card for a JSON-RPC endpoint at `rpc_path`:
+/// `{url}/../agent/authenticatedExtendedCard`, the sibling `agent/authenticatedExtendedCard`
+/// of the endpoint (`/agent/authenticatedExtendedCard` for an endpoint at `/` or `/a2a`).
+pub(crate) fn extended_card_path(rpc_path: &str) -> String {
+    let parent = match rpc_path.trim_end_matches('/').rsplit_once('/') {
+        Some((parent, _)) => parent,
+        None => "",
+    };
+    format!(
+        "{parent}/{}",
+        a2a_types::protocol::paths::V0_2_EXTENDED_CARD
+    )
+}
+
+/// The 0.2 authenticated extended card (`GET {url}/../agent/authenticatedExtendedCard`), for
+/// an authenticated caller: the handler's extended card, as 0.2 and 0.3 callers get it, in the
+/// document every version reads (see [`card::union_json`]). Refusals are `google.rpc.Status`
+/// documents: 400 `UNSUPPORTED_OPERATION` when the card declares no extended card, 400
+/// `EXTENDED_AGENT_CARD_NOT_CONFIGURED` when none is configured, 405 for a method other than
+/// GET.
+pub(crate) async fn extended_card(
+    handler: &RequestHandler,
+    head: &http::request::Parts,
+    call: CallContext,
+) -> http::Response<A2aBody> {
+    if let Some(refused) = card::only_get(head, "the extended agent card") {
+        return refused;
+    }
+    let call = call.with_protocol_version(ProtocolVersion::V0_3);
+    match handler
+        .get_extended_agent_card(GetExtendedAgentCardRequest::new(), &call)
+        .await
+    {
+        Ok(card) => response::full(StatusCode::OK, content_type::JSON, card::union_json(&card)),
+        Err(error) => card::error_response(&error),
+    }
 }

@@ -176,6 +176,7 @@ where
     extensions.extend(query.list(headers::A2A_EXTENSIONS));
     let call = call
         .with_extensions(extensions)
+        .with_protocol_version(route.protocol_version)
         .with_tenant(request.tenant().map(str::to_owned));
     match request {
         v1::Request::Streaming(stream) => {
@@ -194,7 +195,8 @@ where
                     // 0.3's `GET /v1/card`: the authenticated extended card, as every
                     // version reads a card.
                     v1::Unary::GetExtendedAgentCard(_) if legacy => {
-                        let card = crate::card::legacy_extended_card(handler, &call).await?;
+                        let request = a2a_types::v1::GetExtendedAgentCardRequest::new();
+                        let card = handler.get_extended_agent_card(request, &call).await?;
                         Ok(crate::card::union_json(&card))
                     }
                     unary if legacy => {
