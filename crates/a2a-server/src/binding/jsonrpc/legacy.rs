@@ -1,27 +1,13 @@
 //! What the legacy versions (0.3 with 0.2, and 0.1) share: which `A2A-Version` values they
-//! take, and the edge adapter that registers a legacy method as "decode its params, convert
-//! them to the 1.0 request, run the 1.0 operation with the call's version set, convert the
-//! result back". The operations below are the handler's, called the same way for every
-//! legacy version; each version module only names its methods and conversions.
+//! take, and the task of the methods they share (which decides the version of a call without
+//! `A2A-Version`). Each version's codec names its methods and its conversions.
 
-use std::future::Future;
-
-use a2a_jsonrpc::{ErrorObject, Incoming};
+use a2a_jsonrpc::Incoming;
 use a2a_types::protocol::ProtocolVersion;
-use a2a_types::v1::{
-    AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
-    GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse,
-    SendMessageRequest, SendMessageResponse, SubscribeToTaskRequest, Task, TaskId,
-    TaskPushNotificationConfig,
-};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use a2a_types::v1::TaskId;
 
-use super::{RpcContext, Table};
 use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
-use crate::handler::EventStream;
 
 /// -32009 for a method the legacy versions share (`tasks/get`, `tasks/cancel`,
 /// `tasks/resubscribe`) called with a version that names none of them.
@@ -80,147 +66,6 @@ pub(super) fn task_id_param(incoming: &Incoming) -> Option<TaskId> {
     serde_json::from_str::<Params>(params.get())
         .ok()
         .map(|p| TaskId::from(p.id))
-}
-
-/// Registers a unary legacy method: its params `P` decoded and converted by `into`, the 1.0
-/// operation `op` run, its result converted back by `back` (a conversion that cannot express
-/// the result is the call's error, never a silent loss).
-pub(super) fn unary<P, Q, R, W, F, Fut>(
-    table: Table,
-    method: &'static str,
-    into: fn(P) -> Result<Q, A2aError>,
-    op: F,
-    back: fn(R) -> Result<W, A2aError>,
-) -> Table
-where
-    P: DeserializeOwned + 'static,
-    Q: Send + 'static,
-    R: 'static,
-    W: Serialize + 'static,
-    F: Fn(RpcContext, Q) -> Fut + Send + Sync + Copy + 'static,
-    Fut: Future<Output = Result<R, A2aError>> + Send + 'static,
-{
-    table.register(method, move |params: P, cx: RpcContext| {
-        let started = into(params).map(|request| op(cx, request));
-        async move {
-            let result = async { back(started?.await?) }.await;
-            result.map_err(ErrorObject::from)
-        }
-    })
-}
-
-/// Registers a streaming legacy method: its params converted by `into`, the 1.0 stream of `op`
-/// (its events are written by the version's `write_event`).
-pub(super) fn streaming<P, Q, F, Fut>(
-    table: Table,
-    method: &'static str,
-    into: fn(P) -> Result<Q, A2aError>,
-    op: F,
-) -> Table
-where
-    P: DeserializeOwned + 'static,
-    Q: Send + 'static,
-    F: Fn(RpcContext, Q) -> Fut + Send + Sync + Copy + 'static,
-    Fut: Future<Output = Result<EventStream, A2aError>> + Send + 'static,
-{
-    table.register_stream(method, move |params: P, cx: RpcContext| {
-        let started = into(params).map(|request| op(cx, request));
-        async move {
-            let result = async { started?.await }.await;
-            result.map_err(ErrorObject::from)
-        }
-    })
-}
-
-/// A conversion that cannot fail.
-pub(super) fn convert<A, B: From<A>>(a: A) -> Result<B, A2aError> {
-    Ok(B::from(a))
-}
-
-/// The 1.0 operations, as the legacy adapters call them (legacy requests name no tenant: the
-/// call's context is used as it is).
-pub(super) mod ops {
-    use super::*;
-
-    /// `SendMessage`.
-    pub(crate) async fn send(
-        cx: RpcContext,
-        req: SendMessageRequest,
-    ) -> Result<SendMessageResponse, A2aError> {
-        cx.handler.send_message(req, &cx.call).await
-    }
-
-    /// `SendStreamingMessage`.
-    pub(crate) async fn send_streaming(
-        cx: RpcContext,
-        req: SendMessageRequest,
-    ) -> Result<EventStream, A2aError> {
-        cx.handler.send_streaming_message(req, &cx.call).await
-    }
-
-    /// `GetTask`.
-    pub(crate) async fn get_task(cx: RpcContext, req: GetTaskRequest) -> Result<Task, A2aError> {
-        cx.handler.get_task(req, &cx.call).await
-    }
-
-    /// `CancelTask`.
-    pub(crate) async fn cancel_task(
-        cx: RpcContext,
-        req: CancelTaskRequest,
-    ) -> Result<Task, A2aError> {
-        cx.handler.cancel_task(req, &cx.call).await
-    }
-
-    /// `SubscribeToTask`, resuming after `Last-Event-ID`.
-    pub(crate) async fn subscribe(
-        cx: RpcContext,
-        req: SubscribeToTaskRequest,
-    ) -> Result<EventStream, A2aError> {
-        let last_event_id = cx.last_event_id?;
-        cx.handler
-            .subscribe_to_task(&req.id, last_event_id, &cx.call)
-            .await
-    }
-
-    /// `CreateTaskPushNotificationConfig`.
-    pub(crate) async fn create_push_config(
-        cx: RpcContext,
-        req: TaskPushNotificationConfig,
-    ) -> Result<TaskPushNotificationConfig, A2aError> {
-        cx.handler.create_push_config(req, &cx.call).await
-    }
-
-    /// `GetTaskPushNotificationConfig`.
-    pub(crate) async fn get_push_config(
-        cx: RpcContext,
-        req: GetTaskPushNotificationConfigRequest,
-    ) -> Result<TaskPushNotificationConfig, A2aError> {
-        cx.handler.get_push_config(req, &cx.call).await
-    }
-
-    /// `ListTaskPushNotificationConfigs`.
-    pub(crate) async fn list_push_configs(
-        cx: RpcContext,
-        req: ListTaskPushNotificationConfigsRequest,
-    ) -> Result<ListTaskPushNotificationConfigsResponse, A2aError> {
-        cx.handler.list_push_configs(req, &cx.call).await
-    }
-
-    /// `DeleteTaskPushNotificationConfig`.
-    pub(crate) async fn delete_push_config(
-        cx: RpcContext,
-        req: DeleteTaskPushNotificationConfigRequest,
-    ) -> Result<(), A2aError> {
-        cx.handler.delete_push_config(req, &cx.call).await
-    }
-
-    /// `GetExtendedAgentCard`.
-    pub(crate) async fn extended_card(
-        cx: RpcContext,
-        req: GetExtendedAgentCardRequest,
-    ) -> Result<AgentCard, A2aError> {
-        cx.handler.get_extended_agent_card(req, &cx.call).await
-    }
 }
 
 #[cfg(test)]
