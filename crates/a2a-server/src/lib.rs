@@ -123,7 +123,7 @@
 //! | `Limits::max_body_bytes` | 4 MiB | `413`, -32600 "invalid request: the request body is larger than the limit of 4194304 bytes" (id `null`); a declared `Content-Length` over the limit is refused before anything is read |
 //! | `Limits::body_read_timeout` | 60 s | `408`, -32600 "invalid request: the request body did not arrive within 60000 ms" |
 //! | `Limits::body_idle_timeout` | 15 s | `408`, -32600 "invalid request: the request body stalled: no data for 15000 ms"; also ends an `Expect: 100-continue` request whose body never comes |
-//! | `Limits::request_timeout` | 5 min | `504`, -32603 "internal error: the call did not finish within 300000 ms; a task it started goes on and can be polled with GetTask" (REST: "... can be read with GET /tasks/{id}"); streams are not timed |
+//! | `Limits::request_timeout` | 5 min | `504`, -32603 "internal error: the call did not finish within 300000 ms; a task it started goes on and can be polled with GetTask", with the call's id (a batch's: `null`) (REST: "... can be read with GET /tasks/{id}"); streams are not timed |
 //! | `Limits::max_streams` | 10 000 | a stream (`SendStreamingMessage`, `SubscribeToTask`, either binding) while this many are open: `503`, -32603 "internal error: too many open streams (the limit is 10000); try again later", with the call's id; nothing starts |
 //! | `Limits::max_batch_len` | 100 | a longer JSON-RPC batch: `200` with one -32600 "invalid request: a batch may hold at most 100 calls; this one holds N" (id `null`); none of its calls runs |
 //! | `Limits::batch_concurrency` | 8 | no error: a batch's further calls wait for a running one to finish; the answers keep the batch's order |

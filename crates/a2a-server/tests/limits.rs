@@ -210,7 +210,7 @@ async fn a_json_rpc_call_over_the_request_timeout_is_504() {
     assert_eq!(status, StatusCode::GATEWAY_TIMEOUT);
     assert_eq!(
         normalized(&body),
-        json!({"jsonrpc":"2.0","id":null,"error":{"code":-32603,
+        json!({"jsonrpc":"2.0","id":5,"error":{"code":-32603,
             "message":"internal error: the call did not finish within 50 ms; a task it started goes on and can be polled with GetTask",
             "data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INTERNAL","domain":"a2a-protocol.org"}]}})
     );

@@ -389,6 +389,14 @@ impl JsonRpcBinding {
             },
             Payload::Batch(items) => Routes::Batch(items),
         };
+        // A single call's timeout answers to its id (a batch's, and a notification's, to none).
+        let id = match &payload {
+            Routes::Single(routed) => routed
+                .as_ref()
+                .as_ref()
+                .and_then(|(_, incoming, _)| incoming.id().cloned()),
+            Routes::Batch(_) => None,
+        };
         let dispatched = tokio::time::timeout(
             settings.request_timeout,
             self.dispatch(payload, &version, cx, settings.batch.batch_concurrency),
@@ -398,7 +406,7 @@ impl JsonRpcBinding {
             Ok(Some(bytes)) => json(StatusCode::OK, bytes),
             Ok(None) => response::empty(StatusCode::NO_CONTENT),
             Err(_) => error_response(
-                Id::Null,
+                id.unwrap_or(Id::Null),
                 &A2aError::internal(format!(
                     "the call did not finish within {} ms; a task it started goes on and can be polled with GetTask",
                     settings.request_timeout.as_millis()
