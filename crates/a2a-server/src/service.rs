@@ -297,6 +297,7 @@ impl ServiceBuilder {
     }
 
     /// The path of the JSON-RPC endpoint, relative to where the service is mounted. Default `/`.
+    /// It answers with and without a trailing slash (`/jsonrpc` and `/jsonrpc/` alike).
     #[must_use]
     pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
         let path = path.into();
@@ -593,7 +594,7 @@ impl A2aService {
         if let Some(binding) = inner
             .jsonrpc
             .as_ref()
-            .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
+            .filter(|_| is_mount(path, &inner.rpc_path) || path == paths::FLAT_RPC)
         {
             let call = match self.call(&head, Some(&trace)).await {
                 Ok(call) => call,
@@ -655,6 +656,15 @@ impl A2aService {
     }
 }
 
+/// Whether `path` names the endpoint mounted at `mount`: the same path, or the same with or
+/// without one trailing slash (`/jsonrpc` and `/jsonrpc/` alike; the root is `/` only).
+fn is_mount(path: &str, mount: &str) -> bool {
+    path == mount
+        || (mount != "/"
+            && path != "/"
+            && (path.strip_suffix('/') == Some(mount) || mount.strip_suffix('/') == Some(path)))
+}
+
 /// A refused request (401 or 403), in the answering binding's error shape, with the
 /// `WWW-Authenticate` challenge.
 fn refuse(
@@ -687,5 +697,18 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let service = self.clone();
         Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_mount;
+
+    #[test]
+    fn a_mount_path_with_or_without_its_trailing_slash() {
+        assert!(is_mount("/rpc", "/rpc") && is_mount("/rpc/", "/rpc"));
+        assert!(is_mount("/rpc", "/rpc/") && is_mount("/rpc/", "/rpc/"));
+        assert!(is_mount("/", "/"));
+        assert!(!is_mount("//", "/") && !is_mount("/rpc//", "/rpc") && !is_mount("/rp", "/rpc"));
     }
 }
