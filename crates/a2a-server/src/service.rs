@@ -625,7 +625,7 @@ impl A2aService {
         };
         let call = match self.call(&head, Some(&trace)).await {
             Ok(call) => call,
-            Err(refused) => return refuse(refused, rest::error_response),
+            Err(refused) => return refuse(refused, rest::v1_error_response),
         };
         Box::pin(rest::handle(
             &inner.handler,

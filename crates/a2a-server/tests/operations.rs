@@ -177,3 +177,124 @@ async fn json_rpc_walks_every_operation() {
     let card = call("GetExtendedAgentCard", json!({})).await;
     assert_eq!(card["result"]["description"], "every operation, in full");
 }
+
+#[tokio::test]
+async fn rest_walks_every_operation() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt as _, Full};
+
+    let server = start(service()).await;
+    let request = |method: &str, path: &str, body: Option<Value>| {
+        let body = body.map_or_else(Bytes::new, |b| Bytes::from(b.to_string()));
+        http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", "test")
+            .header("a2a-version", "1.0")
+            .header("content-type", "application/a2a+json")
+            .body(Full::new(body))
+            .unwrap()
+    };
+    let call = async |method: &str, path: &str, body: Option<Value>| -> Value {
+        let response = send(server.addr, request(method, path, body)).await;
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        assert_eq!(status, StatusCode::OK, "{method} {path}: {text}");
+        serde_json::from_str(&text).unwrap()
+    };
+
+    // SendMessage.
+    let sent = call("POST", "/message:send", Some(message("ping"))).await;
+    let task = sent["task"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        normalized(&sent.to_string()),
+        json!({"task": echoed("ping")})
+    );
+
+    // SendStreamingMessage: bare StreamResponses with event ids.
+    let response = send(
+        server.addr,
+        request("POST", "/message:stream", Some(message("pong"))),
+    )
+    .await;
+    let events = Events::new(response).collect().await;
+    let kinds: Vec<(Option<String>, Vec<String>)> = events
+        .iter()
+        .map(|(id, data)| {
+            (
+                id.clone(),
+                data.as_object().unwrap().keys().cloned().collect(),
+            )
+        })
+        .collect();
+    let event = |id: &str, kind: &str| (Some(id.to_owned()), vec![kind.to_owned()]);
+    assert_eq!(
+        kinds,
+        [
+            event("1", "task"),
+            event("2", "statusUpdate"),
+            event("3", "artifactUpdate"),
+            event("4", "statusUpdate"),
+        ]
+    );
+
+    // A send that asks for input.
+    let asked = call("POST", "/message:send", Some(message("ask"))).await;
+    let waiting = asked["task"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        asked["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+
+    // GetTask, ListTasks.
+    let got = call("GET", &format!("/tasks/{task}"), None).await;
+    assert_eq!(normalized(&got.to_string()), echoed("ping"));
+    let listed = call("GET", "/tasks?pageSize=2", None).await;
+    assert_eq!(listed["tasks"].as_array().unwrap().len(), 2);
+    assert_eq!(listed["totalSize"], 3);
+    assert!(
+        listed["nextPageToken"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty())
+    );
+
+    // SubscribeToTask of the waiting task: the task first; CancelTask ends it.
+    let response = send(
+        server.addr,
+        request("GET", &format!("/tasks/{waiting}:subscribe"), None),
+    )
+    .await;
+    let mut events = Events::new(response);
+    let (id, first) = events.next().await.unwrap();
+    assert_eq!(id.as_deref(), Some("2"));
+    assert_eq!(first["task"]["id"], waiting.as_str());
+    let canceled = call("POST", &format!("/tasks/{waiting}:cancel"), None).await;
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    let rest = events.collect().await;
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert_eq!(
+        rest[0].1["statusUpdate"]["status"]["state"],
+        "TASK_STATE_CANCELED"
+    );
+
+    // The push configuration operations.
+    let configs = format!("/tasks/{task}/pushNotificationConfigs");
+    let created = call(
+        "POST",
+        &configs,
+        Some(json!({"id":"hook-1","url":"http://127.0.0.1:9/hook","token":"secret"})),
+    )
+    .await;
+    assert_eq!(created, hook(&task));
+    let got = call("GET", &format!("{configs}/hook-1"), None).await;
+    assert_eq!(got, hook(&task));
+    let listed = call("GET", &configs, None).await;
+    assert_eq!(listed, json!({"configs":[hook(&task)]}));
+    let deleted = call("DELETE", &format!("{configs}/hook-1"), None).await;
+    assert_eq!(deleted, json!({}));
+
+    // GetExtendedAgentCard.
+    let card = call("GET", "/extendedAgentCard", None).await;
+    assert_eq!(card["description"], "every operation, in full");
+}

@@ -664,6 +664,27 @@ pub(super) mod testing {
         ]
     }
 
+    /// The 1.0 JSON (ProtoJSON) of each of [`replies`]: the send result wrapped, `{}` for a
+    /// deletion.
+    pub(crate) fn replies_json() -> Vec<Value> {
+        let task = serde_json::json!({"id":"t-1","contextId":"c-1",
+            "status":{"state":"TASK_STATE_COMPLETED"},
+            "history":[{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}]});
+        let config =
+            serde_json::json!({"id":"c-1","taskId":"t-1","url":"https://hook.example/a2a"});
+        vec![
+            serde_json::json!({"task": task}),
+            task.clone(),
+            serde_json::json!({"tasks":[task],"nextPageToken":"","pageSize":50,"totalSize":1}),
+            config.clone(),
+            serde_json::json!({"configs":[config]}),
+            serde_json::json!({}),
+            serde_json::json!({"name":"A","description":"An agent","version":"1.0.0",
+                "capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],
+                "supportedInterfaces":[]}),
+        ]
+    }
+
     /// Each streaming event kind: the task, a status update, an artifact update, a message.
     pub(crate) fn events() -> Vec<StreamResponse> {
         use a2a_types::v1::{Artifact, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};

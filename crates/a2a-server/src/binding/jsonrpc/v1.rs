@@ -59,7 +59,9 @@ impl<'de> DeserializeSeed<'de> for RequestOf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binding::jsonrpc::testing::{decoded, encoded, event, events, replies};
+    use crate::binding::jsonrpc::testing::{
+        decoded, encoded, event, events, replies, replies_json,
+    };
     use pretty_assertions::assert_eq;
     use serde_json::json;
 
@@ -125,20 +127,7 @@ mod tests {
     /// Each reply is its 1.0 JSON: the send result wrapped, `{}` for a deletion.
     #[test]
     fn every_reply_is_its_json() {
-        let task = json!({"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"},
-            "history":[{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}]});
-        let config = json!({"id":"c-1","taskId":"t-1","url":"https://hook.example/a2a"});
-        let expected = [
-            json!({"task": task}),
-            task.clone(),
-            json!({"tasks":[task],"nextPageToken":"","pageSize":50,"totalSize":1}),
-            config.clone(),
-            json!({"configs":[config]}),
-            json!({}),
-            json!({"name":"A","description":"An agent","version":"1.0.0",
-                "capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],
-                "supportedInterfaces":[]}),
-        ];
+        let expected = replies_json();
         for (reply, expected) in replies().into_iter().zip(expected) {
             let kind = reply.kind();
             assert_eq!(
