@@ -56,6 +56,7 @@ async fn collect(stream: tonic::Streaming<proto::StreamResponse>) -> Vec<proto::
     stream.map(|e| e.unwrap()).collect().await
 }
 
+/// The eleven rpcs in turn, each mapped by the server onto `RequestHandler::call` or `open`.
 #[tokio::test]
 async fn every_rpc_over_a_socket() {
     let server = start().await;
