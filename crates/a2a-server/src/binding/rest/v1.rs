@@ -128,14 +128,12 @@ pub(super) fn status_document(error: &A2aError) -> serde_json::Value {
 }
 
 /// The request field the route's `{id}` or `{taskId}` fills: `id` of the task operations,
-/// `taskId` of the push config ones.
+/// `taskId` of the push config ones (as the route's template names it).
 fn task_field(operation: Operation) -> &'static str {
-    match operation {
-        Operation::CreateTaskPushNotificationConfig
-        | Operation::GetTaskPushNotificationConfig
-        | Operation::ListTaskPushNotificationConfigs
-        | Operation::DeleteTaskPushNotificationConfig => "taskId",
-        _ => "id",
+    if operation.rest_route().path.contains("{taskId}") {
+        "taskId"
+    } else {
+        "id"
     }
 }
 
