@@ -19,7 +19,7 @@ use std::ops::RangeInclusive;
 
 use a2a_types::protocol::{
     Call, Operation, ProtocolVersion, Reply, StreamRequest, VERSION_0_3, VERSION_1_0, content_type,
-    headers,
+    headers, rest,
 };
 use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
@@ -506,32 +506,9 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-/// Percent-decodes `s` (and `+` to a space when `plus_is_space`). A `%` not followed by two hex
-/// digits stays as it is; the result must be UTF-8.
+/// `s` percent-decoded ([`rest::percent_decode`], `+` a space when `plus_is_space`), as UTF-8.
 fn percent_decode(s: &str, plus_is_space: bool) -> Result<String, std::string::FromUtf8Error> {
-    if !s.bytes().any(|b| b == b'%' || (plus_is_space && b == b'+')) {
-        return Ok(s.to_owned());
-    }
-    let hex = |b: u8| char::from(b).to_digit(16);
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(hi), Some(lo)) => {
-                    out.push(u8::try_from(hi * 16 + lo).expect("two hex digits fit a byte"));
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' if plus_is_space => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out)
+    String::from_utf8(rest::percent_decode(s, plus_is_space).into_owned())
 }
 
 #[cfg(test)]
