@@ -1,4 +1,4 @@
-//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`](a2a_server::RequestHandler) of an
+//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`](a2a_server::handler::RequestHandler) of an
 //! [`A2aService`], alone ([`GrpcService`], on a port of its own) or sharing one port with the
 //! JSON-RPC and HTTP+JSON bindings ([`SharedPort`]).
 //!
@@ -27,9 +27,9 @@
 //! # }
 //! ```
 //!
-//! Every call goes through the same [`RequestHandler`](a2a_server::RequestHandler) as the other bindings (a task created
+//! Every call goes through the same [`RequestHandler`](a2a_server::handler::RequestHandler) as the other bindings (a task created
 //! over JSON-RPC is read over gRPC, and the reverse), with the same call context
-//! ([`A2aService::call_context`]): the [`Authenticator`](a2a_server::Authenticator) reads the
+//! ([`A2aService::call_context`]): the [`Authenticator`](a2a_server::auth::Authenticator) reads the
 //! request's metadata as headers, `a2a-extensions` names the extensions asked for, and
 //! `a2a-version` must be 1.x (a call without it is refused with `VersionNotSupportedError`,
 //! `FAILED_PRECONDITION`). A request message's `tenant` scopes the call.
@@ -66,7 +66,8 @@ use std::time::Duration;
 
 use a2a_jsonrpc::A2aError;
 use a2a_server::card::{Interface, InterfaceUrl};
-use a2a_server::{A2aBody, A2aService, CallContext, ServiceBuilder};
+use a2a_server::handler::CallContext;
+use a2a_server::{A2aBody, A2aService, ServiceBuilder};
 use a2a_types::protocol::{self as a2a, Reply, StreamRequest, UnexpectedReply};
 use a2a_types::protocol::{VERSION_1_0, content_type};
 use a2a_types::v1::{self as v1, binding};
@@ -314,8 +315,8 @@ impl http_body::Body for SharedBody {
 
 // ----- the rpcs ----------------------------------------------------------------------------------
 
-/// The rpcs, each a [`RequestHandler::call`](a2a_server::RequestHandler::call) or
-/// [`open`](a2a_server::RequestHandler::open).
+/// The rpcs, each a [`RequestHandler::call`](a2a_server::handler::RequestHandler::call) or
+/// [`open`](a2a_server::handler::RequestHandler::open).
 struct Calls {
     a2a: A2aService,
 }
@@ -447,7 +448,7 @@ impl Calls {
     }
 }
 
-/// The head of a request as the [`Authenticator`](a2a_server::Authenticator) reads it, from
+/// The head of a request as the [`Authenticator`](a2a_server::auth::Authenticator) reads it, from
 /// its metadata (for calls that did not come through [`GrpcService`]).
 fn head_of<T>(request: &Request<T>) -> http::request::Parts {
     let mut head = http::Request::new(()).into_parts().0;

@@ -60,13 +60,13 @@
 //! [`agent_fn`](agent::agent_fn), or a stream of events with
 //! [`from_stream`](agent::from_stream)) and report through the [`EventSink`]. Its status helpers
 //! (`working`, `complete`, `fail`, `reject`, `input_required`, `auth_required`, `status`) all
-//! take text, a `Message` or nothing ([`StatusMessage`]). To choose the
-//! agent at run time, box it: [`BoxAgent`].
+//! take text, a `Message` or nothing ([`StatusMessage`](agent::StatusMessage)). To choose the
+//! agent at run time, box it: [`BoxAgent`](agent::BoxAgent).
 //!
 //! # Who sees which task
 //!
 //! Every task belongs to an owner: the principal that created it (named by the service's
-//! [`Authenticator`], if it has one) under the tenant it was created in. A call sees only the
+//! [`Authenticator`](auth::Authenticator), if it has one) under the tenant it was created in. A call sees only the
 //! tasks of its own owner: `GetTask`, `CancelTask`, `SubscribeToTask`, push configurations and
 //! follow-up messages on another owner's task get `TaskNotFoundError` (-32001), and `ListTasks`
 //! lists the caller's own tasks.
@@ -78,11 +78,11 @@
 //! names its callers with [`ServiceBuilder::authenticator`]: `examples/scoped_tasks.rs` scopes
 //! tasks by API key, and shows two callers that do not see each other's tasks.
 //!
-//! Ready-made authenticators ([`auth`]): [`ApiKeyAuthenticator`] (header, query or cookie),
+//! Ready-made authenticators ([`auth`]): [`ApiKeyAuthenticator`](auth::ApiKeyAuthenticator) (header, query or cookie),
 //! `auth::jwt::JwtAuthenticator` (bearer JWTs against a JWKS URL or an OpenID Connect issuer;
-//! feature `jwt`), and [`AnyOf`], [`AllOf`] and [`SecurityRequirements`] (the card's
+//! feature `jwt`), and [`AnyOf`](auth::AnyOf), [`AllOf`](auth::AllOf) and [`SecurityRequirements`](auth::SecurityRequirements) (the card's
 //! `securityRequirements`). [`ServiceBuilder::scopes`] sets the scopes each operation needs
-//! ([`OperationScopes`]); with an authenticator, `GetExtendedAgentCard` needs an authenticated
+//! ([`OperationScopes`](auth::OperationScopes)); with an authenticator, `GetExtendedAgentCard` needs an authenticated
 //! caller, and [`ServiceBuilder::extended_card_for`] gives each its own card. Refusals are 401
 //! with `WWW-Authenticate` or 403, in each binding's error shape (`docs/security.md`).
 //!
@@ -174,8 +174,8 @@
 //! | `echo` | the smallest [`Agent`] impl: an artifact with the message's text; graceful shutdown on Ctrl-C |
 //! | `streaming` | [`from_stream`](agent::from_stream): a `Stream` of events, one artifact chunk per word |
 //! | `multi_turn` | `input_required`, then a follow-up message on the same task |
-//! | `pick_agent` | [`BoxAgent`]: the agent named on the command line |
-//! | `scoped_tasks` | an [`Authenticator`] naming callers by API key: each caller sees only its own tasks |
+//! | `pick_agent` | [`BoxAgent`](agent::BoxAgent): the agent named on the command line |
+//! | `scoped_tasks` | an [`Authenticator`](auth::Authenticator) naming callers by API key: each caller sees only its own tasks |
 //! | `axum` | the service under `/a2a` in an axum app, with the card at the root |
 //! | `push` | an agent with signed push delivery and a webhook receiver in one program: the receiver verifies each delivery with `a2a_client::push` |
 //!
@@ -198,7 +198,7 @@ mod binding;
 pub mod card;
 mod common;
 mod error;
-mod handler;
+pub mod handler;
 
 #[cfg(feature = "mock")]
 pub mod mock;
@@ -211,20 +211,15 @@ pub mod store;
 #[cfg(feature = "tls")]
 pub mod tls;
 
-pub use agent::{
-    Agent, AgentError, AgentEvent, BoxAgent, DynAgent, EventSink, RequestContext, SinkError,
-    StatusMessage,
-};
-pub use auth::{
-    AllOf, AnyOf, ApiKeyAuthenticator, ApiKeyLocation, AuthError, AuthFuture, AuthResult,
-    Authenticator, OperationScopes, Principal, SecurityRequirements, SkillScopes,
-};
+// What an agent writer names: the agent API, the service, its limits, serving it. Everything
+// else lives in its module: `agent` (closures, streams, boxed agents, sink errors), `auth`
+// (authenticators, principals, scopes), `card` (interfaces, the card's signing key), `handler`
+// (the operations without HTTP, for integrators), `store`, `push`, `tls`, `mock`.
+pub use agent::{Agent, AgentError, EventSink, RequestContext};
 pub use common::body::A2aBody;
 pub use common::sse::StreamPermit;
 pub use error::A2aError;
-pub use handler::{
-    CallContext, EventStream, HandlerBuilder, HandlerConfig, RequestHandler, StreamEvent,
-};
+pub use handler::HandlerConfig;
 #[cfg(feature = "serve")]
 pub use serve::{ServeConfig, serve, serve_with_shutdown};
 pub use service::{A2aService, Limits, ServiceBuilder};

@@ -209,6 +209,13 @@ impl ServiceBuilder {
         self
     }
 
+    /// Stores tasks in a store shared with others (another service, a test that reads it).
+    #[must_use]
+    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.handler = self.handler.shared_store(store);
+        self
+    }
+
     /// The card `GetExtendedAgentCard` returns.
     #[must_use]
     pub fn extended_card(mut self, card: AgentCard) -> Self {

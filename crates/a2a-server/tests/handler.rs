@@ -4,8 +4,10 @@
 use std::time::Duration;
 
 use a2a_server::agent::{AgentError, agent_fn};
+use a2a_server::auth::Principal;
+use a2a_server::handler::{CallContext, RequestHandler, StreamEvent};
 use a2a_server::store::InMemoryTaskStore;
-use a2a_server::{A2aError, CallContext, HandlerConfig, Principal, RequestHandler, StreamEvent};
+use a2a_server::{A2aError, HandlerConfig};
 use a2a_types::v1::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -68,10 +70,12 @@ fn handler_with(config: HandlerConfig) -> RequestHandler {
         sink.complete(None).await?;
         Ok(())
     });
-    RequestHandler::builder(agent, card())
+    a2a_server::A2aService::builder(agent, card())
         .store(InMemoryTaskStore::new())
-        .config(config)
+        .handler_config(config)
         .build()
+        .handler()
+        .clone()
 }
 
 fn handler() -> RequestHandler {
@@ -356,7 +360,7 @@ async fn completed_tasks_are_not_cancelable() {
     );
 }
 
-async fn collect(stream: a2a_server::EventStream) -> Vec<StreamEvent> {
+async fn collect(stream: a2a_server::handler::EventStream) -> Vec<StreamEvent> {
     stream.map(|r| r.unwrap()).collect().await
 }
 

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_server::Principal;
+use a2a_server::auth::Principal;
 use a2a_server::store::{Owner, StoreError};
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{Task, TaskState, Timestamp};

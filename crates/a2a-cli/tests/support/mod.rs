@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, AuthError, HandlerConfig, Principal};
+use a2a_server::auth::{AuthError, Principal};
+use a2a_server::{A2aService, HandlerConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, Part};
 use serde_json::Value;
 

@@ -40,7 +40,7 @@ impl ApiKeyLocation {
 /// caller is).
 ///
 /// ```
-/// use a2a_server::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal};
+/// use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let keys = ApiKeyAuthenticator::new(ApiKeyLocation::Header, "X-API-Key")

@@ -2,9 +2,9 @@
 //! push delivery declared (or corrected to false), this service's interfaces first (one per
 //! binding and protocol version), the signed-delivery extension's `jwksUrl` made absolute, the
 //! card's signature ([`CardSigning`]); the JWKS the service serves; and
-//! the endpoints that serve them ([`endpoint`]), one document for every protocol version.
+//! the endpoints that serve them, one document for every protocol version.
 //!
-//! [`ServiceBuilder::build`](crate::ServiceBuilder::build) calls [`assemble`] once; the
+//! [`ServiceBuilder::build`](crate::ServiceBuilder::build) assembles the card once; the
 //! handler gets the public card from there, the card endpoint the rest.
 
 mod endpoint;

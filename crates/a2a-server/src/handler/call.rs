@@ -15,8 +15,8 @@ impl RequestHandler {
     /// JSON-RPC message's field) scopes the call here, in place of the call context's.
     ///
     /// ```
-    /// # async fn run(handler: &a2a_server::RequestHandler) {
-    /// use a2a_server::CallContext;
+    /// # async fn run(handler: &a2a_server::handler::RequestHandler) {
+    /// use a2a_server::handler::CallContext;
     /// use a2a_types::protocol::{Reply, Request};
     /// use a2a_types::v1::GetTaskRequest;
     ///

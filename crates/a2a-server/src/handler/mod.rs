@@ -284,8 +284,9 @@ impl std::fmt::Debug for RequestHandler {
     }
 }
 
-/// Builds a [`RequestHandler`]: the agent and its card, plus optional parts.
-pub struct HandlerBuilder {
+/// Builds a [`RequestHandler`]: the agent and its card, plus optional parts (the
+/// [`ServiceBuilder`](crate::ServiceBuilder) sets them).
+pub(crate) struct HandlerBuilder {
     agent: Arc<dyn DynAgent>,
     card: AgentCard,
     store: Option<Arc<dyn TaskStore>>,
@@ -310,14 +311,14 @@ impl std::fmt::Debug for HandlerBuilder {
 impl HandlerBuilder {
     /// Stores tasks here (default: a new [`InMemoryTaskStore`](crate::store::InMemoryTaskStore)).
     #[must_use]
-    pub fn store(mut self, store: impl TaskStore) -> Self {
+    pub(crate) fn store(mut self, store: impl TaskStore) -> Self {
         self.store = Some(Arc::new(store));
         self
     }
 
     /// Stores tasks in a store shared with other handlers.
     #[must_use]
-    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+    pub(crate) fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.store = Some(store);
         self
     }
@@ -325,7 +326,7 @@ impl HandlerBuilder {
     /// The card `GetExtendedAgentCard` returns (the public card must declare
     /// `capabilities.extendedAgentCard`).
     #[must_use]
-    pub fn extended_card(mut self, card: AgentCard) -> Self {
+    pub(crate) fn extended_card(mut self, card: AgentCard) -> Self {
         self.extended_card = Some(card);
         self
     }
@@ -334,7 +335,7 @@ impl HandlerBuilder {
     /// `ExtendedAgentCardNotConfiguredError`. Takes precedence over
     /// [`extended_card`](Self::extended_card).
     #[must_use]
-    pub fn extended_card_for(
+    pub(crate) fn extended_card_for(
         mut self,
         card_for: impl Fn(&Principal) -> Option<AgentCard> + Send + Sync + 'static,
     ) -> Self {
@@ -344,7 +345,7 @@ impl HandlerBuilder {
 
     /// The scopes each operation needs (see [`OperationScopes`]); none by default.
     #[must_use]
-    pub fn scopes(mut self, scopes: OperationScopes) -> Self {
+    pub(crate) fn scopes(mut self, scopes: OperationScopes) -> Self {
         self.access.scopes = scopes;
         self
     }
@@ -354,7 +355,7 @@ impl HandlerBuilder {
     /// `securityRequirements` are added when the handler is built, whatever is set here
     /// (default: [`SkillScopes::new`]).
     #[must_use]
-    pub fn skill_scopes(mut self, skills: SkillScopes) -> Self {
+    pub(crate) fn skill_scopes(mut self, skills: SkillScopes) -> Self {
         self.access.skills = skills;
         self
     }
@@ -363,7 +364,7 @@ impl HandlerBuilder {
     /// handler; the [`A2aService`](crate::A2aService) turns it on when it has an
     /// authenticator). An anonymous caller is then refused with 401.
     #[must_use]
-    pub fn extended_card_needs_principal(mut self, on: bool) -> Self {
+    pub(crate) fn extended_card_needs_principal(mut self, on: bool) -> Self {
         self.access.extended_card_needs_principal = on;
         self
     }
@@ -379,7 +380,7 @@ impl HandlerBuilder {
 
     /// Sets the tunables.
     #[must_use]
-    pub fn config(mut self, config: HandlerConfig) -> Self {
+    pub(crate) fn config(mut self, config: HandlerConfig) -> Self {
         self.config = config;
         self
     }
@@ -389,14 +390,14 @@ impl HandlerBuilder {
     /// push configs. Without it, a card that declares push notifications is corrected to false.
     #[cfg(feature = "push")]
     #[must_use]
-    pub fn push(mut self, settings: PushSettings) -> Self {
+    pub(crate) fn push(mut self, settings: PushSettings) -> Self {
         self.push = Some(settings);
         self
     }
 
     /// The handler. Inside a Tokio runtime, the push worker starts here; otherwise with the
     /// first request.
-    pub fn build(mut self) -> RequestHandler {
+    pub(crate) fn build(mut self) -> RequestHandler {
         if !self.card_assembled {
             crate::card::declare(
                 &mut self.card,
@@ -439,7 +440,7 @@ impl RequestHandler {
     }
 
     /// A builder for a handler of this agent and card.
-    pub fn builder(agent: impl Agent, card: AgentCard) -> HandlerBuilder {
+    pub(crate) fn builder(agent: impl Agent, card: AgentCard) -> HandlerBuilder {
         HandlerBuilder {
             agent: Arc::new(agent),
             card,
@@ -881,10 +882,10 @@ impl RequestHandler {
         }
     }
 
-    /// `GetExtendedAgentCard`: for an authenticated caller (when
-    /// [`extended_card_needs_principal`](HandlerBuilder::extended_card_needs_principal) is
-    /// on), the card [`extended_card_for`](HandlerBuilder::extended_card_for) gives its
-    /// principal, else the configured extended card. A caller of an older protocol version
+    /// `GetExtendedAgentCard`: for an authenticated caller (the service has an
+    /// authenticator: [`ServiceBuilder::authenticator`](crate::ServiceBuilder::authenticator)),
+    /// the card [`ServiceBuilder::extended_card_for`](crate::ServiceBuilder::extended_card_for)
+    /// gives its principal, else the configured extended card. A caller of an older protocol version
     /// (0.3, 0.1: [`CallContext::protocol_version`]) gets the public card's interfaces in an
     /// extended card that lists none: its card names its endpoint in `url`.
     #[tracing::instrument(name = "a2a.call", level = "info", skip_all, fields(a2a.method = "GetExtendedAgentCard"))]

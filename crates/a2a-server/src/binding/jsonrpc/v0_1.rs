@@ -1,6 +1,6 @@
 //! A2A 0.1 over JSON-RPC: the `tasks/send` version ([`a2a_types::v0_1`]). The client
 //! chooses the task id (`TaskSendParams.id`): a send naming an id no task has starts a task
-//! under it ([`CallContext::client_task_ids`](crate::CallContext::client_task_ids)), one naming
+//! under it ([`CallContext::client_task_ids`](crate::handler::CallContext::client_task_ids)), one naming
 //! the caller's task continues it. Results are 0.1 tasks (`sessionId`, `type`-tagged parts,
 //! artifacts with `index`); stream events carry the task `id` and `final`. A direct message
 //! reply, which 0.1 cannot carry, becomes the completed task under the client's id with the
