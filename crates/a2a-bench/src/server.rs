@@ -31,8 +31,9 @@
 use crate::wire;
 use a2a_grpc::server::{GrpcInterface as _, SharedPort};
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
+use a2a_server::card::InterfaceUrl;
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy};
-use a2a_server::{A2aService, HandlerConfig, InterfaceUrl, Limits};
+use a2a_server::{A2aService, HandlerConfig, Limits};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
 struct Bench;

@@ -308,17 +308,10 @@ fn http_detail(body: &str) -> String {
     }
     let line = body.lines().map(str::trim).find(|l| !l.is_empty());
     match line {
-        Some(line) if line.len() > 200 => format!(": {}…", &line[..floor(line, 200)]),
+        Some(line) if line.len() > 200 => format!(": {}…", a2a_types::text::prefix(line, 200)),
         Some(line) => format!(": {line}"),
         None => String::new(),
     }
-}
-
-fn floor(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 fn human(d: Duration) -> String {

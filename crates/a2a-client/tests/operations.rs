@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use a2a_client::{A2aClient, CallInfo, Error, ErrorCode, Interceptor, interceptor_fn};
-use a2a_server::{A2aService, AuthError, Principal};
+use a2a_server::A2aService;
+use a2a_server::auth::{AuthError, Principal};
 use a2a_types::v1::{
     AgentInterface, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,

@@ -26,7 +26,8 @@ use std::time::Duration;
 
 use a2a_grpc::server::{GrpcInterface as _, SharedPort};
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, HandlerConfig, InterfaceUrl};
+use a2a_server::card::InterfaceUrl;
+use a2a_server::{A2aService, HandlerConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
 /// The interop agent: one behaviour per command word.

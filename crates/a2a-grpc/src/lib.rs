@@ -17,7 +17,8 @@
 //! use a2a_client::A2aClient;
 //! use a2a_grpc::client::GrpcTransportFactory;
 //! use a2a_grpc::server::{GrpcInterface as _, SharedPort};
-//! use a2a_server::{A2aService, InterfaceUrl, agent::agent_fn};
+//! use a2a_server::{A2aService, agent::agent_fn};
+//! use a2a_server::card::InterfaceUrl;
 //! use a2a_types::v1::{AgentCard, Message, Part, SendMessageRequest, SendMessageResponse};
 //!
 //! // An agent on 127.0.0.1:0, gRPC sharing the port with JSON-RPC and HTTP+JSON.

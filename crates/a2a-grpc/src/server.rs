@@ -1,10 +1,11 @@
-//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`](a2a_server::RequestHandler) of an
+//! The gRPC binding's server: `lf.a2a.v1.A2AService` over the [`RequestHandler`](a2a_server::handler::RequestHandler) of an
 //! [`A2aService`], alone ([`GrpcService`], on a port of its own) or sharing one port with the
 //! JSON-RPC and HTTP+JSON bindings ([`SharedPort`]).
 //!
 //! ```no_run
 //! use a2a_grpc::server::{GrpcInterface as _, SharedPort};
-//! use a2a_server::{A2aService, InterfaceUrl};
+//! use a2a_server::A2aService;
+//! use a2a_server::card::InterfaceUrl;
 //! use a2a_server::agent::agent_fn;
 //! use a2a_types::v1::{AgentCapabilities, AgentCard, Part};
 //!
@@ -26,9 +27,9 @@
 //! # }
 //! ```
 //!
-//! Every call goes through the same [`RequestHandler`](a2a_server::RequestHandler) as the other bindings (a task created
+//! Every call goes through the same [`RequestHandler`](a2a_server::handler::RequestHandler) as the other bindings (a task created
 //! over JSON-RPC is read over gRPC, and the reverse), with the same call context
-//! ([`A2aService::call_context`]): the [`Authenticator`](a2a_server::Authenticator) reads the
+//! ([`A2aService::call_context`]): the [`Authenticator`](a2a_server::auth::Authenticator) reads the
 //! request's metadata as headers, `a2a-extensions` names the extensions asked for, and
 //! `a2a-version` must be 1.x (a call without it is refused with `VersionNotSupportedError`,
 //! `FAILED_PRECONDITION`). A request message's `tenant` scopes the call.
@@ -64,7 +65,10 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::A2aError;
-use a2a_server::{A2aBody, A2aService, CallContext, EventStream, InterfaceUrl, ServiceBuilder};
+use a2a_server::card::{Interface, InterfaceUrl};
+use a2a_server::handler::CallContext;
+use a2a_server::{A2aBody, A2aService, ServiceBuilder};
+use a2a_types::protocol::{self as a2a, Reply, StreamRequest, UnexpectedReply};
 use a2a_types::protocol::{VERSION_1_0, content_type};
 use a2a_types::v1::{self as v1, binding};
 use bytes::Bytes;
@@ -129,7 +133,7 @@ pub trait GrpcInterface {
 
 impl GrpcInterface for ServiceBuilder {
     fn grpc_interface(self, at: InterfaceUrl) -> Self {
-        self.interface(binding::GRPC, VERSION_1_0, at)
+        self.interface(Interface::new(binding::GRPC, VERSION_1_0, at))
     }
 }
 
@@ -311,7 +315,8 @@ impl http_body::Body for SharedBody {
 
 // ----- the rpcs ----------------------------------------------------------------------------------
 
-/// The rpcs, each a [`RequestHandler`](a2a_server::RequestHandler)(a2a_server::RequestHandler) call.
+/// The rpcs, each a [`RequestHandler::call`](a2a_server::handler::RequestHandler::call) or
+/// [`open`](a2a_server::handler::RequestHandler::open).
 struct Calls {
     a2a: A2aService,
 }
@@ -342,12 +347,11 @@ fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
 }
 
 impl Calls {
-    /// The call context of `request` (scoped to `tenant` when it names one), its deadline (the
-    /// `grpc-timeout`, if any), or the refusal.
+    /// The call context of `request`, its deadline (the `grpc-timeout`, if any), or the
+    /// refusal. (The tenant its message names scopes the call in `RequestHandler::call`.)
     async fn call<T: Sync>(
         &self,
         request: &Request<T>,
-        tenant: &str,
     ) -> Result<(CallContext, Option<Duration>), Status> {
         let call = match request.extensions().get::<Call>() {
             Some(Call(Ok(call))) => call.clone(),
@@ -358,27 +362,32 @@ impl Calls {
                 .await
                 .map_err(|e| to_status(&e))?,
         };
-        let call = if tenant.is_empty() {
-            call
-        } else {
-            call.with_tenant(Some(tenant.to_owned()))
-        };
         Ok((call, grpc_timeout(request.metadata())))
     }
 
-    /// Runs a unary call within its deadline and the service's request timeout.
-    async fn unary<T, P>(
+    /// A unary rpc: its message read as the operation's request (`INVALID_ARGUMENT` naming
+    /// the field it cannot read), run through `RequestHandler::call` within its deadline and
+    /// the service's request timeout, the reply (`R`, the operation's result) as the rpc's
+    /// message `P`.
+    async fn unary<M, R, P>(
         &self,
-        deadline: Option<Duration>,
-        work: impl Future<Output = Result<T, A2aError>>,
+        request: Request<M>,
+        decode: fn(M) -> Result<a2a::Request, InvalidMessage>,
     ) -> Result<Response<P>, Status>
     where
-        P: From<T>,
+        M: Sync,
+        R: TryFrom<Reply, Error = UnexpectedReply>,
+        P: From<R>,
     {
+        let (call, deadline) = self.call(&request).await?;
+        let request = decode(request.into_inner()).map_err(invalid)?;
         let limit = self.a2a.limits().request_timeout;
         let within = deadline.map_or(limit, |d| d.min(limit));
+        let work = self.a2a.handler().call(request, &call);
         match tokio::time::timeout(within, work).await {
-            Ok(Ok(value)) => Ok(Response::new(P::from(value))),
+            Ok(Ok(reply)) => R::try_from(reply)
+                .map(|result| Response::new(P::from(result)))
+                .map_err(|unexpected| to_status(&A2aError::internal(unexpected.to_string()))),
             Ok(Err(error)) => Err(to_status(&error)),
             Err(_) => Err(Status::deadline_exceeded(format!(
                 "the call did not finish within {} ms; a task it started goes on and can be \
@@ -388,15 +397,24 @@ impl Calls {
         }
     }
 
-    /// Opens a stream under a place of the stream limit (taken first: a refused stream starts
-    /// nothing), ending it at its deadline.
-    async fn stream(
+    /// A streaming rpc: its message read as the operation's request, a place under the stream
+    /// limit taken first (a refused stream starts nothing), the stream of
+    /// `RequestHandler::open` (a gRPC subscription does not resume: it has no
+    /// `Last-Event-ID`), ended at its deadline.
+    async fn open<M: Sync>(
         &self,
-        deadline: Option<Duration>,
-        open: impl Future<Output = Result<EventStream, A2aError>>,
+        request: Request<M>,
+        decode: fn(M) -> Result<StreamRequest, InvalidMessage>,
     ) -> Result<Response<GrpcStream>, Status> {
+        let (call, deadline) = self.call(&request).await?;
+        let request = decode(request.into_inner()).map_err(invalid)?;
         let permit = self.a2a.stream_permit().map_err(|e| to_status(&e))?;
-        let events = open.await.map_err(|e| to_status(&e))?;
+        let events = self
+            .a2a
+            .handler()
+            .open(request, None, &call)
+            .await
+            .map_err(|e| to_status(&e))?;
         let deadline = deadline.map(|d| tokio::time::Instant::now() + d);
         let state = (events, permit, deadline, false);
         let stream = futures_util::stream::unfold(
@@ -430,7 +448,7 @@ impl Calls {
     }
 }
 
-/// The head of a request as the [`Authenticator`](a2a_server::Authenticator) reads it, from
+/// The head of a request as the [`Authenticator`](a2a_server::auth::Authenticator) reads it, from
 /// its metadata (for calls that did not come through [`GrpcService`]).
 fn head_of<T>(request: &Request<T>) -> http::request::Parts {
     let mut head = http::Request::new(()).into_parts().0;
@@ -442,16 +460,17 @@ fn head_of<T>(request: &Request<T>) -> http::request::Parts {
 type GrpcStream =
     Pin<Box<dyn futures_core::Stream<Item = Result<proto::StreamResponse, Status>> + Send>>;
 
+/// Each rpc: its message as the operation's request, its answer from the operation's result.
 #[tonic::async_trait]
 impl Rpcs for Calls {
     async fn send_message(
         &self,
         request: Request<proto::SendMessageRequest>,
     ) -> Result<Response<proto::SendMessageResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::SendMessageRequest::try_from(request.into_inner()).map_err(invalid)?;
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.send_message(req, &call)).await
+        self.unary::<_, v1::SendMessageResponse, _>(request, |m| {
+            Ok(v1::SendMessageRequest::try_from(m)?.into())
+        })
+        .await
     }
 
     type SendStreamingMessageStream = GrpcStream;
@@ -460,10 +479,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::SendMessageRequest>,
     ) -> Result<Response<GrpcStream>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::SendMessageRequest::try_from(request.into_inner()).map_err(invalid)?;
-        let handler = self.a2a.handler();
-        self.stream(deadline, handler.send_streaming_message(req, &call))
+        self.open(request, |m| Ok(v1::SendMessageRequest::try_from(m)?.into()))
             .await
     }
 
@@ -471,30 +487,26 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::GetTaskRequest>,
     ) -> Result<Response<proto::Task>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::GetTaskRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.get_task(req, &call)).await
+        self.unary::<_, v1::Task, _>(request, |m| Ok(v1::GetTaskRequest::from(m).into()))
+            .await
     }
 
     async fn list_tasks(
         &self,
         request: Request<proto::ListTasksRequest>,
     ) -> Result<Response<proto::ListTasksResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::ListTasksRequest::try_from(request.into_inner()).map_err(invalid)?;
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.list_tasks(req, &call)).await
+        self.unary::<_, v1::ListTasksResponse, _>(request, |m| {
+            Ok(v1::ListTasksRequest::try_from(m)?.into())
+        })
+        .await
     }
 
     async fn cancel_task(
         &self,
         request: Request<proto::CancelTaskRequest>,
     ) -> Result<Response<proto::Task>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::CancelTaskRequest::try_from(request.into_inner()).map_err(invalid)?;
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.cancel_task(req, &call)).await
+        self.unary::<_, v1::Task, _>(request, |m| Ok(v1::CancelTaskRequest::try_from(m)?.into()))
+            .await
     }
 
     type SubscribeToTaskStream = GrpcStream;
@@ -503,10 +515,7 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::SubscribeToTaskRequest>,
     ) -> Result<Response<GrpcStream>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::SubscribeToTaskRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.stream(deadline, handler.subscribe_to_task(&req.id, None, &call))
+        self.open(request, |m| Ok(v1::SubscribeToTaskRequest::from(m).into()))
             .await
     }
 
@@ -514,55 +523,50 @@ impl Rpcs for Calls {
         &self,
         request: Request<proto::TaskPushNotificationConfig>,
     ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::TaskPushNotificationConfig::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.create_push_config(req, &call))
-            .await
+        self.unary::<_, v1::TaskPushNotificationConfig, _>(request, |m| {
+            Ok(v1::TaskPushNotificationConfig::from(m).into())
+        })
+        .await
     }
 
     async fn get_task_push_notification_config(
         &self,
         request: Request<proto::GetTaskPushNotificationConfigRequest>,
     ) -> Result<Response<proto::TaskPushNotificationConfig>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::GetTaskPushNotificationConfigRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.get_push_config(req, &call))
-            .await
+        self.unary::<_, v1::TaskPushNotificationConfig, _>(request, |m| {
+            Ok(v1::GetTaskPushNotificationConfigRequest::from(m).into())
+        })
+        .await
     }
 
     async fn list_task_push_notification_configs(
         &self,
         request: Request<proto::ListTaskPushNotificationConfigsRequest>,
     ) -> Result<Response<proto::ListTaskPushNotificationConfigsResponse>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::ListTaskPushNotificationConfigsRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.list_push_configs(req, &call))
-            .await
+        self.unary::<_, v1::ListTaskPushNotificationConfigsResponse, _>(request, |m| {
+            Ok(v1::ListTaskPushNotificationConfigsRequest::from(m).into())
+        })
+        .await
     }
 
     async fn get_extended_agent_card(
         &self,
         request: Request<proto::GetExtendedAgentCardRequest>,
     ) -> Result<Response<proto::AgentCard>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::GetExtendedAgentCardRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.get_extended_agent_card(req, &call))
-            .await
+        self.unary::<_, v1::AgentCard, _>(request, |m| {
+            Ok(v1::GetExtendedAgentCardRequest::from(m).into())
+        })
+        .await
     }
 
     async fn delete_task_push_notification_config(
         &self,
         request: Request<proto::DeleteTaskPushNotificationConfigRequest>,
     ) -> Result<Response<()>, Status> {
-        let (call, deadline) = self.call(&request, &request.get_ref().tenant).await?;
-        let req = v1::DeleteTaskPushNotificationConfigRequest::from(request.into_inner());
-        let handler = self.a2a.handler();
-        self.unary(deadline, handler.delete_push_config(req, &call))
-            .await
+        self.unary::<_, (), _>(request, |m| {
+            Ok(v1::DeleteTaskPushNotificationConfigRequest::from(m).into())
+        })
+        .await
     }
 }
 

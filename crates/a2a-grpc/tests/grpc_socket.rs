@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use a2a_grpc::proto::{self, stream_response::Payload};
 use a2a_grpc::server::GrpcConfig;
-use a2a_server::{AuthError, AuthFuture, Authenticator, Limits, Principal};
+use a2a_server::Limits;
+use a2a_server::auth::{AuthError, AuthFuture, Authenticator, Principal};
 use common::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -56,6 +57,7 @@ async fn collect(stream: tonic::Streaming<proto::StreamResponse>) -> Vec<proto::
     stream.map(|e| e.unwrap()).collect().await
 }
 
+/// The eleven rpcs in turn, each mapped by the server onto `RequestHandler::call` or `open`.
 #[tokio::test]
 async fn every_rpc_over_a_socket() {
     let server = start().await;
@@ -683,7 +685,7 @@ async fn the_tenant_scopes_the_call() {
 /// task that does not exist.
 #[tokio::test]
 async fn alice_cannot_reach_bobs_tasks_over_grpc() {
-    use a2a_server::{ApiKeyAuthenticator, ApiKeyLocation};
+    use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation};
     let keys = ApiKeyAuthenticator::new(ApiKeyLocation::Header, "x-api-key")
         .key("k-alice", Principal::new("alice"))
         .key("k-bob", Principal::new("bob"));

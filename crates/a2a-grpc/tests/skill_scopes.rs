@@ -6,7 +6,7 @@ mod common;
 
 use a2a_grpc::proto;
 use a2a_grpc::server::GrpcConfig;
-use a2a_server::{AuthError, Principal, SkillScopes};
+use a2a_server::auth::{AuthError, Principal, SkillScopes};
 use a2a_types::v1::{AgentSkill, SecurityRequirement};
 use common::*;
 use pretty_assertions::assert_eq;

@@ -189,7 +189,7 @@ pub use error::{
 pub use id::{Id, IdNumber};
 pub use message::{Notification, Request, Response};
 pub use methods::{Answer, Methods};
-pub use params::decode_params;
+pub use params::{decode_params, decode_params_seed};
 pub use payload::{Incoming, Limits, Payload, Reply};
 pub use version::JsonRpcVersion;
 

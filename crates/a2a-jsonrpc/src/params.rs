@@ -1,6 +1,8 @@
 //! Typed decoding of `params`, with the JSON path of the bad field in the error.
 
-use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::value::RawValue;
 
 use crate::ErrorObject;
@@ -52,25 +54,75 @@ use crate::ErrorObject;
 ///
 /// A -32602 [`ErrorObject`] when `params` does not decode into `P`.
 pub fn decode_params<P: DeserializeOwned>(params: Option<&RawValue>) -> Result<P, ErrorObject> {
+    decode_params_seed(PhantomData::<P>, params)
+}
+
+/// Decodes `params` with `seed`, exactly as [`decode_params`] decodes a type: for params whose
+/// type the method decides at run time (a server that reads the request message of the
+/// operation a method name chose).
+///
+/// ```
+/// use a2a_jsonrpc::decode_params_seed;
+/// use serde::de::{Deserialize, DeserializeSeed, Deserializer};
+/// use serde_json::value::RawValue;
+///
+/// /// Reads a number, or its text when the method asks for text.
+/// #[derive(Clone, Copy)]
+/// struct AsText(bool);
+///
+/// impl<'de> DeserializeSeed<'de> for AsText {
+///     type Value = String;
+///
+///     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+///         if self.0 { String::deserialize(d) } else { u32::deserialize(d).map(|n| n.to_string()) }
+///     }
+/// }
+///
+/// let raw = RawValue::from_string("7".to_owned()).unwrap();
+/// assert_eq!(decode_params_seed(AsText(false), Some(&raw)).unwrap(), "7");
+/// let error = decode_params_seed(AsText(true), Some(&raw)).unwrap_err();
+/// assert_eq!(error.message, "invalid params: invalid type: integer `7`, expected a string");
+/// ```
+///
+/// # Errors
+///
+/// A -32602 [`ErrorObject`] when `params` does not decode.
+pub fn decode_params_seed<S, T>(seed: S, params: Option<&RawValue>) -> Result<T, ErrorObject>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+{
     match params {
-        Some(raw) => decode_str(raw.get()),
-        None => decode_str("null").or_else(|_| decode_str("{}")),
+        Some(raw) => decode_str(seed, raw.get()),
+        None => decode_str(seed.clone(), "null").or_else(|_| decode_str(seed, "{}")),
     }
 }
 
-fn decode_str<P: DeserializeOwned>(json: &str) -> Result<P, ErrorObject> {
+fn decode_str<S, T>(seed: S, json: &str) -> Result<T, ErrorObject>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T> + Clone,
+{
     // The fast path decodes without tracking the path; only a failure pays for decoding again
     // with `serde_path_to_error` to find where it failed. Decoding is deterministic, so the second
     // attempt fails at the same place.
-    match serde_json::from_str(json) {
-        Ok(value) => Ok(value),
-        Err(_) => decode_str_with_path(json),
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    match seed.clone().deserialize(&mut deserializer) {
+        Ok(value) if deserializer.end().is_ok() => Ok(value),
+        _ => decode_str_with_path(seed, json),
     }
 }
 
-fn decode_str_with_path<P: DeserializeOwned>(json: &str) -> Result<P, ErrorObject> {
+fn decode_str_with_path<S, T>(seed: S, json: &str) -> Result<T, ErrorObject>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
     let mut deserializer = serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(params_error)?;
+    let mut track = serde_path_to_error::Track::new();
+    let value = seed
+        .deserialize(serde_path_to_error::Deserializer::new(
+            &mut deserializer,
+            &mut track,
+        ))
+        .map_err(|error| params_error(serde_path_to_error::Error::new(track.path(), error)))?;
     // `params` came from a parsed document, so nothing can trail it; checked all the same.
     deserializer
         .end()

@@ -42,9 +42,9 @@ async fn main() -> std::io::Result<()> {
         .build();
     let app = Router::new()
         .route("/health", get(|| async { "ok" }))
-        // The card where clients look for it. (`a2a_server::LEGACY_AGENT_CARD_PATH`,
+        // The card where clients look for it. (`a2a_server::card::LEGACY_AGENT_CARD_PATH`,
         // `/.well-known/agent.json`, can be routed the same way for 0.2-era clients.)
-        .route_service(a2a_server::AGENT_CARD_PATH, a2a.clone())
+        .route_service(a2a_server::card::AGENT_CARD_PATH, a2a.clone())
         // Everything else of the service under /a2a (the card also at /a2a/.well-known/...).
         .nest_service("/a2a", a2a);
     println!("axum app with an A2A agent at {url}/a2a/ (card: {url}/.well-known/agent-card.json)");

@@ -19,8 +19,9 @@
     reason = "an example prints what the callers see"
 )]
 
+use a2a_server::A2aService;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, ApiKeyAuthenticator, ApiKeyLocation, Principal};
+use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation, Principal};
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, ApiKeySecurityScheme, Artifact, Part, SecurityScheme,
 };

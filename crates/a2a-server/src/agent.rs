@@ -2,7 +2,7 @@
 //!
 //! An agent is one trait method, [`Agent::execute`]: it receives a [`RequestContext`] (the
 //! incoming message, the task and context ids, the existing task on follow-ups, the caller, the
-//! requested extensions and a cancellation token) and an [`EventSink`] on which it reports
+//! requested extensions and its [`Cancellation`]) and an [`EventSink`] on which it reports
 //! progress. Three styles are first class:
 //!
 //! * implement [`Agent`] and call helpers on the sink: [`working`](EventSink::working),
@@ -54,7 +54,8 @@
 //!
 //! ```
 //! use a2a_server::agent::{BoxAgent, agent_fn};
-//! use a2a_server::{RequestHandler, store::InMemoryTaskStore};
+//! use a2a_server::store::InMemoryTaskStore;
+//! use a2a_server::handler::RequestHandler;
 //! use a2a_types::v1::AgentCard;
 //!
 //! fn pick(name: &str) -> BoxAgent {
@@ -91,6 +92,43 @@ use futures_core::Stream;
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::Principal;
+
+/// The cancellation of an agent run ([`RequestContext::cancellation`]): fires when a client
+/// cancels the task or the server shuts down. Cheap to clone; every clone sees the same signal.
+///
+/// ```
+/// # async fn run() {
+/// use a2a_server::RequestContext;
+/// use a2a_types::v1::{Message, Part, Role};
+///
+/// let ctx = RequestContext::new(Message::new("m-1", Role::User, vec![Part::text("hi")]), "t-1", "c-1");
+/// let cancellation = ctx.cancellation();
+/// assert!(!cancellation.is_cancelled());
+/// cancellation.cancel();
+/// ctx.cancelled().await;
+/// assert!(ctx.is_cancelled());
+/// # }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Cancellation(CancellationToken);
+
+impl Cancellation {
+    /// True once the run has been asked to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.is_cancelled()
+    }
+
+    /// Resolves when the run has been asked to stop.
+    pub async fn cancelled(&self) {
+        self.0.cancelled().await;
+    }
+
+    /// Asks the run to stop (what a client's `CancelTask` does): for an agent tested outside
+    /// a server.
+    pub fn cancel(&self) {
+        self.0.cancel();
+    }
+}
 
 /// What an agent is asked to do: one incoming message, in a task and a context.
 #[derive(Clone, Debug)]
@@ -151,9 +189,10 @@ impl RequestContext {
         self.message.text()
     }
 
-    /// The token that is cancelled when a client cancels the task (or the server shuts down).
-    pub fn cancellation(&self) -> &CancellationToken {
-        &self.cancel
+    /// The signal that fires when a client cancels the task (or the server shuts down): a
+    /// handle to keep (a clone sees the same signal), to hand to work the agent spawns.
+    pub fn cancellation(&self) -> Cancellation {
+        Cancellation(self.cancel.clone())
     }
 
     /// True once the task has been asked to stop.
@@ -622,7 +661,7 @@ pub trait Agent: Send + Sync + 'static {
         sink: EventSink,
     ) -> impl Future<Output = Result<(), AgentError>> + Send;
 
-    /// Called when a client cancels the task, after the context's cancellation token fired.
+    /// Called when a client cancels the task, after the context's [`Cancellation`] fired.
     ///
     /// The task ends `TASK_STATE_CANCELED` whatever this does: when the agent has not moved it
     /// to a terminal state within the server's cancel grace period, the server does.
@@ -825,8 +864,9 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
+    use crate::HandlerConfig;
+    use crate::handler::{CallContext, RequestHandler};
     use crate::store::InMemoryTaskStore;
-    use crate::{CallContext, HandlerConfig, RequestHandler};
 
     /// Records every event, accepting all of them (no state machine).
     #[derive(Default)]

@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::Id;
-use a2a_types::protocol::{VERSION_0_1, VERSION_0_3, VERSION_1_0, paths};
+use a2a_types::protocol::paths;
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{AgentCard, binding};
 use http::header;
@@ -16,21 +16,16 @@ use tracing::Instrument as _;
 
 use crate::agent::Agent;
 use crate::auth::{Authenticator, OperationScopes, Principal, SkillScopes};
-use crate::binding::card::{self, CardEndpoint};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
+use crate::card::{self, CardEndpoint, Interface, InterfaceUrl};
+use crate::common::Settings;
+use crate::common::body::A2aBody;
+use crate::common::head::{self, Refused};
+use crate::common::sse::{StreamPermit, StreamPermits};
 use crate::error::A2aError;
 use crate::handler::{CallContext, HandlerBuilder, HandlerConfig, RequestHandler};
-use crate::http::body::{A2aBody, BodyLimits};
-use crate::http::head::{self, Refused};
-use crate::http::sse::{StreamPermit, StreamPermits};
 use crate::store::TaskStore;
-
-/// The path of the agent card (A2A 0.3 and 1.0): [`a2a_types::protocol::paths::AGENT_CARD`].
-pub const AGENT_CARD_PATH: &str = paths::AGENT_CARD;
-/// The path of the agent card in A2A 0.1 and 0.2:
-/// [`a2a_types::protocol::paths::LEGACY_AGENT_CARD`].
-pub const LEGACY_AGENT_CARD_PATH: &str = paths::LEGACY_AGENT_CARD;
 
 /// Limits with safe defaults. Every one is configurable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,61 +147,6 @@ impl Limits {
     }
 }
 
-/// Where an interface the service announces in its card is reached, relative to the URL clients
-/// reach the service at (the [`public_url`](ServiceBuilder::public_url), or the URL of each card
-/// request): see [`ServiceBuilder::interface`].
-///
-/// ```
-/// use a2a_server::InterfaceUrl;
-///
-/// let base = "https://agent.example.com/a2a";
-/// assert_eq!(InterfaceUrl::Path("/rpc".into()).url(base), "https://agent.example.com/a2a/rpc");
-/// assert_eq!(InterfaceUrl::Authority.url(base), "agent.example.com:443");
-/// assert_eq!(InterfaceUrl::Port(50051).url("http://[::1]:7420"), "[::1]:50051");
-/// assert_eq!(InterfaceUrl::Url("grpc.example.com:8443".into()).url(base), "grpc.example.com:8443");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum InterfaceUrl {
-    /// The base URL with this path appended (`""` for the base URL itself).
-    Path(String),
-    /// `host:port` of the base URL (the scheme's default port when it names none): the form of a
-    /// gRPC interface's URL (spec 1.0 §4), for gRPC served on the same port.
-    Authority,
-    /// `host:port` with the base URL's host and this port: gRPC on a port of its own.
-    Port(u16),
-    /// This URL, as it is.
-    Url(String),
-}
-
-impl InterfaceUrl {
-    /// The interface's URL when the service is reached at `base` (`scheme://host[:port][/path]`).
-    pub fn url(&self, base: &str) -> String {
-        let base = base.trim_end_matches('/');
-        let (scheme, rest) = base.split_once("://").unwrap_or(("http", base));
-        let authority = rest.split('/').next().unwrap_or(rest);
-        let (host, port) = match authority.rfind(':') {
-            Some(i) if !authority[i..].contains(']') => {
-                (&authority[..i], Some(&authority[i + 1..]))
-            }
-            _ => (authority, None),
-        };
-        match self {
-            InterfaceUrl::Path(path) => format!("{base}{path}"),
-            InterfaceUrl::Authority => {
-                let default = if scheme.eq_ignore_ascii_case("https") {
-                    "443"
-                } else {
-                    "80"
-                };
-                format!("{host}:{}", port.unwrap_or(default))
-            }
-            InterfaceUrl::Port(port) => format!("{host}:{port}"),
-            InterfaceUrl::Url(url) => url.clone(),
-        }
-    }
-}
-
 /// Builds an [`A2aService`].
 pub struct ServiceBuilder {
     handler: HandlerBuilder,
@@ -217,11 +157,11 @@ pub struct ServiceBuilder {
     authenticator: Option<Arc<dyn Authenticator>>,
     jsonrpc: bool,
     rest: bool,
-    interfaces: Vec<(&'static str, &'static str, InterfaceUrl)>,
+    interfaces: Vec<Interface>,
     #[cfg(feature = "push")]
     push: Option<crate::push::PushSettings>,
     #[cfg(feature = "signing")]
-    card_signing: Option<crate::signing::CardSigning>,
+    card_signing: Option<crate::card::CardSigning>,
 }
 
 impl std::fmt::Debug for ServiceBuilder {
@@ -240,29 +180,25 @@ impl std::fmt::Debug for ServiceBuilder {
 
 impl ServiceBuilder {
     /// Announces one more interface in the card, after this service's own JSON-RPC and
-    /// HTTP+JSON ones: a binding served beside this service (gRPC, by `a2a-grpc`), on the same
-    /// port or another. Its URL follows the service's URL as [`InterfaceUrl`] says.
+    /// HTTP+JSON 1.0 ones: a binding served beside this service (gRPC, by `a2a-grpc`), on the
+    /// same port or another. Its URL follows the service's URL as [`InterfaceUrl`] says.
     ///
     /// ```
-    /// use a2a_server::{A2aService, InterfaceUrl, agent::agent_fn};
+    /// use a2a_server::{A2aService, agent::agent_fn};
+    /// use a2a_server::card::{Interface, InterfaceUrl};
     /// use a2a_types::v1::{AgentCard, binding};
     ///
     /// let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
     /// let service = A2aService::builder(agent, AgentCard::new("A", "An agent", "1.0.0"))
     ///     .public_url("http://127.0.0.1:7420")
-    ///     .interface(binding::GRPC, "1.0", InterfaceUrl::Authority)
+    ///     .interface(Interface::new(binding::GRPC, "1.0", InterfaceUrl::Authority))
     ///     .build();
     /// let grpc = &service.card().supported_interfaces[2];
     /// assert_eq!((grpc.url.as_str(), grpc.protocol_binding.as_str()), ("127.0.0.1:7420", "GRPC"));
     /// ```
     #[must_use]
-    pub fn interface(
-        mut self,
-        binding: &'static str,
-        protocol_version: &'static str,
-        url: InterfaceUrl,
-    ) -> Self {
-        self.interfaces.push((binding, protocol_version, url));
+    pub fn interface(mut self, interface: Interface) -> Self {
+        self.interfaces.push(interface);
         self
     }
 
@@ -270,6 +206,13 @@ impl ServiceBuilder {
     #[must_use]
     pub fn store(mut self, store: impl TaskStore) -> Self {
         self.handler = self.handler.store(store);
+        self
+    }
+
+    /// Stores tasks in a store shared with others (another service, a test that reads it).
+    #[must_use]
+    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+        self.handler = self.handler.shared_store(store);
         self
     }
 
@@ -301,13 +244,13 @@ impl ServiceBuilder {
         self
     }
 
-    /// Signs the agent card (see [`crate::signing`]): the card served at the
+    /// Signs the agent card (see [`CardSigning`](crate::card::CardSigning)): the card served at the
     /// [`public_url`](Self::public_url) carries this key's signature, and the service's JWKS
     /// at `/.well-known/jwks.json` (shared with signed push deliveries) lists its public key.
     /// Without a public URL the card is served unsigned.
     #[cfg(feature = "signing")]
     #[must_use]
-    pub fn sign_card(mut self, signing: crate::signing::CardSigning) -> Self {
+    pub fn sign_card(mut self, signing: crate::card::CardSigning) -> Self {
         self.card_signing = Some(signing);
         self
     }
@@ -361,6 +304,7 @@ impl ServiceBuilder {
     }
 
     /// The path of the JSON-RPC endpoint, relative to where the service is mounted. Default `/`.
+    /// It answers with and without a trailing slash (`/jsonrpc` and `/jsonrpc/` alike).
     #[must_use]
     pub fn rpc_path(mut self, path: impl Into<String>) -> Self {
         let path = path.into();
@@ -408,115 +352,51 @@ impl ServiceBuilder {
     }
 
     /// The service.
-    #[cfg_attr(
-        not(feature = "push"),
-        expect(unused_mut, reason = "only push declares itself in the card")
-    )]
-    pub fn build(mut self) -> A2aService {
-        #[cfg(feature = "push")]
-        crate::push::declare(&mut self.card, self.push.as_ref());
-        // One interface per binding and version, 1.0 first (the preferred), then the legacy
-        // versions the same endpoints serve.
-        let mut ours = Vec::new();
+    pub fn build(self) -> A2aService {
+        let mut served = Vec::new();
         if self.jsonrpc {
-            ours.push((
-                binding::JSONRPC,
-                VERSION_1_0,
-                InterfaceUrl::Path(self.rpc_path.clone()),
-            ));
+            served.push(card::Served {
+                binding: binding::JSONRPC,
+                url: InterfaceUrl::Path(self.rpc_path.clone()),
+                versions: jsonrpc::VERSIONS,
+            });
         }
         if self.rest {
-            ours.push((
-                binding::HTTP_JSON,
-                VERSION_1_0,
-                InterfaceUrl::Path(String::new()),
-            ));
+            served.push(card::Served {
+                binding: binding::HTTP_JSON,
+                url: InterfaceUrl::Path(String::new()),
+                versions: rest::VERSIONS,
+            });
         }
-        ours.extend(self.interfaces);
-        if self.jsonrpc {
-            ours.push((
-                binding::JSONRPC,
-                VERSION_0_3,
-                InterfaceUrl::Path(self.rpc_path.clone()),
-            ));
-        }
-        if self.rest {
-            ours.push((
-                binding::HTTP_JSON,
-                VERSION_0_3,
-                InterfaceUrl::Path(String::new()),
-            ));
-        }
-        if self.jsonrpc {
-            ours.push((
-                binding::JSONRPC,
-                VERSION_0_1,
-                InterfaceUrl::Path(self.rpc_path.clone()),
-            ));
-        }
-        #[cfg(feature = "signing")]
-        let jwks = served_jwks(
+        let card = card::assemble(card::Parts {
+            card: self.card,
+            interfaces: card::interfaces(&served, self.interfaces),
+            public_url: self.public_url.as_deref(),
+            max_age: self.limits.card_max_age,
             #[cfg(feature = "push")]
-            self.push.as_ref(),
-            self.card_signing.as_ref(),
-        );
-        let card = CardEndpoint::new(
-            self.card,
-            ours,
-            self.public_url.as_deref(),
-            self.limits.card_max_age,
+            push: self.push.as_ref(),
             #[cfg(feature = "signing")]
-            self.card_signing,
-        );
-        let handler_card = card
-            .public_card()
-            .cloned()
-            .unwrap_or_else(|| card.card_at(""));
-        let handler = self.handler.card(handler_card).build();
+            signing: self.card_signing,
+        });
+        let handler = self.handler.assembled_card(card.public).build();
         A2aService {
             inner: Arc::new(ServiceInner {
                 handler,
-                card,
+                card: card.endpoint,
                 jsonrpc: self
                     .jsonrpc
                     .then(|| JsonRpcBinding::new(self.limits.max_flat_tasks)),
                 rest: self.rest,
-                v0_2_extended_card_path: card::v0_2_extended_card_path(&self.rpc_path),
+                v0_2_extended_card_path: jsonrpc::v0_2_extended_card_path(&self.rpc_path),
                 rpc_path: self.rpc_path,
                 streams: StreamPermits::new(self.limits.max_streams),
                 limits: self.limits,
                 authenticator: self.authenticator,
                 #[cfg(feature = "signing")]
-                jwks,
+                jwks: card.jwks,
             }),
         }
     }
-}
-
-/// The JWKS the service serves at `/.well-known/jwks.json`: the keys of signed push deliveries,
-/// then the card's key; `None` when nothing is signed.
-#[cfg(feature = "signing")]
-fn served_jwks(
-    #[cfg(feature = "push")] push: Option<&crate::push::PushSettings>,
-    card: Option<&crate::signing::CardSigning>,
-) -> Option<bytes::Bytes> {
-    #[allow(unused_mut)]
-    let mut keys: Vec<a2a_jose::Jwk> = Vec::new();
-    #[cfg(feature = "push")]
-    if let Some(push) = push {
-        keys.extend(push.jwks().keys);
-    }
-    if let Some(card) = card {
-        let jwk = card.public_jwk();
-        if !keys.iter().any(|k| k.kid == jwk.kid) {
-            keys.push(jwk);
-        }
-    }
-    (!keys.is_empty()).then(|| {
-        bytes::Bytes::from(
-            serde_json::to_vec(&a2a_jose::Jwks::new(keys)).expect("a JWKS serializes"),
-        )
-    })
 }
 
 /// The whole A2A server: the JSON-RPC endpoint, the HTTP+JSON (REST) routes and the agent card,
@@ -708,32 +588,21 @@ impl A2aService {
         if path == a2a_jose::push::JWKS_PATH
             && let Some(jwks) = &inner.jwks
         {
-            return crate::binding::card::jwks_response(&head, jwks, inner.limits.card_max_age);
+            return card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
         if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
             return match self.call(&head, Some(&trace)).await {
-                Ok(call) => card::v0_2_extended_card(&inner.handler, &head, &call).await,
+                Ok(call) => jsonrpc::v0_2_extended_card(&inner.handler, &head, call).await,
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
             };
         }
-        let settings = jsonrpc::Settings {
-            body: BodyLimits {
-                max_bytes: inner.limits.max_body_bytes,
-                total: inner.limits.body_read_timeout,
-                idle: inner.limits.body_idle_timeout,
-            },
-            batch: a2a_jsonrpc::Limits::default()
-                .with_max_batch_len(inner.limits.max_batch_len)
-                .with_batch_concurrency(inner.limits.batch_concurrency),
-            request_timeout: inner.limits.request_timeout,
-            keep_alive: inner.limits.keep_alive,
-        };
+        let settings = Settings::of(&inner.limits);
         // The JSON-RPC path, and `/a2a` where the flat dialect's clients post (it is no REST
         // route: a tenant with no route after it).
         if let Some(binding) = inner
             .jsonrpc
             .as_ref()
-            .filter(|_| path == inner.rpc_path || path == paths::FLAT_RPC)
+            .filter(|_| is_mount(path, &inner.rpc_path) || path == paths::FLAT_RPC)
         {
             tracing::Span::current().record("a2a.binding", binding::JSONRPC);
             let call = match self.call(&head, Some(&trace)).await {
@@ -766,7 +635,7 @@ impl A2aService {
         };
         let call = match self.call(&head, Some(&trace)).await {
             Ok(call) => call,
-            Err(refused) => return refuse(refused, rest::error_response),
+            Err(refused) => return refuse(refused, rest::v1_error_response),
         };
         Box::pin(rest::handle(
             &inner.handler,
@@ -795,6 +664,15 @@ impl A2aService {
             .with_extensions(head::requested_extensions(head))
             .with_trace(Some(trace)))
     }
+}
+
+/// Whether `path` names the endpoint mounted at `mount`: the same path, or the same with or
+/// without one trailing slash (`/jsonrpc` and `/jsonrpc/` alike; the root is `/` only).
+fn is_mount(path: &str, mount: &str) -> bool {
+    path == mount
+        || (mount != "/"
+            && path != "/"
+            && (path.strip_suffix('/') == Some(mount) || mount.strip_suffix('/') == Some(path)))
 }
 
 /// A refused request (401 or 403), in the answering binding's error shape, with the
@@ -829,5 +707,18 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let service = self.clone();
         Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_mount;
+
+    #[test]
+    fn a_mount_path_with_or_without_its_trailing_slash() {
+        assert!(is_mount("/rpc", "/rpc") && is_mount("/rpc/", "/rpc"));
+        assert!(is_mount("/rpc", "/rpc/") && is_mount("/rpc/", "/rpc/"));
+        assert!(is_mount("/", "/"));
+        assert!(!is_mount("//", "/") && !is_mount("/rpc//", "/rpc") && !is_mount("/rp", "/rpc"));
     }
 }

@@ -1,7 +1,7 @@
 //! TLS for [`serve`](crate::serve) (feature `tls`): the server's certificate, client
 //! certificates checked against a CA ([`ClientAuth`]), and the verified chain a client
 //! presented ([`PeerCertificates`]), which every request of its connection carries in its
-//! `http::Extensions` for an [`Authenticator`](crate::Authenticator) to read (as
+//! `http::Extensions` for an [`Authenticator`](crate::auth::Authenticator) to read (as
 //! [`MtlsAuthenticator`](crate::auth::mtls::MtlsAuthenticator) does).
 //!
 //! ```no_run
@@ -287,17 +287,17 @@ impl TlsSettings {
 ///
 /// [`serve`](crate::serve) puts it into the `http::Extensions` of every request of the
 /// connection (each HTTP/2 stream's too, gRPC's included), so an
-/// [`Authenticator`](crate::Authenticator) reads it from the request head:
+/// [`Authenticator`](crate::auth::Authenticator) reads it from the request head:
 ///
 /// ```
-/// use a2a_server::{AuthError, Principal};
+/// use a2a_server::auth::{AuthError, Principal};
 /// use a2a_server::tls::PeerCertificates;
 ///
 /// let by_certificate = |head: &http::request::Parts| match head.extensions.get::<PeerCertificates>() {
 ///     Some(peer) => Ok(Some(Principal::new(format!("cert-of-{}-bytes", peer.leaf().len())))),
 ///     None => Err(AuthError::unauthorized("a client certificate is required", "Mutual")),
 /// };
-/// # fn is_authenticator(_: impl a2a_server::Authenticator) {}
+/// # fn is_authenticator(_: impl a2a_server::auth::Authenticator) {}
 /// # is_authenticator(by_certificate);
 /// ```
 #[derive(Clone, PartialEq, Eq)]

@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use a2a_jose::{Algorithm, Jwks, SigningKey, b64};
+use a2a_server::A2aService;
 use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
-use a2a_server::{A2aService, AuthError, Authenticator, Principal};
+use a2a_server::auth::{AuthError, Authenticator, Principal};
 use a2a_types::v1::AgentCard;
 use axum::Router;
 use axum::routing::get;

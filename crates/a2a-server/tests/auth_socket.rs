@@ -7,8 +7,9 @@ mod common;
 
 use std::sync::Arc;
 
+use a2a_server::A2aService;
+use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation, OperationScopes, Principal};
 use a2a_server::push::PushSettings;
-use a2a_server::{A2aService, ApiKeyAuthenticator, ApiKeyLocation, OperationScopes, Principal};
 use a2a_types::v1::{AgentCapabilities, AgentCard};
 use bytes::Bytes;
 use common::{rpc_with, send, start};

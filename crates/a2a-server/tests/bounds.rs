@@ -8,8 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use a2a_server::agent::{SinkError, agent_fn};
+use a2a_server::handler::{CallContext, RequestHandler};
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy, TaskEdit, TaskStore, task_bytes};
-use a2a_server::{A2aError, A2aService, CallContext, HandlerConfig, RequestHandler};
+use a2a_server::{A2aError, A2aService, HandlerConfig};
 use a2a_types::v1::*;
 use pretty_assertions::assert_eq;
 
@@ -69,10 +70,12 @@ fn handler(config: HandlerConfig, store: Arc<dyn TaskStore>, seen: Arc<Seen>) ->
             Ok(())
         }
     });
-    RequestHandler::builder(agent, card())
+    a2a_server::A2aService::builder(agent, card())
         .shared_store(store)
-        .config(config.with_cancel_grace(Duration::from_millis(50)))
+        .handler_config(config.with_cancel_grace(Duration::from_millis(50)))
         .build()
+        .handler()
+        .clone()
 }
 
 /// A handler over a fresh store, whose tasks may hold `bytes` each.

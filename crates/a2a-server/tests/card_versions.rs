@@ -6,7 +6,8 @@ mod common;
 
 use std::sync::Arc;
 
-use a2a_server::{A2aService, AuthError, Principal};
+use a2a_server::A2aService;
+use a2a_server::auth::{AuthError, Principal};
 use a2a_types::v1::AgentCard;
 use bytes::Bytes;
 use common::{scripted_agent, send, start};

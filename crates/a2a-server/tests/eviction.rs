@@ -6,11 +6,12 @@ mod common;
 use std::sync::Arc;
 
 use a2a_server::agent::agent_fn;
+use a2a_server::handler::{CallContext, RequestHandler, StreamEvent};
 use a2a_server::store::{
     Change, InMemoryTaskStore, ListPage, ListQuery, LogEntry, Observer, Owner, RetentionPolicy,
     StoreFuture, StoredTask, TaskStore, UpdateOutcome,
 };
-use a2a_server::{A2aError, A2aService, CallContext, RequestHandler, StreamEvent};
+use a2a_server::{A2aError, A2aService};
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::*;
 use futures_util::StreamExt as _;
@@ -57,9 +58,11 @@ fn tiny() -> RetentionPolicy {
 }
 
 fn handler(store: Arc<dyn TaskStore>) -> RequestHandler {
-    RequestHandler::builder(agent(), card())
+    a2a_server::A2aService::builder(agent(), card())
         .shared_store(store)
         .build()
+        .handler()
+        .clone()
 }
 
 /// Waits, through the store, until the task has ended or is gone.

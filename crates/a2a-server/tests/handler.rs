@@ -4,8 +4,10 @@
 use std::time::Duration;
 
 use a2a_server::agent::{AgentError, agent_fn};
+use a2a_server::auth::Principal;
+use a2a_server::handler::{CallContext, RequestHandler, StreamEvent};
 use a2a_server::store::InMemoryTaskStore;
-use a2a_server::{A2aError, CallContext, HandlerConfig, Principal, RequestHandler, StreamEvent};
+use a2a_server::{A2aError, HandlerConfig};
 use a2a_types::v1::*;
 use futures_util::StreamExt as _;
 use pretty_assertions::assert_eq;
@@ -68,10 +70,12 @@ fn handler_with(config: HandlerConfig) -> RequestHandler {
         sink.complete(None).await?;
         Ok(())
     });
-    RequestHandler::builder(agent, card())
+    a2a_server::A2aService::builder(agent, card())
         .store(InMemoryTaskStore::new())
-        .config(config)
+        .handler_config(config)
         .build()
+        .handler()
+        .clone()
 }
 
 fn handler() -> RequestHandler {
@@ -356,7 +360,7 @@ async fn completed_tasks_are_not_cancelable() {
     );
 }
 
-async fn collect(stream: a2a_server::EventStream) -> Vec<StreamEvent> {
+async fn collect(stream: a2a_server::handler::EventStream) -> Vec<StreamEvent> {
     stream.map(|r| r.unwrap()).collect().await
 }
 
@@ -555,4 +559,60 @@ async fn push_and_extended_card_are_off() {
         .await
         .unwrap_err();
     assert_eq!(err.code().code(), -32004);
+}
+
+/// `call` and `open` run the operations as values; the tenant a request names scopes its call
+/// (and only then: a request without one keeps the call context's).
+#[tokio::test]
+async fn operations_as_values_scoped_by_the_tenant_they_name() {
+    use a2a_types::protocol::{Reply, Request, StreamRequest};
+
+    let h = handler();
+    let anonymous = CallContext::new();
+    let sent = h
+        .call(Request::from(send("ping").with_tenant("acme")), &anonymous)
+        .await
+        .unwrap();
+    let task = task_of(SendMessageResponse::try_from(sent).unwrap());
+    // Read in its tenant: by the request's field, or by the call context's.
+    let get = |tenant: Option<&str>| {
+        let mut request = GetTaskRequest::new(task.id.clone());
+        request.tenant = tenant.map(str::to_owned);
+        Request::from(request)
+    };
+    let found = h.call(get(Some("acme")), &anonymous).await.unwrap();
+    assert_eq!(Task::try_from(found).unwrap().id, task.id);
+    let in_acme = CallContext::new().with_tenant(Some("acme".to_owned()));
+    assert!(matches!(
+        h.call(get(None), &in_acme).await.unwrap(),
+        Reply::Task(_)
+    ));
+    // Outside it, the task does not exist.
+    let error = h.call(get(None), &anonymous).await.unwrap_err();
+    assert_eq!(error.message(), format!("task {} not found", task.id));
+    let error = h.call(get(Some("beta")), &in_acme).await.unwrap_err();
+    assert_eq!(error.message(), format!("task {} not found", task.id));
+    // A stream, resumed after the task's first event: the events after it, to the end.
+    let mut subscribe = SubscribeToTaskRequest::new(task.id.clone());
+    subscribe.tenant = Some("acme".to_owned());
+    let events: Vec<StreamEvent> = h
+        .open(StreamRequest::from(subscribe), Some(1), &anonymous)
+        .await
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(events.first().and_then(|e| e.seq), Some(2));
+    assert!(matches!(
+        events.last().map(|e| &e.event),
+        Some(StreamResponse::StatusUpdate(update)) if update.status.state == TaskState::Completed
+    ));
+    let refused = h
+        .open(
+            StreamRequest::from(SubscribeToTaskRequest::new(task.id.clone())),
+            None,
+            &anonymous,
+        )
+        .await;
+    assert!(refused.is_err(), "another tenant's task");
 }

@@ -308,3 +308,36 @@ async fn json_rpc_calls_are_scoped_to_the_tenant_in_their_params() {
         "TASK_STATE_COMPLETED"
     );
 }
+
+/// A JSON-RPC path is reached with and without its trailing slash, whichever spelling the
+/// service was given (issue 29: `rpc_path("/jsonrpc/")` answered only `POST /jsonrpc/`).
+#[tokio::test]
+async fn the_rpc_path_answers_with_and_without_its_trailing_slash() {
+    let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
+    for (mounted, spellings) in [
+        ("/jsonrpc/", ["/jsonrpc/", "/jsonrpc"]),
+        ("/jsonrpc", ["/jsonrpc", "/jsonrpc/"]),
+    ] {
+        let service = A2aService::builder(agent.clone(), card())
+            .rpc_path(mounted)
+            .build();
+        let server = start(service).await;
+        for path in spellings {
+            let request = http::Request::post(path)
+                .header("content-type", "application/json")
+                .header("a2a-version", "1.0")
+                .header("host", "test")
+                .body(Full::new(Bytes::from(send_text(1, "SendMessage", "hi"))))
+                .unwrap();
+            let response = send(server.addr, request).await;
+            let status = response.status();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(status, StatusCode::OK, "{mounted} {path}: {body}");
+            assert_eq!(
+                body["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED",
+                "{mounted} {path}"
+            );
+        }
+    }
+}

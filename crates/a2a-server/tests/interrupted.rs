@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::agent::agent_fn;
+use a2a_server::handler::{CallContext, EventStream, RequestHandler, StreamEvent};
 use a2a_server::store::{InMemoryTaskStore, RetentionPolicy, TaskStore};
-use a2a_server::{A2aError, CallContext, EventStream, HandlerConfig, RequestHandler, StreamEvent};
+use a2a_server::{A2aError, HandlerConfig};
 use a2a_types::v1::*;
 use common::{streaming_card as card, task_of, text_request as send};
 use futures_util::StreamExt as _;
@@ -39,10 +40,12 @@ fn handler(
             Ok(())
         }
     });
-    RequestHandler::builder(agent, card())
+    a2a_server::A2aService::builder(agent, card())
         .shared_store(store)
-        .config(HandlerConfig::default().with_interrupted_ttl(ttl))
+        .handler_config(HandlerConfig::default().with_interrupted_ttl(ttl))
         .build()
+        .handler()
+        .clone()
 }
 
 /// The events of a stream until it ends; a stream still open after 10 s is a failure (the

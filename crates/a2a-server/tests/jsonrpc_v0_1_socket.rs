@@ -6,7 +6,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_server::{A2aService, AuthError, HandlerConfig, Principal};
+use a2a_server::auth::{AuthError, Principal};
+use a2a_server::{A2aService, HandlerConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 use common::{Events, normalized, rpc_request, rpc_with, scripted_agent, send, start};
 use http::StatusCode;

@@ -16,10 +16,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use a2a_client::push::{PushReceiver, Verifier, VerifyError};
+use a2a_server::A2aService;
 use a2a_server::agent::agent_fn;
+use a2a_server::handler::CallContext;
 use a2a_server::push::{Algorithm, PushSettings, RetryPolicy, SigningKey};
 use a2a_server::store::{DeliveryState, InMemoryTaskStore, OutboxLimits, PushStatus};
-use a2a_server::{A2aService, CallContext};
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, Artifact, Part, TaskId, TaskPushNotificationConfig,

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_server::agent::agent_fn;
-use a2a_server::{A2aService, AuthError, HandlerConfig, Limits, Principal};
+use a2a_server::auth::{AuthError, Principal};
+use a2a_server::{A2aService, HandlerConfig, Limits};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentExtension, AgentSkill};
 use bytes::Bytes;
 use common::{Events, normalize, normalized, send, start};

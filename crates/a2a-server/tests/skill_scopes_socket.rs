@@ -7,7 +7,8 @@ mod common;
 
 use std::sync::Arc;
 
-use a2a_server::{A2aService, AuthError, Principal, SkillScopes};
+use a2a_server::A2aService;
+use a2a_server::auth::{AuthError, Principal, SkillScopes};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, SecurityRequirement};
 use bytes::Bytes;
 use common::{rpc_with, send, start};

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use a2a_server::Principal;
+use a2a_server::auth::Principal;
 use a2a_server::store::{Owner, StoreError};
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{Task, TaskState, Timestamp};
@@ -105,16 +105,8 @@ pub(crate) fn uint(n: i64) -> u64 {
 /// The longest error text kept per delivery and configuration (as the in-memory outbox).
 const MAX_ERROR_TEXT: usize = 1024;
 
-pub(crate) fn cut(mut text: String) -> String {
-    if text.len() > MAX_ERROR_TEXT {
-        let mut end = MAX_ERROR_TEXT;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push_str(" ...");
-    }
-    text
+pub(crate) fn cut(text: String) -> String {
+    a2a_types::text::truncated(text, MAX_ERROR_TEXT, " ...")
 }
 
 /// What went wrong, by kind.

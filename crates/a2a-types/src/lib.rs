@@ -36,12 +36,14 @@
 pub mod card;
 pub mod flat;
 pub mod json;
+mod macros;
 pub mod protocol;
 #[cfg(feature = "uuid")]
 mod random;
 #[cfg(feature = "schemars")]
 mod schema;
 mod serde_util;
+pub mod text;
 pub mod trace;
 pub mod v0_1;
 pub mod v0_3;

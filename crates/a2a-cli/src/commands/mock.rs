@@ -94,7 +94,7 @@ pub(crate) fn service(mock: &MockAgent, url: &str, grpc: bool) -> A2aService {
     use a2a_grpc::server::GrpcInterface as _;
     let builder = A2aService::builder(mock.clone(), mock.card()).public_url(url);
     let builder = if grpc {
-        builder.grpc_interface(a2a_server::InterfaceUrl::Authority)
+        builder.grpc_interface(a2a_server::card::InterfaceUrl::Authority)
     } else {
         builder
     };

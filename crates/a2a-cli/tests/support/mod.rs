@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::{A2aService, AuthError, HandlerConfig, Principal};
+use a2a_server::auth::{AuthError, Principal};
+use a2a_server::{A2aService, HandlerConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, Part};
 use serde_json::Value;
 
@@ -221,14 +222,14 @@ impl Served {
         }
         if setup.grpc {
             use a2a_grpc::server::GrpcInterface as _;
-            builder = builder.grpc_interface(a2a_server::InterfaceUrl::Authority);
+            builder = builder.grpc_interface(a2a_server::card::InterfaceUrl::Authority);
         }
         if let Some(der) = &setup.card_key {
             use a2a_server::push::{Algorithm, SigningKey};
             let key = SigningKey::from_pkcs8(Algorithm::Es256, der)
                 .unwrap()
                 .with_kid("card-1");
-            builder = builder.sign_card(a2a_server::signing::CardSigning::new(key));
+            builder = builder.sign_card(a2a_server::card::CardSigning::new(key));
         }
         if let Some(name) = &setup.extended {
             builder =

@@ -40,7 +40,7 @@ impl ApiKeyLocation {
 /// caller is).
 ///
 /// ```
-/// use a2a_server::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal};
+/// use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let keys = ApiKeyAuthenticator::new(ApiKeyLocation::Header, "X-API-Key")
@@ -172,31 +172,7 @@ impl Authenticator for ApiKeyAuthenticator {
 
 /// `%XX` and `+` decoded; bytes that are no escape are kept.
 fn percent_decode(s: &str) -> Vec<u8> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h << 4) | l);
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    out
-}
-
-fn hex(b: u8) -> Option<u8> {
-    char::from(b)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
+    a2a_types::protocol::rest::percent_decode(s, true).into_owned()
 }
 
 #[cfg(test)]

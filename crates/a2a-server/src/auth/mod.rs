@@ -42,7 +42,7 @@ pub use skills::{DEFAULT_SKILL_KEYS, SkillScopes};
 /// describe this request only. Tasks belong to the caller that created them.
 ///
 /// ```
-/// use a2a_server::Principal;
+/// use a2a_server::auth::Principal;
 ///
 /// let alice = Principal::new("alice").with_tenant("acme").with_scopes(["tasks:read"]);
 /// assert_eq!((alice.subject(), alice.tenant()), ("alice", Some("acme")));
@@ -246,7 +246,7 @@ impl AuthError {
     /// [`A2aError::unauthenticated`] for a 401, [`A2aError::permission_denied`] for a 403.
     ///
     /// ```
-    /// use a2a_server::AuthError;
+    /// use a2a_server::auth::AuthError;
     ///
     /// let error = AuthError::unauthorized("a bearer token is required", "Bearer").to_a2a_error();
     /// assert_eq!(error.message(), "unauthenticated: a bearer token is required");
@@ -287,21 +287,21 @@ pub type AuthFuture<'a> = Pin<Box<dyn Future<Output = AuthResult> + Send + 'a>>;
 /// A plain function (or closure) of the head is an authenticator:
 ///
 /// ```
-/// use a2a_server::{AuthError, Principal};
+/// use a2a_server::auth::{AuthError, Principal};
 ///
 /// let keys = |head: &http::request::Parts| match head.headers.get("x-api-key").map(|v| v.as_bytes()) {
 ///     Some(b"alice-key") => Ok(Some(Principal::new("alice"))),
 ///     Some(_) => Err(AuthError::forbidden("unknown API key")),
 ///     None => Err(AuthError::unauthorized("an API key is required", "ApiKey")),
 /// };
-/// # fn is_authenticator(_: impl a2a_server::Authenticator) {}
+/// # fn is_authenticator(_: impl a2a_server::auth::Authenticator) {}
 /// # is_authenticator(keys);
 /// ```
 ///
 /// One that awaits something implements the trait:
 ///
 /// ```
-/// use a2a_server::{AuthFuture, Authenticator, Principal};
+/// use a2a_server::auth::{AuthFuture, Authenticator, Principal};
 ///
 /// struct Lookup;
 ///

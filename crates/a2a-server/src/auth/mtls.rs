@@ -89,11 +89,11 @@ impl Names {
 ///   name asked for, 401 with the same challenge (another certificate would do).
 ///
 /// Register it for the card's scheme with
-/// [`SecurityRequirements::from_card`](crate::SecurityRequirements::from_card), as any other:
+/// [`SecurityRequirements::from_card`](crate::auth::SecurityRequirements::from_card), as any other:
 ///
 /// ```
 /// use std::sync::Arc;
-/// use a2a_server::{Authenticator, SecurityRequirements};
+/// use a2a_server::auth::{Authenticator, SecurityRequirements};
 /// use a2a_server::auth::mtls::MtlsAuthenticator;
 /// use a2a_types::v1::{AgentCard, MutualTlsSecurityScheme, SecurityRequirement};
 ///

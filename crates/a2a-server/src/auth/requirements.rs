@@ -16,7 +16,7 @@ use super::{AuthError, AuthFuture, Authenticator, Principal};
 /// other names a principal.
 ///
 /// ```
-/// use a2a_server::{AnyOf, AuthError, Authenticator, Principal};
+/// use a2a_server::auth::{AnyOf, AuthError, Authenticator, Principal};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let a = |_: &http::request::Parts| Err(AuthError::unauthorized("no token", "Bearer"));
@@ -118,7 +118,7 @@ fn combine(errors: Vec<AuthError>) -> AuthError {
 /// added; the first refusal refuses.
 ///
 /// ```
-/// use a2a_server::{AllOf, Authenticator, Principal};
+/// use a2a_server::auth::{AllOf, Authenticator, Principal};
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let user = |_: &http::request::Parts| Ok(Some(Principal::new("alice").with_scopes(["a"])));
@@ -194,7 +194,7 @@ struct Needed {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use a2a_server::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal, SecurityRequirements};
+/// use a2a_server::auth::{ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal, SecurityRequirements};
 /// use a2a_types::v1::{AgentCard, ApiKeySecurityScheme, SecurityRequirement};
 ///
 /// let card = AgentCard::new("A", "An agent", "1.0.0")

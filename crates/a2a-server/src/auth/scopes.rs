@@ -15,7 +15,7 @@ use super::Principal;
 /// so an operation that needs one is refused to it with 401.
 ///
 /// ```
-/// use a2a_server::{OperationScopes, Principal};
+/// use a2a_server::auth::{OperationScopes, Principal};
 /// use a2a_types::protocol::Operation;
 ///
 /// let scopes = OperationScopes::read_write("tasks:read", "tasks:write");

@@ -52,7 +52,7 @@ struct Needs {
 /// it is refused as invalid params (`-32602`, HTTP 400).
 ///
 /// ```
-/// use a2a_server::{Principal, SkillScopes};
+/// use a2a_server::auth::{Principal, SkillScopes};
 /// use a2a_types::v1::{Message, Part, Role};
 ///
 /// let skills = SkillScopes::new().require("deploy", ["deploy:run"]);

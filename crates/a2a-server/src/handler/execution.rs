@@ -533,19 +533,6 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-/// `text`, cut to at most `max` bytes at a character boundary.
-fn truncated(mut text: String, max: usize) -> String {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push_str(" ...");
-    }
-    text
-}
-
 enum Phase {
     /// A new task not yet created: created by the first task event, with the push config its
     /// request gave, if any.
@@ -826,7 +813,11 @@ impl TaskWriter {
                         Ok(()) => lifecycle::status_edit(task, TaskState::Completed, None).ok(),
                         Err(_) if state.is_terminal() => None,
                         Err(reason) => {
-                            let text = truncated(reason.clone(), MAX_FAILURE_TEXT);
+                            let text = a2a_types::text::truncated(
+                                reason.clone(),
+                                MAX_FAILURE_TEXT,
+                                " ...",
+                            );
                             let message = lifecycle::agent_message(task, text);
                             lifecycle::status_edit(task, TaskState::Failed, Some(message)).ok()
                         }
@@ -861,16 +852,5 @@ impl EventTarget for TaskWriter {
         event: AgentEvent,
     ) -> Pin<Box<dyn std::future::Future<Output = Result<(), SinkError>> + Send + '_>> {
         Box::pin(self.apply(event))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::truncated;
-
-    #[test]
-    fn failure_texts_are_cut_at_a_character_boundary() {
-        assert_eq!(truncated("short".to_owned(), 10), "short");
-        assert_eq!(truncated("ééé".to_owned(), 3), "é ...");
     }
 }

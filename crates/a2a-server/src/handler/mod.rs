@@ -25,6 +25,7 @@ use crate::push::{PushSettings, Pusher};
 use crate::store::{ListQuery, Observer, Owner, PushStatus, StoreError, TaskStore};
 use a2a_types::protocol::Operation;
 
+mod call;
 mod execution;
 mod expiry;
 pub(crate) mod lifecycle;
@@ -283,14 +284,17 @@ impl std::fmt::Debug for RequestHandler {
     }
 }
 
-/// Builds a [`RequestHandler`]: the agent and its card, plus optional parts.
-pub struct HandlerBuilder {
+/// Builds a [`RequestHandler`]: the agent and its card, plus optional parts (the
+/// [`ServiceBuilder`](crate::ServiceBuilder) sets them).
+pub(crate) struct HandlerBuilder {
     agent: Arc<dyn DynAgent>,
     card: AgentCard,
     store: Option<Arc<dyn TaskStore>>,
     extended_card: Option<AgentCard>,
     access: AccessPolicy,
     config: HandlerConfig,
+    /// Whether `card` came from [`crate::card::assemble`], push declared.
+    card_assembled: bool,
     #[cfg(feature = "push")]
     push: Option<PushSettings>,
 }
@@ -307,14 +311,14 @@ impl std::fmt::Debug for HandlerBuilder {
 impl HandlerBuilder {
     /// Stores tasks here (default: a new [`InMemoryTaskStore`](crate::store::InMemoryTaskStore)).
     #[must_use]
-    pub fn store(mut self, store: impl TaskStore) -> Self {
+    pub(crate) fn store(mut self, store: impl TaskStore) -> Self {
         self.store = Some(Arc::new(store));
         self
     }
 
     /// Stores tasks in a store shared with other handlers.
     #[must_use]
-    pub fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
+    pub(crate) fn shared_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.store = Some(store);
         self
     }
@@ -322,7 +326,7 @@ impl HandlerBuilder {
     /// The card `GetExtendedAgentCard` returns (the public card must declare
     /// `capabilities.extendedAgentCard`).
     #[must_use]
-    pub fn extended_card(mut self, card: AgentCard) -> Self {
+    pub(crate) fn extended_card(mut self, card: AgentCard) -> Self {
         self.extended_card = Some(card);
         self
     }
@@ -331,7 +335,7 @@ impl HandlerBuilder {
     /// `ExtendedAgentCardNotConfiguredError`. Takes precedence over
     /// [`extended_card`](Self::extended_card).
     #[must_use]
-    pub fn extended_card_for(
+    pub(crate) fn extended_card_for(
         mut self,
         card_for: impl Fn(&Principal) -> Option<AgentCard> + Send + Sync + 'static,
     ) -> Self {
@@ -341,7 +345,7 @@ impl HandlerBuilder {
 
     /// The scopes each operation needs (see [`OperationScopes`]); none by default.
     #[must_use]
-    pub fn scopes(mut self, scopes: OperationScopes) -> Self {
+    pub(crate) fn scopes(mut self, scopes: OperationScopes) -> Self {
         self.access.scopes = scopes;
         self
     }
@@ -351,7 +355,7 @@ impl HandlerBuilder {
     /// `securityRequirements` are added when the handler is built, whatever is set here
     /// (default: [`SkillScopes::new`]).
     #[must_use]
-    pub fn skill_scopes(mut self, skills: SkillScopes) -> Self {
+    pub(crate) fn skill_scopes(mut self, skills: SkillScopes) -> Self {
         self.access.skills = skills;
         self
     }
@@ -360,21 +364,23 @@ impl HandlerBuilder {
     /// handler; the [`A2aService`](crate::A2aService) turns it on when it has an
     /// authenticator). An anonymous caller is then refused with 401.
     #[must_use]
-    pub fn extended_card_needs_principal(mut self, on: bool) -> Self {
+    pub(crate) fn extended_card_needs_principal(mut self, on: bool) -> Self {
         self.access.extended_card_needs_principal = on;
         self
     }
 
-    /// Replaces the public card.
+    /// Replaces the public card with the one [`crate::card::assemble`] made (push declared
+    /// there): the handler then declares nothing itself.
     #[must_use]
-    pub fn card(mut self, card: AgentCard) -> Self {
+    pub(crate) fn assembled_card(mut self, card: AgentCard) -> Self {
         self.card = card;
+        self.card_assembled = true;
         self
     }
 
     /// Sets the tunables.
     #[must_use]
-    pub fn config(mut self, config: HandlerConfig) -> Self {
+    pub(crate) fn config(mut self, config: HandlerConfig) -> Self {
         self.config = config;
         self
     }
@@ -384,23 +390,20 @@ impl HandlerBuilder {
     /// push configs. Without it, a card that declares push notifications is corrected to false.
     #[cfg(feature = "push")]
     #[must_use]
-    pub fn push(mut self, settings: PushSettings) -> Self {
+    pub(crate) fn push(mut self, settings: PushSettings) -> Self {
         self.push = Some(settings);
         self
     }
 
     /// The handler. Inside a Tokio runtime, the push worker starts here; otherwise with the
     /// first request.
-    pub fn build(mut self) -> RequestHandler {
-        #[cfg(feature = "push")]
-        crate::push::declare(&mut self.card, self.push.as_ref());
-        #[cfg(not(feature = "push"))]
-        if self.card.capabilities.push_notifications == Some(true) {
-            tracing::warn!(
-                "the card declares capabilities.pushNotifications, but this build of a2a-server \
-                 has no `push` feature: it is declared false"
+    pub(crate) fn build(mut self) -> RequestHandler {
+        if !self.card_assembled {
+            crate::card::declare(
+                &mut self.card,
+                #[cfg(feature = "push")]
+                self.push.as_ref(),
             );
-            self.card.capabilities.push_notifications = Some(false);
         }
         self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
@@ -437,7 +440,7 @@ impl RequestHandler {
     }
 
     /// A builder for a handler of this agent and card.
-    pub fn builder(agent: impl Agent, card: AgentCard) -> HandlerBuilder {
+    pub(crate) fn builder(agent: impl Agent, card: AgentCard) -> HandlerBuilder {
         HandlerBuilder {
             agent: Arc::new(agent),
             card,
@@ -445,6 +448,7 @@ impl RequestHandler {
             extended_card: None,
             access: AccessPolicy::default(),
             config: HandlerConfig::default(),
+            card_assembled: false,
             #[cfg(feature = "push")]
             push: None,
         }
@@ -878,10 +882,12 @@ impl RequestHandler {
         }
     }
 
-    /// `GetExtendedAgentCard`: for an authenticated caller (when
-    /// [`extended_card_needs_principal`](HandlerBuilder::extended_card_needs_principal) is
-    /// on), the card [`extended_card_for`](HandlerBuilder::extended_card_for) gives its
-    /// principal, else the configured extended card.
+    /// `GetExtendedAgentCard`: for an authenticated caller (the service has an
+    /// authenticator: [`ServiceBuilder::authenticator`](crate::ServiceBuilder::authenticator)),
+    /// the card [`ServiceBuilder::extended_card_for`](crate::ServiceBuilder::extended_card_for)
+    /// gives its principal, else the configured extended card. A caller of an older protocol version
+    /// (0.3, 0.1: [`CallContext::protocol_version`]) gets the public card's interfaces in an
+    /// extended card that lists none: its card names its endpoint in `url`.
     #[tracing::instrument(name = "a2a.call", level = "info", skip_all, err(level = "info"), fields(a2a.method = "GetExtendedAgentCard"))]
     pub async fn get_extended_agent_card(
         &self,
@@ -900,13 +906,16 @@ impl RequestHandler {
                 "GetExtendedAgentCard needs an authenticated caller",
             ));
         }
-        if let (Some(card_for), Some(principal)) = (&access.extended_card_for, &call.principal) {
-            return card_for(principal).ok_or(A2aError::extended_agent_card_not_configured());
+        let mut card = match (&access.extended_card_for, &call.principal) {
+            (Some(card_for), Some(principal)) => card_for(principal),
+            _ => self.inner.extended_card.clone(),
         }
-        self.inner
-            .extended_card
-            .clone()
-            .ok_or(A2aError::extended_agent_card_not_configured())
+        .ok_or(A2aError::extended_agent_card_not_configured())?;
+        if call.protocol_version != ProtocolVersion::V1 && card.supported_interfaces.is_empty() {
+            card.supported_interfaces
+                .clone_from(&self.inner.card.supported_interfaces);
+        }
+        Ok(card)
     }
 
     /// Whether the call may run the operation: the scopes it needs, the principal's tenant.

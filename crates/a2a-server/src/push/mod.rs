@@ -1,8 +1,8 @@
 //! Push notifications that arrive: the delivery worker, its retries, the SSRF guard, and signed
 //! deliveries. `docs/push.md` is the guide.
 //!
-//! Switch delivery on with [`ServiceBuilder::push`](crate::ServiceBuilder::push) (or
-//! [`HandlerBuilder::push`](crate::HandlerBuilder::push)): the card then declares
+//! Switch delivery on with [`ServiceBuilder::push`](crate::ServiceBuilder::push): the card
+//! then declares
 //! `capabilities.pushNotifications`, the push-config operations accept configs (each URL
 //! checked by the SSRF guard), and a worker sends every event of a task to each of its configs.
 //!
@@ -46,7 +46,7 @@
 //!   [`RetryPolicy::max_attempts`] times. A `3xx` (redirects are not followed) or another `4xx`
 //!   ends it at once. It is then **dead**: logged (`WARN`, target `a2a_server::push`) and kept
 //!   in the config's status with its last error
-//!   ([`RequestHandler::push_status`](crate::RequestHandler::push_status)); the next event of
+//!   ([`RequestHandler::push_status`](crate::handler::RequestHandler::push_status)); the next event of
 //!   the config goes on. A receiver may see an event twice (a retry after a lost answer, a
 //!   worker that died): a retry sends the same body bytes, so receivers deduplicate by the
 //!   body (the signature's `request_body_sha256`).
@@ -55,7 +55,7 @@
 //!   [`PushSettings::max_per_host`] of them to one host, so a slow host holds up only itself.
 //! * **The worker** starts with the first request the service handles, or when the handler is
 //!   built inside a Tokio runtime; it stops when the handler shuts down
-//!   ([`RequestHandler::shutdown`](crate::RequestHandler::shutdown), which
+//!   ([`RequestHandler::shutdown`](crate::handler::RequestHandler::shutdown), which
 //!   [`A2aService::serve_config`](crate::A2aService::serve_config) hooks to the server's
 //!   shutdown) or is dropped. Deliveries in flight then are sent again by the next worker of a
 //!   durable store.
@@ -543,8 +543,7 @@ pub(crate) fn declare(card: &mut AgentCard, settings: Option<&PushSettings>) {
         .extensions
         .iter()
         .any(|e| e.uri.as_deref() == Some(signed::EXTENSION_URI));
-    // Declared once (the service's card, then its handler's): a second call keeps the
-    // extension as the first made it, its jwksUrl already located.
+    // A card that already declares the extension keeps it as it is.
     if let Some(key) = settings.signing.as_ref().filter(|_| !declared) {
         let mut params = a2a_types::v1::Struct::new();
         params.insert("jwksUrl".to_owned(), signed::JWKS_PATH.into());

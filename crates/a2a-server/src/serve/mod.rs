@@ -245,7 +245,7 @@ impl ServeConfig {
     ///
     /// The accept loop serves any `Service` and knows nothing of agents; this is how the
     /// application tells them to stop. With an [`A2aService`](crate::A2aService), stop its
-    /// running agents ([`RequestHandler::shutdown`](crate::RequestHandler::shutdown)): their
+    /// running agents ([`RequestHandler::shutdown`](crate::handler::RequestHandler::shutdown)): their
     /// tasks end, and open SSE streams deliver that last event and end before the deadline.
     ///
     /// ```

@@ -87,16 +87,8 @@ pub(super) enum Settle {
     Kill { error: String },
 }
 
-fn cut(mut text: String) -> String {
-    if text.len() > MAX_ERROR_TEXT {
-        let mut end = MAX_ERROR_TEXT;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-        text.push_str(" ...");
-    }
-    text
+fn cut(text: String) -> String {
+    a2a_types::text::truncated(text, MAX_ERROR_TEXT, " ...")
 }
 
 impl Outbox {

@@ -9,9 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use a2a_server::A2aService;
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
 use a2a_server::auth::mtls::MtlsAuthenticator;
-use a2a_server::{A2aService, Authenticator, SecurityRequirements};
+use a2a_server::auth::{Authenticator, SecurityRequirements};
 use a2a_types::v1::{
     AgentCapabilities, AgentCard, Artifact, MutualTlsSecurityScheme, Part, SecurityRequirement,
 };

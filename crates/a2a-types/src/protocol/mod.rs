@@ -488,32 +488,58 @@ pub mod rest {
         out.push(char::from(b"0123456789ABCDEF"[usize::from(byte & 15)]));
     }
 
-    /// Decodes percent-escapes in a path segment or query value; `None` when an escape is
-    /// malformed or the result is not UTF-8. `+` is kept as it is (in paths it is a plus).
+    /// Decodes percent-escapes (`%XX`), and `+` as a space when `plus_is_space` (as HTML forms
+    /// and HTTP clients write query strings; in a path `+` is a plus). A `%` not followed by
+    /// two hex digits stays as it is. Bytes, since what was escaped need not be UTF-8: the one
+    /// percent-decoder of the workspace.
     ///
     /// ```
-    /// assert_eq!(a2a_types::protocol::rest::decode_component("a%20b%2Fc").as_deref(), Some("a b/c"));
-    /// assert_eq!(a2a_types::protocol::rest::decode_component("%zz"), None);
+    /// use a2a_types::protocol::rest::percent_decode;
+    ///
+    /// assert_eq!(&*percent_decode("a%20b%2Fc", false), b"a b/c");
+    /// assert_eq!(&*percent_decode("a+b%2", true), b"a b%2");
     /// ```
-    pub fn decode_component(value: &str) -> Option<String> {
-        if !value.contains('%') {
-            return Some(value.to_owned());
-        }
+    pub fn percent_decode(value: &str, plus_is_space: bool) -> std::borrow::Cow<'_, [u8]> {
         let bytes = value.as_bytes();
+        if !bytes
+            .iter()
+            .any(|b| *b == b'%' || (plus_is_space && *b == b'+'))
+        {
+            return std::borrow::Cow::Borrowed(bytes);
+        }
+        let hex = |b: u8| char::from(b).to_digit(16);
         let mut out = Vec::with_capacity(bytes.len());
         let mut i = 0;
         while i < bytes.len() {
-            if bytes[i] == b'%' {
-                let hex = bytes.get(i + 1..i + 3)?;
-                let hex = std::str::from_utf8(hex).ok()?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            } else {
-                out.push(bytes[i]);
-                i += 1;
+            match bytes[i] {
+                b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    (Some(hi), Some(lo)) => {
+                        out.push(u8::try_from(hi * 16 + lo).expect("two hex digits fit a byte"));
+                        i += 3;
+                        continue;
+                    }
+                    _ => out.push(b'%'),
+                },
+                b'+' if plus_is_space => out.push(b' '),
+                b => out.push(b),
             }
+            i += 1;
         }
-        String::from_utf8(out).ok()
+        std::borrow::Cow::Owned(out)
+    }
+
+    /// A path segment or query value percent-decoded ([`percent_decode`], `+` kept); `None`
+    /// when the result is not UTF-8.
+    ///
+    /// ```
+    /// use a2a_types::protocol::rest::decode_component;
+    ///
+    /// assert_eq!(decode_component("a%20b%2Fc").as_deref(), Some("a b/c"));
+    /// assert_eq!(decode_component("100%").as_deref(), Some("100%"));
+    /// assert_eq!(decode_component("%FF"), None);
+    /// ```
+    pub fn decode_component(value: &str) -> Option<String> {
+        String::from_utf8(percent_decode(value, false).into_owned()).ok()
     }
 }
 

@@ -706,7 +706,7 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            wrong.contains(r#"expected the string "tasks/get""#),
+            wrong.contains(r#"expected "tasks/get", found "tasks/send""#),
             "{wrong}"
         );
     }

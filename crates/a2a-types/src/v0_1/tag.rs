@@ -12,84 +12,7 @@
 //! assert!(serde_json::from_str::<TextTag>(r#""file""#).is_err());
 //! ```
 
-macro_rules! const_str {
-    ($( $(#[$meta:meta])* $name:ident = $value:literal; )+) => {
-        $(
-            $(#[$meta])*
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-            #[expect(
-                clippy::exhaustive_structs,
-                reason = "a unit marker for one fixed JSON string; it will never have fields"
-            )]
-            pub struct $name;
-
-            impl $name {
-                /// The JSON string this type stands for.
-                pub const VALUE: &'static str = $value;
-
-                /// The JSON string this type stands for.
-                pub const fn as_str(self) -> &'static str {
-                    $value
-                }
-            }
-
-            impl std::fmt::Display for $name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str($value)
-                }
-            }
-
-            impl serde::Serialize for $name {
-                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                    s.serialize_str($value)
-                }
-            }
-
-            impl<'de> serde::Deserialize<'de> for $name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    struct V;
-                    impl serde::de::Visitor<'_> for V {
-                        type Value = $name;
-
-                        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                            f.write_str(concat!("the string \"", $value, "\""))
-                        }
-
-                        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
-                            if v == $value {
-                                Ok($name)
-                            } else {
-                                Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
-                            }
-                        }
-                    }
-                    d.deserialize_str(V)
-                }
-            }
-
-            #[cfg(feature = "schemars")]
-            impl schemars::JsonSchema for $name {
-                fn schema_name() -> std::borrow::Cow<'static, str> {
-                    stringify!($name).into()
-                }
-
-                fn schema_id() -> std::borrow::Cow<'static, str> {
-                    concat!("a2a_types::v0_1::tag::", stringify!($name)).into()
-                }
-
-                fn inline_schema() -> bool {
-                    true
-                }
-
-                fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                    schemars::json_schema!({ "type": "string", "const": $value })
-                }
-            }
-        )+
-    };
-}
-
-const_str! {
+crate::macros::const_str! {
     /// `"text"`: the `type` of a [`TextPart`](super::TextPart).
     TextTag = "text";
     /// `"file"`: the `type` of a [`FilePart`](super::FilePart).
@@ -129,7 +52,7 @@ mod tests {
         let err = serde_json::from_str::<JsonRpcV2>(r#""1.0""#).unwrap_err();
         assert!(
             err.to_string()
-                .starts_with(r#"invalid value: string "1.0", expected the string "2.0""#),
+                .starts_with(r#"expected "2.0", found "1.0""#),
             "{err}"
         );
         assert!(serde_json::from_str::<SendTaskMethod>("1").is_err());

@@ -6,106 +6,13 @@ use super::{Part, wire};
 use crate::serde_util as su;
 use crate::v1::{ContextId, Struct, TaskId, Timestamp};
 
-macro_rules! string_enum {
-    (
-        $(#[$meta:meta])*
-        $name:ident as $schema:literal, inline = $inline:literal {
-            $( $(#[$vmeta:meta])* $variant:ident => $wire:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[expect(
-            clippy::exhaustive_enums,
-            reason = "A2A 0.1 is a released, frozen version: its enums will not grow"
-        )]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
-        }
-
-        impl $name {
-            /// Every value, in the order of the specification.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The JSON string of this value.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $( $name::$variant => $wire, )+
-                }
-            }
-
-            /// The value with this JSON string, if any.
-            pub fn from_name(name: &str) -> Option<Self> {
-                match name {
-                    $( $wire => Some($name::$variant), )+
-                    _ => None,
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl serde::de::Visitor<'_> for V {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str(concat!("a ", $schema, " string"))
-                    }
-
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::from_name(v).ok_or_else(|| {
-                            E::custom(format_args!(
-                                "unknown enum value `{v}` for {}, expected one of {}",
-                                $schema,
-                                [$($wire),+].join(", ")
-                            ))
-                        })
-                    }
-                }
-                d.deserialize_str(V)
-            }
-        }
-
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                $schema.into()
-            }
-
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                concat!("a2a_types::v0_1::", stringify!($name)).into()
-            }
-
-            fn inline_schema() -> bool {
-                $inline
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "type": "string",
-                    "enum": [$($wire),+],
-                })
-            }
-        }
-    };
-}
-
-string_enum! {
+crate::macros::string_enum! {
     /// The lifecycle state of a [`Task`].
-    TaskState as "TaskState", inline = false {
+    #[expect(
+        clippy::exhaustive_enums,
+        reason = "A2A 0.1 is a released, frozen version: its enums will not grow"
+    )]
+    TaskState (inline: false) {
         /// Received, not yet started (`submitted`).
         Submitted => "submitted",
         /// Being processed (`working`).
@@ -138,9 +45,13 @@ impl TaskState {
     }
 }
 
-string_enum! {
+crate::macros::string_enum! {
     /// Who sent a [`Message`]. `a2a.json` declares it inline in `Message.role`, not as a definition.
-    Role as "Role", inline = true {
+    #[expect(
+        clippy::exhaustive_enums,
+        reason = "A2A 0.1 is a released, frozen version: its enums will not grow"
+    )]
+    Role (inline: true) {
         /// The client (`user`).
         User => "user",
         /// The agent (`agent`).

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::util::{self, Object};
 use super::*;
 use crate::json::{self, DecodeError};
+use crate::protocol::VersionNumber;
 use crate::v1;
 
 // ---------------------------------------------------------------------------------------------
@@ -328,27 +329,38 @@ impl From<v1::AgentInterface> for AgentInterface {
     }
 }
 
-/// `Major.Minor` of a protocol version (`"0.3.0"` → `"0.3"`); `"0.3"` for an empty one.
-pub(crate) fn major_minor(version: &str) -> String {
+/// The version number of a card's or an interface's protocol version, read by
+/// [`VersionNumber`] from its first two parts (a patch part is ignored whatever it holds:
+/// `0.3.0-rc1` is 0.3).
+fn version_number(version: &str) -> Option<VersionNumber> {
     let version = version.trim();
-    if version.is_empty() {
-        return "0.3".to_owned();
-    }
-    let mut parts = version.splitn(3, '.');
-    match (parts.next(), parts.next()) {
-        (Some(major), Some(minor)) => format!("{major}.{minor}"),
-        _ => version.to_owned(),
+    let major_minor = match version.match_indices('.').nth(1) {
+        Some((end, _)) => &version[..end],
+        None => version,
+    };
+    VersionNumber::parse(major_minor)
+}
+
+/// `Major.Minor` of a protocol version (`"0.3.0"` → `"0.3"`, `"1"` → `"1.0"`); `"0.3"` for an
+/// empty one; one that is no version number is kept as it is.
+pub(crate) fn major_minor(version: &str) -> String {
+    match version_number(version) {
+        Some(number) => number.to_string(),
+        None if version.trim().is_empty() => DEFAULT_MAJOR_MINOR.to_owned(),
+        None => version.trim().to_owned(),
     }
 }
 
-/// A 0.3 card's `protocolVersion` for a 1.0 interface's `Major.Minor`: `"0.3"` (or `"0.3.1"`)
-/// is `"0.3.0"`, an empty one `"0.3.0"`, one without a minor part is kept.
+/// The version of a 0.3 card without a `protocolVersion`.
+const DEFAULT_MAJOR_MINOR: &str = "0.3";
+
+/// A 0.3 card's `protocolVersion` for a 1.0 interface's version: `Major.Minor.0` (`"0.3"` and
+/// `"0.3.1"` are `"0.3.0"`, an empty one `"0.3.0"`); one that is no version number is kept.
 fn full_version(version: &str) -> String {
-    let major_minor = major_minor(version);
-    if major_minor.contains('.') {
-        format!("{major_minor}.0")
-    } else {
-        major_minor
+    match version_number(version) {
+        Some(number) => format!("{number}.0"),
+        None if version.trim().is_empty() => format!("{DEFAULT_MAJOR_MINOR}.0"),
+        None => version.trim().to_owned(),
     }
 }
 
@@ -418,7 +430,7 @@ impl From<v1::AgentCard> for AgentCard {
         let legacy: Vec<&v1::AgentInterface> = c
             .supported_interfaces
             .iter()
-            .filter(|i| i.protocol_version.trim().starts_with("0."))
+            .filter(|i| version_number(&i.protocol_version).is_some_and(VersionNumber::is_legacy))
             .collect();
         let candidates: Vec<&v1::AgentInterface> = if legacy.is_empty() {
             c.supported_interfaces.iter().collect()
@@ -643,11 +655,14 @@ mod tests {
         assert_eq!(major_minor("0.2.5"), "0.2");
         assert_eq!(major_minor("0.3"), "0.3");
         assert_eq!(major_minor(""), "0.3");
-        assert_eq!(major_minor("1"), "1");
+        assert_eq!(major_minor("1"), "1.0");
+        assert_eq!(major_minor(" 0.3.0-rc1 "), "0.3");
+        assert_eq!(major_minor("latest"), "latest");
         assert_eq!(full_version("0.3"), "0.3.0");
         assert_eq!(full_version("0.2.5"), "0.2.0");
         assert_eq!(full_version(""), "0.3.0");
-        assert_eq!(full_version("1"), "1");
+        assert_eq!(full_version("1"), "1.0.0");
+        assert_eq!(full_version("latest"), "latest");
     }
 
     #[test]

@@ -1,115 +1,9 @@
 //! The string enums of the 0.3 wire: lowercase, kebab-case values.
 
-/// A closed string enum: its wire values out, only those values in (an unknown value is an
-/// error that lists the expected ones).
-macro_rules! wire_enum {
-    (
-        $(#[$meta:meta])*
-        $name:ident (schema: $schema_name:literal, inline: $inline:literal) {
-            $( $(#[$vmeta:meta])* $variant:ident => $wire:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
-        }
-
-        impl $name {
-            /// Every value, in the order of the specification.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The value as the wire carries it.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $( $name::$variant => $wire, )+
-                }
-            }
-
-            /// The value with this wire name, if any.
-            pub fn from_name(name: &str) -> Option<Self> {
-                match name {
-                    $( $wire => Some($name::$variant), )+
-                    _ => None,
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = crate::v1::UnknownEnumValue;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                Self::from_name(s).ok_or_else(|| crate::v1::UnknownEnumValue {
-                    enum_name: stringify!($name),
-                    value: s.to_owned(),
-                })
-            }
-        }
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl serde::de::Visitor<'_> for V {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str(concat!("a ", stringify!($name), " string"))
-                    }
-
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::from_name(v).ok_or_else(|| {
-                            E::custom(format_args!(
-                                "unknown value `{v}` for {}, expected one of {}",
-                                stringify!($name),
-                                [$($wire),+].join(", ")
-                            ))
-                        })
-                    }
-                }
-                d.deserialize_str(V)
-            }
-        }
-
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn inline_schema() -> bool {
-                $inline
-            }
-
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                $schema_name.into()
-            }
-
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                concat!("a2a_types::v0_3::", stringify!($name)).into()
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "type": "string",
-                    "enum": [$($wire),+],
-                })
-            }
-        }
-    };
-}
-
-wire_enum! {
+crate::macros::string_enum! {
     /// The lifecycle state of a [`Task`](super::Task) (`TaskState` in `a2a.json`).
-    TaskState (schema: "TaskState", inline: false) {
+    #[non_exhaustive]
+    TaskState (inline: false) {
         /// Submitted and acknowledged.
         Submitted => "submitted",
         /// Being processed by the agent.
@@ -151,9 +45,10 @@ impl TaskState {
     }
 }
 
-wire_enum! {
+crate::macros::string_enum! {
     /// Who sent a [`Message`](super::Message) (the inline enum of `Message.role` in `a2a.json`).
-    Role (schema: "Role", inline: true) {
+    #[non_exhaustive]
+    Role (inline: true) {
         /// From the agent to the client.
         Agent => "agent",
         /// From the client to the agent.
@@ -161,13 +56,14 @@ wire_enum! {
     }
 }
 
-wire_enum! {
+crate::macros::string_enum! {
     /// The transport protocols the specification defines (`TransportProtocol` in `a2a.json`).
     ///
     /// [`AgentCard::preferred_transport`](super::AgentCard::preferred_transport) and
     /// [`AgentInterface::transport`](super::AgentInterface::transport) are open strings (custom
     /// transports are allowed); this enum names the three core ones.
-    TransportProtocol (schema: "TransportProtocol", inline: false) {
+    #[non_exhaustive]
+    TransportProtocol (inline: false) {
         /// JSON-RPC 2.0 over HTTP.
         JsonRpc => "JSONRPC",
         /// gRPC.
@@ -177,9 +73,10 @@ wire_enum! {
     }
 }
 
-wire_enum! {
+crate::macros::string_enum! {
     /// Where an API key goes (the inline enum of `APIKeySecurityScheme.in` in `a2a.json`).
-    ApiKeyLocation (schema: "ApiKeyLocation", inline: true) {
+    #[non_exhaustive]
+    ApiKeyLocation (inline: true) {
         /// A cookie.
         Cookie => "cookie",
         /// A header.
@@ -206,7 +103,7 @@ mod tests {
         let err = serde_json::from_str::<TaskState>(r#""TASK_STATE_WORKING""#).unwrap_err();
         assert!(
             err.to_string().starts_with(
-                "unknown value `TASK_STATE_WORKING` for TaskState, expected one of submitted, "
+                "unknown enum value `TASK_STATE_WORKING` for TaskState, expected one of submitted, "
             ),
             "{err}"
         );

@@ -205,7 +205,7 @@ pub mod methods {
             $name:ident = $method:literal, $request:literal, $success:literal, $response:literal,
             params: $params:ident $(=> $params_schema:expr)?, result: $result:ty $(=> $result_schema:expr)?;
         ) => {
-            super::super::consts::const_str! {
+            crate::macros::const_str! {
                 $(#[$meta])*
                 $name = $method;
             }

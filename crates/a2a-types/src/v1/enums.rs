@@ -1,151 +1,6 @@
 //! Proto enums as ProtoJSON writes them: the full value name on output; the name or the
 //! number on input. An unknown name is an error, not a silent `*_UNSPECIFIED`.
 
-macro_rules! proto_enum {
-    (
-        $(#[$meta:meta])*
-        $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $num:literal => $wire:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant = $num, )+
-        }
-
-        impl $name {
-            /// Every value, in the order of their numbers.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The full proto name, as ProtoJSON writes it.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $( $name::$variant => $wire, )+
-                }
-            }
-
-            /// True for the `*_UNSPECIFIED` value (number 0), which ProtoJSON omits.
-            pub const fn is_unspecified(&self) -> bool {
-                (*self as i32) == 0
-            }
-
-            /// The proto number.
-            pub const fn number(self) -> i32 {
-                self as i32
-            }
-
-            /// The value with this proto number, if any.
-            pub fn from_number(number: i32) -> Option<Self> {
-                match number {
-                    $( $num => Some($name::$variant), )+
-                    _ => None,
-                }
-            }
-
-            /// The value with this full proto name, if any.
-            pub fn from_name(name: &str) -> Option<Self> {
-                match name {
-                    $( $wire => Some($name::$variant), )+
-                    _ => None,
-                }
-            }
-        }
-
-        impl Default for $name {
-            /// The `*_UNSPECIFIED` value (number 0), listed first.
-            fn default() -> Self {
-                Self::ALL[0]
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = crate::v1::UnknownEnumValue;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                Self::from_name(s).ok_or_else(|| crate::v1::UnknownEnumValue {
-                    enum_name: stringify!($name),
-                    value: s.to_owned(),
-                })
-            }
-        }
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct V;
-                impl serde::de::Visitor<'_> for V {
-                    type Value = $name;
-
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str(concat!("a ", stringify!($name), " name or number"))
-                    }
-
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$name, E> {
-                        $name::from_name(v).ok_or_else(|| {
-                            E::custom(format_args!(
-                                "unknown enum value `{v}` for {}, expected one of {}",
-                                stringify!($name),
-                                [$($wire),+].join(", ")
-                            ))
-                        })
-                    }
-
-                    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<$name, E> {
-                        i32::try_from(v)
-                            .ok()
-                            .and_then($name::from_number)
-                            .ok_or_else(|| {
-                                E::custom(format_args!(
-                                    "unknown enum number {v} for {}",
-                                    stringify!($name)
-                                ))
-                            })
-                    }
-
-                    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<$name, E> {
-                        i64::try_from(v).map_or_else(
-                            |_| Err(E::custom(format_args!("unknown enum number {v} for {}", stringify!($name)))),
-                            |v| self.visit_i64(v),
-                        )
-                    }
-                }
-                d.deserialize_any(V)
-            }
-        }
-
-        #[cfg(feature = "schemars")]
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($name).into()
-            }
-
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                concat!("a2a_types::v1::", stringify!($name)).into()
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "type": "string",
-                    "enum": [$($wire),+],
-                })
-            }
-        }
-    };
-}
-
 /// A string that names no value of a proto enum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -168,11 +23,12 @@ impl std::fmt::Display for UnknownEnumValue {
 
 impl std::error::Error for UnknownEnumValue {}
 
-proto_enum! {
+crate::macros::string_enum! {
     /// The lifecycle state of a [`Task`](super::Task).
     ///
     /// Terminal states ([`is_terminal`](Self::is_terminal)) end the task; interrupted states
     /// ([`is_interrupted`](Self::is_interrupted)) wait for the client.
+    #[non_exhaustive]
     TaskState {
         /// Unknown or indeterminate (`TASK_STATE_UNSPECIFIED`).
         Unspecified = 0 => "TASK_STATE_UNSPECIFIED",
@@ -215,8 +71,9 @@ impl TaskState {
     }
 }
 
-proto_enum! {
+crate::macros::string_enum! {
     /// Who sent a [`Message`](super::Message).
+    #[non_exhaustive]
     Role {
         /// Unspecified (`ROLE_UNSPECIFIED`).
         Unspecified = 0 => "ROLE_UNSPECIFIED",

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use a2a_server::auth::jwt::{JwtAuthenticator, JwtConfig, KeySource};
 use a2a_server::auth::mtls::MtlsAuthenticator;
-use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
-use a2a_server::signing::CardSigning;
-use a2a_server::tls::{CaBundle, ClientAuth, TlsSettings};
-use a2a_server::{
+use a2a_server::auth::{
     ApiKeyAuthenticator, ApiKeyLocation, Authenticator, Principal, SecurityRequirements,
 };
+use a2a_server::card::CardSigning;
+use a2a_server::push::{Algorithm, IpNet, PushSettings, SigningKey};
+use a2a_server::tls::{CaBundle, ClientAuth, TlsSettings};
 use a2a_store_sql::{Dialect, SqlConfig, SqlStore};
 use a2a_types::v1::{
     AgentCard, ApiKeySecurityScheme, HttpAuthSecurityScheme, MutualTlsSecurityScheme,

@@ -3,9 +3,10 @@
 mod agents;
 mod args;
 
+use a2a_server::auth::SecurityRequirements;
+use a2a_server::card::CardSigning;
 use a2a_server::push::PushSettings;
-use a2a_server::signing::CardSigning;
-use a2a_server::{A2aService, HandlerConfig, SecurityRequirements};
+use a2a_server::{A2aService, HandlerConfig};
 use a2a_store_sql::{Dialect, SqlStore};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 
@@ -173,9 +174,9 @@ pub(crate) fn service(
             // Over TLS the gRPC interface is the https URL itself: a bare `host:port` is
             // called in plaintext (but on port 443).
             let at = if url.starts_with("https://") {
-                a2a_server::InterfaceUrl::Path(String::new())
+                a2a_server::card::InterfaceUrl::Path(String::new())
             } else {
-                a2a_server::InterfaceUrl::Authority
+                a2a_server::card::InterfaceUrl::Authority
             };
             builder.grpc_interface(at)
         } else {

@@ -2,17 +2,20 @@
 //! by method name first and then by `A2A-Version` (DESIGN §1); one JSON response per call (or
 //! batch), SSE for the streaming methods, errors as JSON-RPC error objects.
 //!
-//! Each version is a [`RpcVersion`]: its version check, its method table (which knows the
-//! streaming methods), how it writes a stream event and how it renders an error. 1.0 (`v1`)
-//! runs the handler on its own types; 0.3 (`v0_3`, also serving 0.2) and 0.1 (`v0_1`) are edge
-//! adapters (`legacy`): decode the version's params, convert them to 1.0, call the handler
-//! with [`CallContext::version`] set, convert results, events and errors back. A method
-//! several versions share (`tasks/get`, `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3)
-//! answers in the version `A2A-Version` names, else in the one its task was created through
-//! (0.1 for a task a 0.1 method created, 0.3 for any other).
+//! Each version is a [`Codec`]: its version check, its methods (each naming its operation),
+//! how it decodes a call's params into a [`Call`], writes a [`Reply`] as its `result`, frames
+//! a stream event and renders an error. The endpoint does the rest once for every version:
+//! it routes a call to its codec, decodes it, runs it through [`RequestHandler::call`] or
+//! [`RequestHandler::open`] and answers with the same codec. 1.0 (`v1`) is the operations'
+//! own JSON; 0.3 (`v0_3`, also serving 0.2) and 0.1 (`v0_1`) convert their params to the 1.0
+//! requests and the answers back; the calls they decode carry their version in
+//! [`CallContext::protocol_version`]. A method several versions share (`tasks/get`,
+//! `tasks/cancel`, `tasks/resubscribe` of 0.1 and 0.3) answers in the version `A2A-Version`
+//! names, else in the one its task was created through (0.1 for a task a 0.1 method created,
+//! 0.3 for any other).
 //!
 //! The flat dialect (`flat`: 0.3's method names with 1.0's shapes and lowercase states, as
-//! PromptKit speaks it) is a version of its own beside them; a call of a method it shares
+//! PromptKit speaks it) is a codec of its own beside them; a call of a method it shares
 //! with 0.3 goes to it when it claims the call by its shape (`flat::claims`).
 
 mod flat;
@@ -21,24 +24,142 @@ mod v0_1;
 mod v0_3;
 mod v1;
 
+use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) use legacy::named_version;
-
-use a2a_jsonrpc::{Answer, ErrorObject, Id, Incoming, Limits, Methods, Payload, Response};
-use a2a_types::protocol::{ProtocolVersion, content_type};
-use a2a_types::v1::StreamResponse;
+use a2a_jsonrpc::{ErrorObject, Id, Incoming, Payload, RawValue, Response};
+use a2a_types::protocol::{
+    Call, Operation, ProtocolVersion, Reply, StreamRequest, VERSION_0_1, VERSION_0_3, VERSION_1_0,
+    content_type,
+};
+use a2a_types::v1::{StreamResponse, TaskId};
 use futures_util::StreamExt as _;
 use http::{HeaderValue, Method, StatusCode, header};
+use serde::Serialize;
 
+pub(crate) use v0_3::{
+    extended_card as v0_2_extended_card, extended_card_path as v0_2_extended_card_path,
+};
+
+use crate::binding::{Framing, sse_response};
+use crate::common::Settings;
+use crate::common::body::{A2aBody, read_body};
+use crate::common::head::{self, RequestedVersion};
+use crate::common::response;
+use crate::common::sse::StreamPermits;
 use crate::error::A2aError;
 use crate::handler::{CallContext, EventStream, RequestHandler};
-use crate::http::body::{A2aBody, BodyLimits, read_body};
-use crate::http::head::{self, RequestedVersion};
-use crate::http::response;
-use crate::http::sse::{self, Framing, StreamPermits};
 
-/// The per-call context every method gets.
+/// The protocol versions the endpoint serves, as the card's interfaces name them.
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3, VERSION_0_1];
+
+/// What a JSON-RPC version is: its name, its protocol version, the `A2A-Version` values it
+/// takes and its methods.
+pub(crate) struct Version {
+    /// The version, as `A2A-Version` values name it (for logs).
+    pub(crate) name: &'static str,
+    /// The protocol version calls of it speak ([`CallContext::protocol_version`]).
+    pub(crate) protocol_version: ProtocolVersion,
+    /// Whether a request with this `A2A-Version` may call this version's methods.
+    pub(crate) check: fn(&RequestedVersion) -> Result<(), A2aError>,
+    /// Its methods and the operations they call; `None` for the operations' own names (1.0).
+    pub(crate) methods: Option<&'static [(&'static str, Operation)]>,
+}
+
+/// One protocol version on the JSON-RPC endpoint: its methods ([`Version`]) and the shapes of
+/// its calls, results, stream events and errors.
+pub(crate) trait Codec: Send + Sync + 'static {
+    /// What the version is.
+    fn version(&self) -> &'static Version;
+
+    /// The version's name.
+    fn name(&self) -> &'static str {
+        self.version().name
+    }
+
+    /// The protocol version calls of it speak.
+    fn protocol_version(&self) -> ProtocolVersion {
+        self.version().protocol_version
+    }
+
+    /// Whether a request with this `A2A-Version` may call this version's methods.
+    fn check_version(&self, requested: &RequestedVersion) -> Result<(), A2aError> {
+        (self.version().check)(requested)
+    }
+
+    /// The operation `method` calls in this version; `None` when it has no such method.
+    fn operation(&self, method: &str) -> Option<Operation> {
+        match self.version().methods {
+            Some(methods) => methods
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, op)| *op),
+            None => Operation::from_method(method),
+        }
+    }
+
+    /// The call of `operation` (one of this version's) from its params. A version may adjust
+    /// the call's context (0.1: the client chooses the ids of new tasks).
+    fn decode(
+        &self,
+        operation: Operation,
+        params: Option<&RawValue>,
+        call: &mut CallContext,
+    ) -> Result<Call, ErrorObject>;
+
+    /// The `result` of a unary call: its [`Reply`] in this version's shape (a reply the
+    /// version cannot express is the call's error, never a silent loss).
+    fn encode(&self, asked: &Asked, reply: Reply) -> Result<Box<RawValue>, A2aError>;
+
+    /// The stream of a streaming call as this version sends it (by default, as it is).
+    fn stream(&self, asked: &Asked, events: EventStream) -> EventStream {
+        let _ = asked;
+        events
+    }
+
+    /// Writes one stream event as this version's `result`.
+    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>);
+
+    /// An error object (the handler's, or the endpoint's own) as this version's peers read it:
+    /// its codes and its `data` (by default, as it is).
+    fn error(&self, error: ErrorObject) -> ErrorObject {
+        error
+    }
+}
+
+/// What encoding an answer knows of its call: the operation, and the task the request named.
+#[derive(Clone, Debug)]
+pub(crate) struct Asked {
+    /// The operation called.
+    pub(crate) operation: Operation,
+    /// The task the request named ([`Call::task_id`]), if any.
+    pub(crate) task_id: Option<TaskId>,
+}
+
+impl Asked {
+    fn new(operation: Operation, task_id: Option<&TaskId>) -> Self {
+        Self {
+            operation,
+            task_id: task_id.cloned(),
+        }
+    }
+}
+
+/// A result as a `result`: its JSON, or an internal error when it does not serialize.
+pub(crate) fn raw<T: Serialize + ?Sized>(result: &T) -> Result<Box<RawValue>, A2aError> {
+    serde_json::value::to_raw_value(result)
+        .map_err(|error| A2aError::internal(format!("cannot serialize the result: {error}")))
+}
+
+/// The answer a version cannot express in its shapes.
+pub(crate) fn no_form(version: &str, reply: &Reply) -> A2aError {
+    A2aError::internal(format!(
+        "the answer ({}) has no {version} form",
+        reply.kind()
+    ))
+}
+
+/// The per-call context every call gets.
 #[derive(Clone)]
 pub(crate) struct RpcContext {
     pub(crate) handler: RequestHandler,
@@ -47,59 +168,12 @@ pub(crate) struct RpcContext {
     pub(crate) last_event_id: Result<Option<u64>, A2aError>,
 }
 
-impl RpcContext {
-    /// The call context of a call whose params name `tenant` (the 1.0 `tenant` field).
-    pub(crate) fn call_in(&self, tenant: &Option<String>) -> CallContext {
-        match tenant.as_deref().filter(|t| !t.is_empty()) {
-            Some(tenant) => self.call.clone().with_tenant(Some(tenant.to_owned())),
-            None => self.call.clone(),
-        }
-    }
-}
-
-/// A version's method table: unary methods answer JSON, streaming ones an [`EventStream`].
-pub(crate) type Table = Methods<RpcContext, EventStream>;
-
-/// One protocol version on the JSON-RPC endpoint.
-pub(crate) struct RpcVersion {
-    /// The version, as `A2A-Version` values name it (for logs).
-    pub(crate) name: &'static str,
-    /// The version: what calls of it set as [`CallContext::version`].
-    pub(crate) protocol_version: ProtocolVersion,
-    /// Whether a request with this `A2A-Version` may call this version's methods.
-    pub(crate) check_version: fn(&RequestedVersion) -> Result<(), A2aError>,
-    /// The methods.
-    pub(crate) table: Table,
-    /// Writes one stream event as this version's `result`.
-    pub(crate) write_event: fn(&StreamResponse, &mut Vec<u8>),
-    /// Renders an error object (the handler's, or the table's own) as this version's
-    /// peers read it: its codes and its `data`.
-    pub(crate) render_error: fn(ErrorObject) -> ErrorObject,
-}
-
-impl RpcVersion {
-    /// A response of this version's table, its error rendered for this version.
-    fn render(&self, mut response: Response) -> Response {
-        response.result = response.result.map_err(self.render_error);
-        response
-    }
-}
-
-/// What the JSON-RPC binding needs from the service.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) body: BodyLimits,
-    pub(crate) batch: Limits,
-    pub(crate) request_timeout: Duration,
-    pub(crate) keep_alive: Duration,
-}
-
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
-    versions: Vec<RpcVersion>,
+    versions: Vec<Arc<dyn Codec>>,
     /// The flat dialect, and the tasks it started.
-    flat: RpcVersion,
-    flat_tasks: std::sync::Arc<flat::FlatTasks>,
+    flat: Arc<dyn Codec>,
+    flat_tasks: Arc<flat::FlatTasks>,
 }
 
 impl std::fmt::Debug for JsonRpcBinding {
@@ -107,8 +181,8 @@ impl std::fmt::Debug for JsonRpcBinding {
         let names: Vec<&str> = self
             .versions
             .iter()
-            .chain([&self.flat])
-            .map(|g| g.name)
+            .map(|g| g.name())
+            .chain([self.flat.name()])
             .collect();
         f.debug_struct("JsonRpcBinding")
             .field("versions", &names)
@@ -116,31 +190,31 @@ impl std::fmt::Debug for JsonRpcBinding {
     }
 }
 
+/// Where one call of a payload goes: to this codec, with the call's context (or as the refusal
+/// to send); `None` for a notification that cannot run.
+type Routed<'a> = Option<(&'a Arc<dyn Codec>, Incoming, RpcContext)>;
+
 impl JsonRpcBinding {
     /// The endpoint with every version the server speaks; the flat dialect remembers the
     /// last `max_flat_tasks` tasks it started.
     pub(crate) fn new(max_flat_tasks: usize) -> Self {
-        let flat_tasks = std::sync::Arc::new(flat::FlatTasks::new(max_flat_tasks));
+        let flat_tasks = Arc::new(flat::FlatTasks::new(max_flat_tasks));
         Self {
-            versions: vec![
-                v1::protocol_version(),
-                v0_3::protocol_version(),
-                v0_1::protocol_version(),
-            ],
-            flat: flat::protocol_version(flat_tasks.clone()),
+            versions: vec![Arc::new(v1::V1), Arc::new(v0_3::V0_3), Arc::new(v0_1::V0_1)],
+            flat: Arc::new(flat::Flat::new(flat_tasks.clone())),
             flat_tasks,
         }
     }
 
-    fn protocol_version(&self, protocol_version: ProtocolVersion) -> Option<&RpcVersion> {
+    fn version(&self, protocol_version: ProtocolVersion) -> Option<&Arc<dyn Codec>> {
         self.versions
             .iter()
-            .find(|g| g.protocol_version == protocol_version)
+            .find(|g| g.protocol_version() == protocol_version)
     }
 
-    /// Where a call goes: the version that answers it (with the call's context for that
+    /// Where a call goes: the codec that answers it (with the call's context for that
     /// version), or the refusal in that version's shape. A method no version has goes
-    /// to the first, whose table answers -32601 naming it.
+    /// to the first, which answers -32601 naming it.
     /// `single`: the payload is this one call (only a single request can stream).
     async fn route(
         &self,
@@ -153,44 +227,53 @@ impl JsonRpcBinding {
         let Some(method) = incoming.method() else {
             return Some((fallback, incoming, cx.clone()));
         };
-        let chosen = if self.flat.table.contains(method)
+        let flat = &self.flat;
+        let chosen = if flat.operation(method).is_some()
             && flat::claims(&self.flat_tasks, method, &incoming)
         {
-            (self.flat.check_version)(version)
-                .map(|()| &self.flat)
-                .map_err(|error| (&self.flat, error))
+            flat.check_version(version)
+                .map(|()| flat)
+                .map_err(|error| (flat, error))
         } else {
-            let mut owners = self.versions.iter().filter(|g| g.table.contains(method));
+            let mut owners = self
+                .versions
+                .iter()
+                .filter(|g| g.operation(method).is_some());
             let Some(first) = owners.next() else {
                 return Some((fallback, incoming, cx.clone()));
             };
             match owners.next() {
-                None => (first.check_version)(version)
+                None => first
+                    .check_version(version)
                     .map(|()| first)
                     .map_err(|error| (first, error)),
                 Some(_) => self.shared(method, &incoming, version, cx).await,
             }
         };
         let streams = single && matches!(incoming, Incoming::Request(_));
-        let (protocol_version, refused) = match chosen {
+        let (codec, refused) = match chosen {
             // Here, a streaming method is in a batch (or a notification).
-            Ok(protocol_version) if protocol_version.table.is_streaming(method) && !streams => (
-                protocol_version,
-                Some(A2aError::invalid_request(format!(
-                    "{method} streams its answer and cannot be part of a batch"
-                ))),
-            ),
-            Ok(protocol_version) => (protocol_version, None),
-            Err((protocol_version, error)) => (protocol_version, Some(error)),
+            Ok(codec)
+                if codec.operation(method).is_some_and(Operation::is_streaming) && !streams =>
+            {
+                (
+                    codec,
+                    Some(A2aError::invalid_request(format!(
+                        "{method} streams its answer and cannot be part of a batch"
+                    ))),
+                )
+            }
+            Ok(codec) => (codec, None),
+            Err((codec, error)) => (codec, Some(error)),
         };
         match (refused, incoming) {
             (None, incoming) => {
                 let mut cx = cx.clone();
-                cx.call.protocol_version = protocol_version.protocol_version;
-                Some((protocol_version, incoming, cx))
+                cx.call.protocol_version = codec.protocol_version();
+                Some((codec, incoming, cx))
             }
             (Some(error), Incoming::Request(request)) => Some((
-                protocol_version,
+                codec,
                 Incoming::Invalid {
                     id: request.id,
                     error: error.into(),
@@ -202,7 +285,9 @@ impl JsonRpcBinding {
             (Some(_), _) => None,
         }
     }
+}
 
+impl JsonRpcBinding {
     /// The version of a method several versions share: the one `A2A-Version` names,
     /// else the one the task (`params.id`) was created through: 0.1 for a task created through
     /// a 0.1 method, 0.3 for any other (and when there is no such task).
@@ -212,11 +297,11 @@ impl JsonRpcBinding {
         incoming: &Incoming,
         version: &RequestedVersion,
         cx: &RpcContext,
-    ) -> Result<&'a RpcVersion, (&'a RpcVersion, A2aError)> {
+    ) -> Result<&'a Arc<dyn Codec>, (&'a Arc<dyn Codec>, A2aError)> {
         let default = self
-            .protocol_version(ProtocolVersion::V0_3)
+            .version(ProtocolVersion::V0_3)
             .expect("the 0.3 version is served");
-        let Ok(named) = legacy::named_version(version) else {
+        let Ok(named) = version.legacy() else {
             return Err((default, legacy::unsupported_version(method, version)));
         };
         let wanted = match named {
@@ -233,8 +318,8 @@ impl JsonRpcBinding {
                 }
             }
         };
-        self.protocol_version(wanted)
-            .filter(|g| g.table.contains(method))
+        self.version(wanted)
+            .filter(|g| g.operation(method).is_some())
             .ok_or_else(|| (default, legacy::unsupported_version(method, version)))
     }
 
@@ -293,15 +378,24 @@ impl JsonRpcBinding {
         };
         let payload = match payload {
             Payload::Single(incoming) => match self.route(incoming, true, &version, &cx).await {
-                Some((protocol_version, Incoming::Request(request), cx))
-                    if protocol_version.table.is_streaming(&request.method) =>
+                Some((codec, Incoming::Request(request), cx))
+                    if codec
+                        .operation(&request.method)
+                        .is_some_and(Operation::is_streaming) =>
                 {
-                    return stream(protocol_version, request, cx, permits, settings.keep_alive)
-                        .await;
+                    return stream(codec, request, cx, permits, settings.keep_alive).await;
                 }
                 routed => Routes::Single(Box::new(routed)),
             },
             Payload::Batch(items) => Routes::Batch(items),
+        };
+        // A single call's timeout answers to its id (a batch's, and a notification's, to none).
+        let id = match &payload {
+            Routes::Single(routed) => routed
+                .as_ref()
+                .as_ref()
+                .and_then(|(_, incoming, _)| incoming.id().cloned()),
+            Routes::Batch(_) => None,
         };
         let dispatched = tokio::time::timeout(
             settings.request_timeout,
@@ -312,7 +406,7 @@ impl JsonRpcBinding {
             Ok(Some(bytes)) => json(StatusCode::OK, bytes),
             Ok(None) => response::empty(StatusCode::NO_CONTENT),
             Err(_) => error_response(
-                Id::Null,
+                id.unwrap_or(Id::Null),
                 &A2aError::internal(format!(
                     "the call did not finish within {} ms; a task it started goes on and can be polled with GetTask",
                     settings.request_timeout.as_millis()
@@ -333,11 +427,12 @@ impl JsonRpcBinding {
         concurrency: usize,
     ) -> Option<Vec<u8>> {
         let items = match payload {
-            // One call: no batch machinery (a `FuturesOrdered` and its lists, seven allocations).
+            // One call: no batch machinery.
             Routes::Single(routed) => {
-                let (protocol_version, incoming, cx) = (*routed)?;
-                let response = protocol_version.table.handle(incoming, cx).await?;
-                return Some(protocol_version.render(response).to_vec());
+                let (codec, incoming, cx) = (*routed)?;
+                return answer(codec.clone(), incoming, cx)
+                    .await
+                    .map(|r| r.to_vec());
             }
             Routes::Batch(items) => items,
         };
@@ -348,10 +443,7 @@ impl JsonRpcBinding {
         let calls: Vec<_> = routed
             .into_iter()
             .flatten()
-            .map(|(protocol_version, incoming, cx)| {
-                let call = protocol_version.table.handle(incoming, cx);
-                async move { call.await.map(|r| protocol_version.render(r)) }
-            })
+            .map(|(codec, incoming, cx)| answer(codec.clone(), incoming, cx))
             .collect();
         let responses: Vec<Response> = futures_util::stream::iter(calls)
             .buffered(concurrency.max(1))
@@ -363,20 +455,45 @@ impl JsonRpcBinding {
     }
 }
 
-/// Where one call of a payload goes: to this version's table, with the call's context (or
-/// as the refusal to send); `None` for a notification that cannot run.
-type Routed<'a> = Option<(&'a RpcVersion, Incoming, RpcContext)>;
-
 /// A payload whose single call is already routed.
 enum Routes<'a> {
     Single(Box<Routed<'a>>),
     Batch(Vec<Incoming>),
 }
 
+/// Answers one element of a payload with `codec`: the response (its error rendered for the
+/// version), or `None` for a notification.
+async fn answer(codec: Arc<dyn Codec>, incoming: Incoming, cx: RpcContext) -> Option<Response> {
+    let (id, method, params) = match incoming {
+        Incoming::Request(request) => (Some(request.id), request.method, request.params),
+        Incoming::Notification(notification) => (None, notification.method, notification.params),
+        Incoming::Invalid { id, error } => return Some(Response::error(id, codec.error(error))),
+    };
+    let Some(operation) = codec.operation(&method) else {
+        // A notification of an unknown method is answered with nothing.
+        return id
+            .map(|id| Response::error(id, codec.error(ErrorObject::method_not_found(&method))));
+    };
+    let outcome = async {
+        let mut call = cx.call;
+        let Call::Unary(request) = codec.decode(operation, params.as_deref(), &mut call)? else {
+            return Err(ErrorObject::invalid_request(format_args!(
+                "{method} streams its answer and cannot be answered with a single JSON \
+                 response here"
+            )));
+        };
+        let asked = Asked::new(request.operation(), request.task_id());
+        let reply = cx.handler.call(request, &call).await?;
+        Ok(codec.encode(&asked, reply)?)
+    };
+    let outcome = outcome.await.map_err(|error| codec.error(error));
+    id.map(|id| Response::new(id, outcome))
+}
+
 /// A streaming call, its version chosen: a stream permit (before anything starts), the
 /// stream as SSE; an error before the stream starts is one JSON response with the request's id.
 async fn stream(
-    protocol_version: &RpcVersion,
+    codec: &Arc<dyn Codec>,
     request: a2a_jsonrpc::Request,
     cx: RpcContext,
     permits: &StreamPermits,
@@ -386,35 +503,52 @@ async fn stream(
         Ok(permit) => permit,
         Err(error) => {
             let status = response::status(error.explicit_http_status().unwrap_or(200));
-            let error = (protocol_version.render_error)(error.into());
+            let error = codec.error(error.into());
             return json(status, Response::error(request.id, error).to_vec());
         }
     };
-    let payload = Payload::Single(Incoming::Request(request));
-    match protocol_version.table.dispatch(payload, cx).await {
-        Answer::Stream(id, events) => sse::response(
+    let opened = async {
+        let operation = codec
+            .operation(&request.method)
+            .ok_or_else(|| ErrorObject::method_not_found(&request.method))?;
+        let mut call = cx.call;
+        let Call::Stream(stream_request) =
+            codec.decode(operation, request.params.as_deref(), &mut call)?
+        else {
+            return Err(ErrorObject::internal_error(
+                "a streaming method decoded a unary call",
+            ));
+        };
+        // Only a subscription resumes; an unreadable Last-Event-ID is its error.
+        let resume = match &stream_request {
+            StreamRequest::SubscribeToTask(_) => cx.last_event_id?,
+            _ => None,
+        };
+        let asked = Asked::new(stream_request.operation(), stream_request.task_id());
+        let events = cx.handler.open(stream_request, resume, &call).await?;
+        Ok(codec.stream(&asked, events))
+    };
+    match opened.await {
+        Ok(events) => sse_response(
             events,
             JsonRpcFraming {
-                id,
-                write_event: protocol_version.write_event,
-                render_error: protocol_version.render_error,
+                id: request.id,
+                codec: codec.clone(),
             },
             permit,
             keep_alive,
         ),
-        Answer::Reply(Some(a2a_jsonrpc::Reply::Single(reply))) => {
-            json(StatusCode::OK, protocol_version.render(reply).to_vec())
-        }
-        Answer::Reply(Some(reply)) => json(StatusCode::OK, reply.to_vec()),
-        Answer::Reply(None) => response::empty(StatusCode::NO_CONTENT),
+        Err(error) => json(
+            StatusCode::OK,
+            Response::error(request.id, codec.error(error)).to_vec(),
+        ),
     }
 }
 
-/// Stream events as JSON-RPC responses to the streaming request.
+/// Stream events as JSON-RPC responses to the streaming request, in its version's shapes.
 struct JsonRpcFraming {
     id: Id,
-    write_event: fn(&StreamResponse, &mut Vec<u8>),
-    render_error: fn(ErrorObject) -> ErrorObject,
+    codec: Arc<dyn Codec>,
 }
 
 impl Framing for JsonRpcFraming {
@@ -422,12 +556,12 @@ impl Framing for JsonRpcFraming {
         out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         serde_json::to_writer(&mut *out, &self.id).expect("ids serialize");
         out.extend_from_slice(b",\"result\":");
-        (self.write_event)(event, out);
+        self.codec.event(event, out);
         out.push(b'}');
     }
 
     fn error(&self, error: &A2aError, out: &mut Vec<u8>) {
-        let object = (self.render_error)(error.to_error_object());
+        let object = self.codec.error(error.to_error_object());
         let response = Response::error(self.id.clone(), object);
         serde_json::to_writer(out, &response).expect("responses serialize");
     }
@@ -443,4 +577,137 @@ pub(crate) fn error_response(id: Id, error: &A2aError) -> http::Response<A2aBody
         response::status(error.http_status()),
         Response::error(id, ErrorObject::from(error.clone())).to_vec(),
     )
+}
+
+/// What every codec's tests share: decoding literal params, encoding replies, the values
+/// they use.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::*;
+    use a2a_types::v1::{
+        AgentCard, ListTaskPushNotificationConfigsResponse, ListTasksResponse, Message, Part, Role,
+        SendMessageResponse, Task, TaskPushNotificationConfig, TaskState, TaskStatus,
+    };
+    use serde_json::Value;
+
+    /// What `codec` decodes from `params` of `method`: the operation, the 1.0 JSON of its
+    /// request message, and whether the call lets the client choose task ids.
+    pub(crate) fn decoded(
+        codec: &dyn Codec,
+        method: &str,
+        params: Option<&str>,
+    ) -> (Operation, Value, bool) {
+        let operation = codec
+            .operation(method)
+            .unwrap_or_else(|| panic!("{} has no method {method}", codec.name()));
+        let raw = params.map(|p| RawValue::from_string(p.to_owned()).unwrap());
+        let mut call = CallContext::new();
+        let decoded = codec
+            .decode(operation, raw.as_deref(), &mut call)
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+        assert_eq!(decoded.operation(), operation, "{method}");
+        let json = match &decoded {
+            Call::Unary(request) => serde_json::to_value(request).unwrap(),
+            Call::Stream(request) => serde_json::to_value(request).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        (operation, json, call.client_task_ids)
+    }
+
+    /// The `result` `codec` writes for `reply` to a call of `operation` naming `task`.
+    pub(crate) fn encoded(
+        codec: &dyn Codec,
+        operation: Operation,
+        task: Option<&str>,
+        reply: Reply,
+    ) -> Value {
+        let asked = Asked {
+            operation,
+            task_id: task.map(TaskId::from),
+        };
+        let raw = codec.encode(&asked, reply).unwrap();
+        serde_json::from_str(raw.get()).unwrap()
+    }
+
+    /// A completed task with one message in its history.
+    pub(crate) fn task() -> Task {
+        let mut task = Task::new("t-1", "c-1", TaskStatus::new(TaskState::Completed));
+        task.history.push(message());
+        task
+    }
+
+    /// A user message of one text part.
+    pub(crate) fn message() -> Message {
+        Message::new("m-1", Role::User, vec![Part::text("hi")])
+    }
+
+    /// A push configuration of task `t-1`.
+    pub(crate) fn push_config() -> TaskPushNotificationConfig {
+        TaskPushNotificationConfig::new("https://hook.example/a2a")
+            .with_id("c-1")
+            .with_task_id("t-1")
+    }
+
+    /// Every reply, in the order of [`Reply`]'s variants.
+    pub(crate) fn replies() -> Vec<Reply> {
+        vec![
+            Reply::from(SendMessageResponse::Task(task())),
+            Reply::from(task()),
+            Reply::from(ListTasksResponse::new(vec![task()], "", 50, 1)),
+            Reply::from(push_config()),
+            Reply::from(ListTaskPushNotificationConfigsResponse::new(
+                vec![push_config()],
+                None,
+            )),
+            Reply::Empty,
+            Reply::from(AgentCard::new("A", "An agent", "1.0.0")),
+        ]
+    }
+
+    /// The 1.0 JSON (ProtoJSON) of each of [`replies`]: the send result wrapped, `{}` for a
+    /// deletion.
+    pub(crate) fn replies_json() -> Vec<Value> {
+        let task = serde_json::json!({"id":"t-1","contextId":"c-1",
+            "status":{"state":"TASK_STATE_COMPLETED"},
+            "history":[{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}]});
+        let config =
+            serde_json::json!({"id":"c-1","taskId":"t-1","url":"https://hook.example/a2a"});
+        vec![
+            serde_json::json!({"task": task}),
+            task.clone(),
+            serde_json::json!({"tasks":[task],"nextPageToken":"","pageSize":50,"totalSize":1}),
+            config.clone(),
+            serde_json::json!({"configs":[config]}),
+            serde_json::json!({}),
+            serde_json::json!({"name":"A","description":"An agent","version":"1.0.0",
+                "capabilities":{},"defaultInputModes":[],"defaultOutputModes":[],"skills":[],
+                "supportedInterfaces":[]}),
+        ]
+    }
+
+    /// Each streaming event kind: the task, a status update, an artifact update, a message.
+    pub(crate) fn events() -> Vec<StreamResponse> {
+        use a2a_types::v1::{Artifact, TaskArtifactUpdateEvent, TaskStatusUpdateEvent};
+        vec![
+            StreamResponse::Task(task()),
+            StreamResponse::StatusUpdate(TaskStatusUpdateEvent::new(
+                "t-1",
+                "c-1",
+                TaskStatus::new(TaskState::Completed),
+            )),
+            StreamResponse::ArtifactUpdate(TaskArtifactUpdateEvent::new(
+                "t-1",
+                "c-1",
+                Artifact::new("a-1", vec![Part::text("x")]),
+            )),
+            StreamResponse::Message(message()),
+        ]
+    }
+
+    /// The JSON `codec` writes for `event`.
+    pub(crate) fn event(codec: &dyn Codec, event: &StreamResponse) -> Value {
+        let mut out = Vec::new();
+        codec.event(event, &mut out);
+        serde_json::from_slice(&out).unwrap()
+    }
 }

@@ -1,144 +1,155 @@
-//! A2A 1.0 over JSON-RPC: the PascalCase methods, their params and results as the `v1` types
-//! (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}` or `{"message": …}`).
+//! A2A 1.0 over JSON-RPC: the PascalCase methods (the operations' own names), their params and
+//! results the operations' 1.0 JSON (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}`
+//! or `{"message": …}`), `DeleteTaskPushNotificationConfig`'s `{}`.
 
-use a2a_jsonrpc::ErrorObject;
-use a2a_types::protocol::{Operation, ProtocolVersion};
-use a2a_types::v1::{
-    CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest,
-    GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest,
-    ListTasksRequest, SendMessageRequest, StreamResponse, SubscribeToTaskRequest,
-    TaskPushNotificationConfig,
-};
+use a2a_jsonrpc::{ErrorObject, RawValue, decode_params_seed};
+use a2a_types::protocol::{Call, Operation, ProtocolVersion, Reply};
+use a2a_types::v1::StreamResponse;
+use serde::de::{DeserializeSeed, Deserializer};
 
-use super::{RpcContext, RpcVersion, Table};
+use super::{Asked, Codec, Version, raw};
+use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
-use crate::http::head::RequestedVersion;
+use crate::handler::CallContext;
 
 /// The 1.0 version of the JSON-RPC endpoint.
-pub(super) fn protocol_version() -> RpcVersion {
-    RpcVersion {
-        name: "1.0",
-        protocol_version: ProtocolVersion::V1,
-        check_version: RequestedVersion::require_v1,
-        table: table(),
-        write_event,
-        render_error: std::convert::identity,
+pub(super) struct V1;
+
+impl Codec for V1 {
+    fn version(&self) -> &'static Version {
+        &Version {
+            name: "1.0",
+            protocol_version: ProtocolVersion::V1,
+            check: RequestedVersion::require_v1,
+            methods: None,
+        }
+    }
+
+    fn decode(
+        &self,
+        operation: Operation,
+        params: Option<&RawValue>,
+        _call: &mut CallContext,
+    ) -> Result<Call, ErrorObject> {
+        decode_params_seed(RequestOf(operation), params)
+    }
+
+    fn encode(&self, _asked: &Asked, reply: Reply) -> Result<Box<RawValue>, A2aError> {
+        raw(&reply)
+    }
+
+    /// A 1.0 event is the `StreamResponse` as it is.
+    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, event).expect("events serialize");
     }
 }
 
-fn rpc<T>(result: Result<T, A2aError>) -> Result<T, ErrorObject> {
-    result.map_err(ErrorObject::from)
+/// The request message of an operation, read from its params ([`Call::deserialize`]).
+#[derive(Clone, Copy)]
+struct RequestOf(Operation);
+
+impl<'de> DeserializeSeed<'de> for RequestOf {
+    type Value = Call;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Call, D::Error> {
+        Call::deserialize(self.0, deserializer)
+    }
 }
 
-/// The eleven methods: nine answered with one JSON response, two with a stream.
-fn table() -> Table {
-    Table::streaming()
-        .register_stream(
-            Operation::SendStreamingMessage.method(),
-            |p: SendMessageRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.send_streaming_message(p, &call).await)
-                }
-            },
-        )
-        .register_stream(
-            Operation::SubscribeToTask.method(),
-            |p: SubscribeToTaskRequest, cx: RpcContext| async move {
-                let call = cx.call_in(&p.tenant);
-                let last_event_id = rpc(cx.last_event_id)?;
-                rpc(cx
-                    .handler
-                    .subscribe_to_task(&p.id, last_event_id, &call)
-                    .await)
-            },
-        )
-        .register(
-            Operation::SendMessage.method(),
-            |p: SendMessageRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.send_message(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::GetTask.method(),
-            |p: GetTaskRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.get_task(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::ListTasks.method(),
-            |p: ListTasksRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.list_tasks(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::CancelTask.method(),
-            |p: CancelTaskRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.cancel_task(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::CreateTaskPushNotificationConfig.method(),
-            |p: TaskPushNotificationConfig, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.create_push_config(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::GetTaskPushNotificationConfig.method(),
-            |p: GetTaskPushNotificationConfigRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.get_push_config(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::ListTaskPushNotificationConfigs.method(),
-            |p: ListTaskPushNotificationConfigsRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.list_push_configs(p, &call).await)
-                }
-            },
-        )
-        .register(
-            Operation::DeleteTaskPushNotificationConfig.method(),
-            |p: DeleteTaskPushNotificationConfigRequest, cx: RpcContext| async move {
-                // google.protobuf.Empty in ProtoJSON.
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.delete_push_config(p, &call).await)
-                }
-                .map(|()| serde_json::json!({}))
-            },
-        )
-        .register(
-            Operation::GetExtendedAgentCard.method(),
-            |p: GetExtendedAgentCardRequest, cx: RpcContext| async move {
-                {
-                    let call = cx.call_in(&p.tenant);
-                    rpc(cx.handler.get_extended_agent_card(p, &call).await)
-                }
-            },
-        )
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binding::jsonrpc::testing::{
+        decoded, encoded, event, events, replies, replies_json,
+    };
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
 
-/// A 1.0 event is the `StreamResponse` as it is.
-fn write_event(event: &StreamResponse, out: &mut Vec<u8>) {
-    serde_json::to_writer(out, event).expect("events serialize");
+    /// Each method's params decode to its operation's request, as they are.
+    #[test]
+    fn every_method_decodes_to_its_request() {
+        let send = r#"{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{"returnImmediately":true}}"#;
+        let cases = [
+            ("SendMessage", Some(send)),
+            ("SendStreamingMessage", Some(send)),
+            (
+                "GetTask",
+                Some(r#"{"id":"t-1","historyLength":2,"tenant":"acme"}"#),
+            ),
+            (
+                "ListTasks",
+                Some(r#"{"contextId":"c-1","status":"TASK_STATE_WORKING","pageSize":10}"#),
+            ),
+            ("CancelTask", Some(r#"{"id":"t-1"}"#)),
+            ("SubscribeToTask", Some(r#"{"id":"t-1"}"#)),
+            (
+                "CreateTaskPushNotificationConfig",
+                Some(r#"{"taskId":"t-1","id":"c-1","url":"https://hook.example/a2a","token":"x"}"#),
+            ),
+            (
+                "GetTaskPushNotificationConfig",
+                Some(r#"{"taskId":"t-1","id":"c-1"}"#),
+            ),
+            (
+                "ListTaskPushNotificationConfigs",
+                Some(r#"{"taskId":"t-1","pageSize":5}"#),
+            ),
+            ("GetExtendedAgentCard", None),
+            (
+                "DeleteTaskPushNotificationConfig",
+                Some(r#"{"taskId":"t-1","id":"c-1"}"#),
+            ),
+        ];
+        let mut operations = Vec::new();
+        for (method, params) in cases {
+            let (operation, json, client_ids) = decoded(&V1, method, params);
+            operations.push(operation);
+            let expected: serde_json::Value = serde_json::from_str(params.unwrap_or("{}")).unwrap();
+            assert_eq!(json, expected, "{method}");
+            assert!(!client_ids);
+        }
+        assert_eq!(operations, Operation::ALL);
+        assert_eq!(V1.operation("message/send"), None);
+    }
+
+    #[test]
+    fn bad_params_name_the_field() {
+        let raw = RawValue::from_string(r#"{"id":7}"#.to_owned()).unwrap();
+        let error = V1
+            .decode(Operation::GetTask, Some(&raw), &mut CallContext::new())
+            .unwrap_err();
+        assert_eq!(
+            error.message,
+            "invalid params: id: invalid type: integer `7`, expected a string"
+        );
+    }
+
+    /// Each reply is its 1.0 JSON: the send result wrapped, `{}` for a deletion.
+    #[test]
+    fn every_reply_is_its_json() {
+        let expected = replies_json();
+        for (reply, expected) in replies().into_iter().zip(expected) {
+            let kind = reply.kind();
+            assert_eq!(
+                encoded(&V1, Operation::GetTask, None, reply),
+                expected,
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
+    fn events_are_stream_responses() {
+        let written: Vec<serde_json::Value> = events().iter().map(|e| event(&V1, e)).collect();
+        assert_eq!(
+            written,
+            [
+                json!({"task":{"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"},
+                    "history":[{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}]}}),
+                json!({"statusUpdate":{"taskId":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"}}}),
+                json!({"artifactUpdate":{"taskId":"t-1","contextId":"c-1","artifact":{"artifactId":"a-1","parts":[{"text":"x"}]}}}),
+                json!({"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}),
+            ]
+        );
+    }
 }

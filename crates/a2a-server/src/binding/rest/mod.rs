@@ -3,11 +3,13 @@
 //! parameters in; ProtoJSON results, `google.rpc.Status` errors and SSE streams of bare
 //! `StreamResponse`s out, all as `application/a2a+json`.
 //!
-//! This module holds what every REST version shares: resolving a path to its route, the
-//! query, the request body, the error document and the SSE framing. `v1.rs` is the 1.0
-//! version (routes without a version prefix). `v0_3.rs` is the 0.3 version: the routes
-//! under `/v1/...` of a request whose `A2A-Version` does not name 1.x, converted to the 1.0
-//! requests and answered in the 0.3 proto's ProtoJSON.
+//! Each version is a [`Codec`]: its routes, how it decodes a request into a [`Call`], writes a
+//! [`Reply`], frames a stream event and renders an error. This module holds what every version
+//! shares: trying the versions' routes in turn, the version check, the query, the request
+//! body, the call through the handler under the request timeout, the stream permit and the
+//! SSE framing. `v1.rs` is the 1.0 version (routes without a version prefix). `v0_3.rs` is
+//! the 0.3 version: the routes under `/v1/...` of a request whose `A2A-Version` does not name
+//! 1.x, converted to the 1.0 requests and answered in the 0.3 proto's ProtoJSON.
 
 mod v0_3;
 mod v1;
@@ -15,19 +17,70 @@ mod v1;
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use a2a_jsonrpc::{ErrorCode, ErrorInfo};
-use a2a_types::protocol::{Operation, ProtocolVersion, content_type, headers, rest};
+use a2a_types::protocol::{
+    Call, Operation, ProtocolVersion, Reply, StreamRequest, VERSION_0_3, VERSION_1_0, content_type,
+    headers, rest,
+};
 use a2a_types::v1::{StreamResponse, TaskState, Timestamp};
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use crate::binding::jsonrpc::Settings;
+use crate::binding::{Framing, sse_response};
+use crate::common::Settings;
+use crate::common::body::{A2aBody, read_body};
+use crate::common::head::{self, RequestedVersion};
+use crate::common::response;
+use crate::common::sse::StreamPermits;
 use crate::error::A2aError;
 use crate::handler::{CallContext, RequestHandler};
-use crate::http::body::{A2aBody, read_body};
-use crate::http::head::{self, RequestedVersion};
-use crate::http::response;
-use crate::http::sse::{self, Framing, StreamPermits};
+
+/// The protocol versions the routes serve, as the card's interfaces name them.
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3];
+
+/// Every version's routes, in the order they are tried: 0.3 claims its `/v1/...` paths first.
+const CODECS: [&dyn Codec; 2] = [&v0_3::V0_3, &v1::V1];
+
+/// One protocol version of the REST binding: its routes, and the shapes of its requests,
+/// results, stream events and errors. The binding does the rest once for every version: the
+/// version check, the query, the body, the call through [`RequestHandler::call`] or
+/// [`RequestHandler::open`], the request timeout, the stream permit.
+pub(crate) trait Codec: Send + Sync + 'static {
+    /// The protocol version calls of it speak ([`CallContext::protocol_version`]).
+    fn protocol_version(&self) -> ProtocolVersion;
+
+    /// The route of a request whose path is one of this version's; `None` when it is not
+    /// (another version's, tried next). A path that is no route is a 404, a route that takes
+    /// other methods a 405 (with the methods it takes, for `Allow`), a path parameter that is
+    /// not UTF-8 once percent-decoded a 400.
+    fn resolve(&self, head: &http::request::Parts) -> Option<Result<Route, Refused>>;
+
+    /// Whether a request with this `A2A-Version` may call this version's routes.
+    fn check_version(&self, requested: &RequestedVersion) -> Result<(), A2aError>;
+
+    /// The call of `route` from its path parameters, query and body (empty for GET and
+    /// DELETE routes).
+    fn decode(&self, route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError>;
+
+    /// The body of a unary call's answer.
+    fn encode(&self, reply: Reply) -> Result<Vec<u8>, A2aError>;
+
+    /// Writes one stream event as this version's `data:`.
+    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>);
+
+    /// The body of an error (an `event: error`'s data in a stream).
+    fn error(&self, error: &A2aError) -> serde_json::Value;
+
+    /// The media type of its bodies.
+    fn content_type(&self) -> &'static str;
+}
+
+/// The codec of a protocol version the routes serve.
+fn codec(protocol_version: ProtocolVersion) -> &'static dyn Codec {
+    CODECS
+        .into_iter()
+        .find(|c| c.protocol_version() == protocol_version)
+        .unwrap_or(&v1::V1)
+}
 
 /// A request resolved to its route: the operation and its path parameters, percent-decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,62 +97,33 @@ pub(crate) struct Route {
     pub(crate) protocol_version: ProtocolVersion,
 }
 
-/// The route of a request, or the response refusing it: 404 for a path that is no route, 405
-/// (with `Allow`) for a route that takes other methods, 400 for a path parameter that is not
-/// UTF-8 once percent-decoded.
-pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Response<A2aBody>>> {
-    if let Some(legacy) = v0_3::resolve(head) {
-        return legacy;
-    }
-    let path = head.uri.path();
-    let matched = match rest::match_route(head.method.as_str(), path) {
-        Ok(matched) => matched,
-        Err(rest::Mismatch::MethodNotAllowed(allowed)) => {
-            let error = A2aError::invalid_request(format!(
-                "{path} takes {}, not {}",
-                allowed.join(" or "),
-                head.method
-            ))
-            .with_http_status(405);
-            let mut response = error_response(&error);
-            if let Ok(allow) = HeaderValue::from_str(&allowed.join(", ")) {
-                response.headers_mut().insert(header::ALLOW, allow);
-            }
-            return Err(Box::new(response));
-        }
-        Err(_) => return Err(Box::new(error_response(&not_found(&head.method, path)))),
-    };
-    let decode = |name: &str, value: Option<&str>| {
-        value
-            .map(|v| {
-                percent_decode(v, false).map_err(|_| {
-                    let why = "is not UTF-8 once percent-decoded";
-                    Box::new(error_response(&bad_param(name, "path segment", why)))
-                })
-            })
-            .transpose()
-    };
-    Ok(Route {
-        operation: matched.operation,
-        tenant: decode("tenant", matched.tenant)?,
-        task_id: decode(v1::task_field(matched.operation), matched.task_id)?,
-        config_id: decode("id", matched.config_id)?,
-        protocol_version: ProtocolVersion::V1,
-    })
+/// A request no route takes: the error, and for a 405 the methods the path takes.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) error: A2aError,
+    pub(crate) allow: Option<String>,
 }
 
-/// The 404 of a path that is no route of this service.
-fn not_found(method: &Method, path: &str) -> A2aError {
-    A2aError::with_code_info(
-        ErrorCode::METHOD_NOT_FOUND,
-        format!(
-            "no A2A route is {method} {path}; the HTTP+JSON routes are /message:send, \
-             /message:stream, /tasks, /tasks/{{id}}, /tasks/{{id}}:cancel, \
-             /tasks/{{id}}:subscribe, /tasks/{{taskId}}/pushNotificationConfigs[/{{id}}] and \
-             /extendedAgentCard, each also under /{{tenant}}"
-        ),
-    )
-    .with_http_status(404)
+impl From<A2aError> for Refused {
+    fn from(error: A2aError) -> Self {
+        Self { error, allow: None }
+    }
+}
+
+/// The route of a request, or the response refusing it in the shape of the version whose
+/// path it is (see [`Codec::resolve`]).
+pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Response<A2aBody>>> {
+    let (codec, resolved) = CODECS
+        .into_iter()
+        .find_map(|codec| Some((codec, codec.resolve(head)?)))
+        .unwrap_or((&v1::V1, Err(A2aError::method_not_found("no route").into())));
+    resolved.map_err(|refused| {
+        let mut response = error_response(codec, &refused.error);
+        if let Some(allow) = refused.allow.and_then(|a| HeaderValue::from_str(&a).ok()) {
+            response.headers_mut().insert(header::ALLOW, allow);
+        }
+        Box::new(response)
+    })
 }
 
 /// Answers one request to a resolved route. `call` holds the caller (already authenticated)
@@ -117,15 +141,19 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let protocol_version = route.protocol_version;
-    match serve(handler, settings, permits, route, head, body, call).await {
+    let codec = codec(route.protocol_version);
+    match serve(codec, handler, settings, permits, route, head, body, call).await {
         Ok(response) => response,
-        Err(error) if protocol_version == ProtocolVersion::V0_3 => v0_3::error_response(&error),
-        Err(error) => error_response(&error),
+        Err(error) => error_response(codec, &error),
     }
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the request, the codec that reads it and what answers it"
+)]
 async fn serve<B>(
+    codec: &'static dyn Codec,
     handler: &RequestHandler,
     settings: Settings,
     permits: &StreamPermits,
@@ -138,12 +166,7 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let legacy = route.protocol_version == ProtocolVersion::V0_3;
-    if legacy {
-        v0_3::check_version(&head)?;
-    } else {
-        RequestedVersion::of(&head).require_v1()?;
-    }
+    codec.check_version(&RequestedVersion::of(&head))?;
     let query = Query::parse(head.uri.query())?;
     // Every POST route takes a body (`body: "*"` in a2a.proto; SubscribeToTask's POST form an
     // optional one); GET and DELETE routes take none, and a body sent with them is not read.
@@ -161,50 +184,33 @@ where
     } else {
         Bytes::new()
     };
-    let request = if legacy {
-        v0_3::decode(&route, &query, &bytes)?
-    } else {
-        v1::decode(&route, &query, &bytes)?
-    };
+    let request = codec.decode(&route, &query, &bytes)?;
     let mut extensions = call.extensions.clone();
     extensions.extend(query.list(headers::A2A_EXTENSIONS));
     let call = call
         .with_extensions(extensions)
-        .with_tenant(request.tenant().map(str::to_owned));
+        .with_protocol_version(codec.protocol_version());
     match request {
-        v1::Request::Streaming(stream) => {
+        Call::Stream(request) => {
             // The permit first: a refused stream starts nothing.
             let permit = permits.try_acquire()?;
-            let events = v1::open(stream, handler, head::last_event_id(&head), &call).await?;
-            Ok(if legacy {
-                sse::response(events, v0_3::Framing03, permit, settings.keep_alive)
-            } else {
-                sse::response(events, RestFraming, permit, settings.keep_alive)
-            })
-        }
-        v1::Request::Unary(unary) => {
-            let answer = async {
-                match unary {
-                    // 0.3's `GET /v1/card`: the authenticated extended card, as every
-                    // version reads a card.
-                    v1::Unary::GetExtendedAgentCard(_) if legacy => {
-                        let card =
-                            crate::binding::card::legacy_extended_card(handler, &call).await?;
-                        Ok(crate::binding::card::union_json(&card))
-                    }
-                    unary if legacy => {
-                        let operation = route.operation;
-                        Ok(v0_3::result(
-                            operation,
-                            &v1::answer(unary, handler, &call).await?,
-                        ))
-                    }
-                    unary => v1::answer(unary, handler, &call).await,
-                }
+            // Only a subscription resumes; an unreadable Last-Event-ID is its error.
+            let resume = match &request {
+                StreamRequest::SubscribeToTask(_) => head::last_event_id(&head)?,
+                _ => None,
             };
+            let events = handler.open(request, resume, &call).await?;
+            Ok(sse_response(
+                events,
+                RestFraming(codec),
+                permit,
+                settings.keep_alive,
+            ))
+        }
+        Call::Unary(request) => {
+            let answer = async { codec.encode(handler.call(request, &call).await?) };
             match tokio::time::timeout(settings.request_timeout, answer).await {
-                Ok(answer) if legacy => Ok(v0_3::json_response(answer?)),
-                Ok(answer) => Ok(json(StatusCode::OK, answer?)),
+                Ok(body) => Ok(response::full(StatusCode::OK, codec.content_type(), body?)),
                 Err(_) => Err(A2aError::internal(format!(
                     "the call did not finish within {} ms; a task it started goes on and can be \
                      read with GET /tasks/{{id}}",
@@ -213,41 +219,28 @@ where
                 .with_http_status(504)),
             }
         }
+        other => Err(A2aError::unsupported_operation(format!(
+            "{} has no HTTP+JSON route on this server",
+            other.operation()
+        ))),
     }
-}
-
-fn json(status: StatusCode, bytes: Vec<u8>) -> http::Response<A2aBody> {
-    response::full(status, content_type::A2A_JSON, bytes)
 }
 
 // ----- errors ----------------------------------------------------------------------------------
 
-/// An error as this binding answers it: the `google.rpc.Status` document with the mapped HTTP
-/// status, as `application/a2a+json`.
-pub(crate) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
-    json(
+/// An error as `codec` answers it: its error body with the mapped HTTP status.
+fn error_response(codec: &dyn Codec, error: &A2aError) -> http::Response<A2aBody> {
+    response::full(
         response::status(error.http_status()),
-        serde_json::to_vec(&status_document(error)).expect("JSON serializes"),
+        codec.content_type(),
+        serde_json::to_vec(&codec.error(error)).expect("JSON serializes"),
     )
 }
 
-/// `{"error": {"code", "status", "message", "details"}}`, the details led by an `ErrorInfo`:
-/// spec §11.6 makes it a MUST here (several errors share HTTP 400), so an error without one
-/// (a transport failure: 404, 405, 413, ...) gets the one of its code.
-pub(crate) fn status_document(error: &A2aError) -> serde_json::Value {
-    let code = error.code();
-    if error.error_info().is_some() || code.reason().is_none() {
-        return error.to_status_json();
-    }
-    let mut complete = A2aError::new(code, error.message().to_owned())
-        .with_detail(ErrorInfo::for_code(code).to_value());
-    for detail in error.details() {
-        complete = complete.with_detail(detail.clone());
-    }
-    if let Some(status) = error.explicit_http_status() {
-        complete = complete.with_http_status(status);
-    }
-    complete.to_status_json()
+/// An error in the 1.0 shape (a `google.rpc.Status` document), for a refusal before the
+/// request has a route's version (the caller's authentication).
+pub(crate) fn v1_error_response(error: &A2aError) -> http::Response<A2aBody> {
+    error_response(&v1::V1, error)
 }
 
 /// A bad query parameter or path segment: -32602 naming it in a `BadRequest` field violation.
@@ -258,22 +251,73 @@ fn bad_param(name: &str, kind: &str, why: impl fmt::Display) -> A2aError {
 
 // ----- SSE -------------------------------------------------------------------------------------
 
-/// Each event's `data:` is the bare `StreamResponse`. An error after the stream started is an
-/// `event: error` whose data is the `google.rpc.Status` document, as the Python and JS SDKs
-/// frame it (their REST clients read `event: error` as the stream's failure).
-struct RestFraming;
+/// Each event's `data:` is the version's `StreamResponse`. An error after the stream started
+/// is an `event: error` whose data is the version's error body, as the Python and JS SDKs frame
+/// it (their REST clients read `event: error` as the stream's failure).
+struct RestFraming(&'static dyn Codec);
 
 impl Framing for RestFraming {
     fn event(&self, event: &StreamResponse, out: &mut Vec<u8>) {
-        serde_json::to_writer(out, event).expect("events serialize");
+        self.0.event(event, out);
     }
 
     fn error(&self, error: &A2aError, out: &mut Vec<u8>) {
-        serde_json::to_writer(out, &status_document(error)).expect("JSON serializes");
+        serde_json::to_writer(out, &self.0.error(error)).expect("JSON serializes");
     }
 
     fn error_event(&self) -> Option<&'static str> {
         Some("error")
+    }
+}
+
+/// What every version's tests share: a request decoded by its version, a reply encoded.
+#[cfg(test)]
+pub(super) mod testing {
+    use super::*;
+
+    /// The operation and the 1.0 JSON of the request `method path?query` with `body`.
+    pub(crate) fn decoded(
+        method: &str,
+        path_and_query: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (Operation, serde_json::Value) {
+        let mut request = http::Request::builder().method(method).uri(path_and_query);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let head = request.body(()).unwrap().into_parts().0;
+        let route = resolve(&head).unwrap_or_else(|_| panic!("{method} {path_and_query}"));
+        let codec = codec(route.protocol_version);
+        let query = Query::parse(head.uri.query()).unwrap();
+        let call = codec
+            .decode(&route, &query, body.as_bytes())
+            .unwrap_or_else(|e| panic!("{method} {path_and_query}: {e}"));
+        assert_eq!(call.operation(), route.operation);
+        let json = match &call {
+            Call::Unary(request) => serde_json::to_value(request).unwrap(),
+            Call::Stream(request) => serde_json::to_value(request).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        (call.operation(), json)
+    }
+
+    /// The operations of `(method, path?query, body, expected 1.0 JSON)` cases, each decoded
+    /// to its expected request.
+    pub(crate) fn decoded_all(cases: &[(&str, &str, &str, serde_json::Value)]) -> Vec<Operation> {
+        cases
+            .iter()
+            .map(|(method, path, body, expected)| {
+                let (operation, json) = decoded(method, path, &[], body);
+                assert_eq!(&json, expected, "{method} {path}");
+                operation
+            })
+            .collect()
+    }
+
+    /// The body `codec` writes for `reply`.
+    pub(crate) fn encoded(codec: &dyn Codec, reply: Reply) -> serde_json::Value {
+        serde_json::from_slice(&codec.encode(reply).unwrap()).unwrap()
     }
 }
 
@@ -462,36 +506,14 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-/// Percent-decodes `s` (and `+` to a space when `plus_is_space`). A `%` not followed by two hex
-/// digits stays as it is; the result must be UTF-8.
+/// `s` percent-decoded ([`rest::percent_decode`], `+` a space when `plus_is_space`), as UTF-8.
 fn percent_decode(s: &str, plus_is_space: bool) -> Result<String, std::string::FromUtf8Error> {
-    if !s.bytes().any(|b| b == b'%' || (plus_is_space && b == b'+')) {
-        return Ok(s.to_owned());
-    }
-    let hex = |b: u8| char::from(b).to_digit(16);
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(hi), Some(lo)) => {
-                    out.push(u8::try_from(hi * 16 + lo).expect("two hex digits fit a byte"));
-                    i += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' if plus_is_space => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out)
+    String::from_utf8(rest::percent_decode(s, plus_is_space).into_owned())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::v1::{not_found, status_document};
     use super::*;
     use pretty_assertions::assert_eq;
     use serde_json::json;
@@ -798,9 +820,9 @@ mod tests {
             Ok(event),
         ]));
         let permits = StreamPermits::new(1);
-        let response = sse::response(
+        let response = sse_response(
             events,
-            RestFraming,
+            RestFraming(&v1::V1),
             permits.try_acquire().unwrap(),
             std::time::Duration::from_secs(60),
         );

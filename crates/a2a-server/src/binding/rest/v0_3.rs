@@ -12,30 +12,93 @@
 //! "data": [details]}` with the mapped HTTP status: the JS SDK's 0.3 REST client reads `code` and
 //! `message`, the Python SDK's reads `type` and `message`.
 
-use a2a_types::protocol::{Operation, ProtocolVersion};
-use a2a_types::v1::TaskState;
-use http::{Method, StatusCode};
+use a2a_types::protocol::{
+    Call, Operation, ProtocolVersion, Reply, Request, StreamRequest, content_type,
+};
+use a2a_types::v1::{StreamResponse, TaskState};
+use http::Method;
 use serde_json::{Map, Value, json};
 
-use super::v1::{Request, Streaming, Unary};
-use super::{Query, Route, percent_decode};
+use super::{Codec, Query, Refused, Route, percent_decode};
+use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
-use crate::http::body::A2aBody;
-use crate::http::head::RequestedVersion;
-use crate::http::response;
-use crate::http::sse::Framing;
 
-/// The 0.3 route of a request, when it is one: `None` for a path outside `/v1/`, or a request
-/// whose `A2A-Version` names 1.x. A `/v1/` path that is no 0.3 route is a 404 (405 with `Allow`
-/// for a route that takes other methods), in the 0.3 error shape.
-pub(super) fn resolve(
-    head: &http::request::Parts,
-) -> Option<Result<Route, Box<http::Response<A2aBody>>>> {
-    let rest = head.uri.path().strip_prefix("/v1/")?;
-    if RequestedVersion::of(head) == RequestedVersion::V1 {
-        return None;
+/// The 0.3 version of the REST binding: the routes under `/v1/...` of a request whose
+/// `A2A-Version` does not name 1.x, the 0.3 proto's ProtoJSON, the 0.3 error body, as
+/// `application/json`.
+pub(super) struct V0_3;
+
+impl Codec for V0_3 {
+    fn protocol_version(&self) -> ProtocolVersion {
+        ProtocolVersion::V0_3
     }
-    Some(route(&head.method, rest).map_err(|error| Box::new(error_response(&error))))
+
+    /// A path under `/v1/` without a 1.x `A2A-Version`: a 0.3 route, or a 404 (405 for a route
+    /// that takes other methods).
+    fn resolve(&self, head: &http::request::Parts) -> Option<Result<Route, Refused>> {
+        let rest = head.uri.path().strip_prefix("/v1/")?;
+        if RequestedVersion::of(head).is_v1() {
+            return None;
+        }
+        Some(route(&head.method, rest).map_err(Refused::from))
+    }
+
+    /// No header, `0.2.x`/`0.3.x` (a `1.x` header never gets here: its `/v1/...` is the 1.0
+    /// route under the tenant `v1`).
+    fn check_version(&self, version: &RequestedVersion) -> Result<(), A2aError> {
+        match version.legacy() {
+            Ok(None | Some(ProtocolVersion::V0_3)) => Ok(()),
+            _ => Err(A2aError::version_not_supported(format!(
+                "A2A version `{}` is not supported under /v1/, the A2A 0.3 HTTP+JSON \
+                 routes; send no A2A-Version (or 0.3), or use the 1.0 routes (without /v1) with \
+                 `A2A-Version: 1.0`",
+                version.given()
+            ))),
+        }
+    }
+
+    fn decode(&self, route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
+        decode(route, query, body)
+    }
+
+    /// The 0.3 ProtoJSON of the result; the extended card as every version reads it.
+    fn encode(&self, reply: Reply) -> Result<Vec<u8>, A2aError> {
+        let out = match reply {
+            Reply::Card(card) => return Ok(crate::card::union_json(&card)),
+            Reply::Sent(sent) => stream_response(json_of(&sent)),
+            Reply::Task(task) => self::task(json_of(&task)),
+            Reply::PushConfig(config) => push_config(json_of(&config)),
+            Reply::PushConfigs(configs) => {
+                let mut value = json_of(&configs);
+                if let Some(configs) = value.get_mut("configs").and_then(Value::as_array_mut) {
+                    for config in configs.iter_mut() {
+                        *config = push_config(std::mem::take(config));
+                    }
+                }
+                value
+            }
+            other => json_of(&other),
+        };
+        Ok(serde_json::to_vec(&out).expect("JSON serializes"))
+    }
+
+    /// The 0.3 `StreamResponse`.
+    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, &stream_response(json_of(event))).expect("JSON serializes");
+    }
+
+    fn error(&self, error: &A2aError) -> Value {
+        error_body(error)
+    }
+
+    fn content_type(&self) -> &'static str {
+        content_type::JSON
+    }
+}
+
+/// A result's or an event's 1.0 ProtoJSON.
+fn json_of<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("results serialize")
 }
 
 fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
@@ -133,30 +196,10 @@ fn route(method: &Method, rest: &str) -> Result<Route, A2aError> {
     }
 }
 
-/// The version check of the 0.3 routes: no header, `0.2.x`/`0.3.x` (a `1.x` header never gets
-/// here: its `/v1/...` is the 1.0 route under the tenant `v1`).
-pub(super) fn check_version(head: &http::request::Parts) -> Result<(), A2aError> {
-    let version = RequestedVersion::of(head);
-    match crate::binding::jsonrpc::named_version(&version) {
-        Ok(None | Some(ProtocolVersion::V0_3)) => Ok(()),
-        _ => {
-            let given = match &version {
-                RequestedVersion::Other(v) => v.as_str(),
-                _ => "",
-            };
-            Err(A2aError::version_not_supported(format!(
-                "A2A version `{given}` is not supported under /v1/, the A2A 0.3 HTTP+JSON \
-                 routes; send no A2A-Version (or 0.3), or use the 1.0 routes (without /v1) with \
-                 `A2A-Version: 1.0`"
-            )))
-        }
-    }
-}
-
 // ----- requests: 0.3 ProtoJSON -> the 1.0 request message --------------------------------------
 
 /// The 1.0 request of a 0.3 route, from its path, query and body.
-pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Request, A2aError> {
+fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
     let task_id = || Value::String(route.task_id.clone().unwrap_or_default());
     let config_id = || Value::String(route.config_id.clone().unwrap_or_default());
     let request = match route.operation {
@@ -164,9 +207,9 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
             let send = send_request_to_v1(body_value(body)?)?;
             let send = typed(send)?;
             if route.operation == Operation::SendMessage {
-                Request::Unary(Unary::SendMessage(Box::new(send)))
+                Request::SendMessage(Box::new(send)).into()
             } else {
-                Request::Streaming(Streaming::SendStreamingMessage(Box::new(send)))
+                StreamRequest::SendStreamingMessage(Box::new(send)).into()
             }
         }
         Operation::GetTask => {
@@ -175,28 +218,28 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
             if let Some(n) = query.int("historyLength", 0..=i32::MAX)?.filter(|n| *n > 0) {
                 get["historyLength"] = json!(n);
             }
-            Request::Unary(Unary::GetTask(typed(get)?))
+            Request::GetTask(typed(get)?).into()
         }
-        Operation::CancelTask => {
-            Request::Unary(Unary::CancelTask(typed(json!({"id": task_id()}))?))
-        }
+        Operation::CancelTask => Request::CancelTask(typed(json!({"id": task_id()}))?).into(),
         Operation::SubscribeToTask => {
-            Request::Streaming(Streaming::SubscribeToTask(typed(json!({"id": task_id()}))?))
+            StreamRequest::SubscribeToTask(typed(json!({"id": task_id()}))?).into()
         }
         Operation::CreateTaskPushNotificationConfig => {
             let config = push_config_to_v1(body_value(body)?, route.task_id.as_deref())?;
-            Request::Unary(Unary::CreatePushConfig(typed(config)?))
+            Request::CreateTaskPushNotificationConfig(typed(config)?).into()
         }
-        Operation::GetTaskPushNotificationConfig => Request::Unary(Unary::GetPushConfig(typed(
+        Operation::GetTaskPushNotificationConfig => Request::GetTaskPushNotificationConfig(typed(
             json!({"taskId": task_id(), "id": config_id()}),
-        )?)),
+        )?)
+        .into(),
         Operation::ListTaskPushNotificationConfigs => {
-            Request::Unary(Unary::ListPushConfigs(typed(json!({"taskId": task_id()}))?))
+            Request::ListTaskPushNotificationConfigs(typed(json!({"taskId": task_id()}))?).into()
         }
-        Operation::DeleteTaskPushNotificationConfig => Request::Unary(Unary::DeletePushConfig(
+        Operation::DeleteTaskPushNotificationConfig => Request::DeleteTaskPushNotificationConfig(
             typed(json!({"taskId": task_id(), "id": config_id()}))?,
-        )),
-        _ => Request::Unary(Unary::GetExtendedAgentCard(typed(json!({}))?)),
+        )
+        .into(),
+        _ => Request::GetExtendedAgentCard(typed(json!({}))?).into(),
     };
     Ok(request)
 }
@@ -355,29 +398,6 @@ fn push_config_to_v1(body: Value, task_id: Option<&str>) -> Result<Value, A2aErr
 }
 
 // ----- results: 1.0 ProtoJSON -> 0.3 ProtoJSON --------------------------------------------------
-
-/// The 0.3 ProtoJSON of an operation's 1.0 result (its JSON as the 1.0 binding writes it).
-pub(super) fn result(operation: Operation, v1: &[u8]) -> Vec<u8> {
-    let value: Value = serde_json::from_slice(v1).expect("results are JSON");
-    let out = match operation {
-        Operation::SendMessage => stream_response(value),
-        Operation::GetTask | Operation::CancelTask => task(value),
-        Operation::CreateTaskPushNotificationConfig | Operation::GetTaskPushNotificationConfig => {
-            push_config(value)
-        }
-        Operation::ListTaskPushNotificationConfigs => {
-            let mut value = value;
-            if let Some(configs) = value.get_mut("configs").and_then(Value::as_array_mut) {
-                for config in configs.iter_mut() {
-                    *config = push_config(std::mem::take(config));
-                }
-            }
-            value
-        }
-        _ => value,
-    };
-    serde_json::to_vec(&out).expect("JSON serializes")
-}
 
 /// `{"task"|"message"|"statusUpdate"|"artifactUpdate": ...}` in the 0.3 shapes (the 0.3
 /// `SendMessageResponse` and `StreamResponse` use the same keys).
@@ -550,25 +570,6 @@ fn push_config(value: Value) -> Value {
 
 // ----- events and errors --------------------------------------------------------------------------
 
-/// Each SSE event's `data:` is the 0.3 `StreamResponse`; an error after the stream started is an
-/// `event: error` with the 0.3 error body.
-pub(super) struct Framing03;
-
-impl Framing for Framing03 {
-    fn event(&self, event: &a2a_types::v1::StreamResponse, out: &mut Vec<u8>) {
-        let value = serde_json::to_value(event).expect("events serialize");
-        serde_json::to_writer(out, &stream_response(value)).expect("JSON serializes");
-    }
-
-    fn error(&self, error: &A2aError, out: &mut Vec<u8>) {
-        serde_json::to_writer(out, &error_body(error)).expect("JSON serializes");
-    }
-
-    fn error_event(&self) -> Option<&'static str> {
-        Some("error")
-    }
-}
-
 /// `{"code": <JSON-RPC code>, "type": "<ErrorName>", "message": …, "data": [details]}`.
 fn error_body(error: &A2aError) -> Value {
     let code = error.code();
@@ -582,29 +583,97 @@ fn error_body(error: &A2aError) -> Value {
     body
 }
 
-/// An error as the 0.3 routes answer it: the 0.3 error body with the mapped HTTP status, as
-/// `application/json`.
-pub(super) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
-    response::full(
-        response::status(error.http_status()),
-        a2a_types::protocol::content_type::JSON,
-        serde_json::to_vec(&error_body(error)).expect("JSON serializes"),
-    )
-}
-
-/// A 0.3 result, as `application/json`.
-pub(super) fn json_response(bytes: Vec<u8>) -> http::Response<A2aBody> {
-    response::full(
-        StatusCode::OK,
-        a2a_types::protocol::content_type::JSON,
-        bytes,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binding::jsonrpc::testing::replies;
+    use crate::binding::rest::testing::{decoded, decoded_all, encoded};
     use pretty_assertions::assert_eq;
+
+    /// Each 0.3 route under `/v1/` decodes to the 1.0 request of its operation.
+    #[test]
+    fn every_route_decodes_to_the_1_0_request() {
+        let send = r#"{"request":{"messageId":"m-1","role":"ROLE_USER","content":[{"text":"hi"}]},"configuration":{"blocking":true}}"#;
+        let send_v1 = json!({"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]},
+            "configuration":{}});
+        let cases = [
+            ("POST", "/v1/message:send", send, send_v1.clone()),
+            ("POST", "/v1/message:stream", send, send_v1),
+            (
+                "GET",
+                "/v1/tasks/t-1?historyLength=0",
+                "",
+                json!({"id":"t-1"}),
+            ),
+            ("POST", "/v1/tasks/t-1:cancel", "", json!({"id":"t-1"})),
+            ("GET", "/v1/tasks/t-1:subscribe", "", json!({"id":"t-1"})),
+            (
+                "POST",
+                "/v1/tasks/t-1/pushNotificationConfigs",
+                r#"{"name":"tasks/t-1/pushNotificationConfigs/c-1","pushNotificationConfig":{"id":"c-1","url":"https://hook.example/a2a","authentication":{"schemes":["Bearer"]}}}"#,
+                json!({"id":"c-1","taskId":"t-1","url":"https://hook.example/a2a","authentication":{"scheme":"Bearer"}}),
+            ),
+            (
+                "GET",
+                "/v1/tasks/t-1/pushNotificationConfigs/c-1",
+                "",
+                json!({"taskId":"t-1","id":"c-1"}),
+            ),
+            (
+                "GET",
+                "/v1/tasks/t-1/pushNotificationConfigs",
+                "",
+                json!({"taskId":"t-1"}),
+            ),
+            ("GET", "/v1/card", "", json!({})),
+            (
+                "DELETE",
+                "/v1/tasks/t-1/pushNotificationConfigs/c-1",
+                "",
+                json!({"taskId":"t-1","id":"c-1"}),
+            ),
+        ];
+        let operations = decoded_all(&cases);
+        let mut all = Operation::ALL.to_vec();
+        all.retain(|op| *op != Operation::ListTasks);
+        assert_eq!(
+            operations, all,
+            "every operation but ListTasks (0.3 has none)"
+        );
+        // With a 1.x A2A-Version, `/v1/...` is the 1.0 route under the tenant `v1`.
+        let (operation, json) = decoded("GET", "/v1/tasks/t-1", &[("a2a-version", "1.0")], "");
+        assert_eq!(
+            (operation, json),
+            (Operation::GetTask, json!({"tenant":"v1","id":"t-1"}))
+        );
+    }
+
+    /// Each reply in the 0.3 proto's ProtoJSON; the card in the document every version reads.
+    #[test]
+    fn every_reply_in_the_0_3_proto_json() {
+        // (0.3 has no task list: a list reply never comes.)
+        let written: Vec<Value> = replies()
+            .into_iter()
+            .filter(|r| r.kind() != "Tasks")
+            .map(|r| encoded(&V0_3, r))
+            .collect();
+        let task = json!({"id":"t-1","contextId":"c-1","status":{"state":"TASK_STATE_COMPLETED"},
+            "history":[{"messageId":"m-1","role":"ROLE_USER","content":[{"text":"hi"}]}]});
+        let config = json!({"name":"tasks/t-1/pushNotificationConfigs/c-1",
+            "pushNotificationConfig":{"id":"c-1","url":"https://hook.example/a2a"}});
+        assert_eq!(
+            written[..5],
+            [
+                json!({"task": task}),
+                task,
+                config.clone(),
+                json!({"configs":[config]}),
+                json!({}),
+            ]
+        );
+        assert_eq!(written[5]["protocolVersion"], "0.3.0");
+        assert_eq!(written[5]["supportedInterfaces"], json!([]));
+    }
 
     #[test]
     fn parts_both_ways() {

@@ -3,86 +3,143 @@
 //! each result as its ProtoJSON (`DeleteTaskPushNotificationConfig`: `{}`, the JSON of
 //! `google.protobuf.Empty`).
 
-use a2a_jsonrpc::{RawValue, decode_params};
-use a2a_types::protocol::Operation;
+use a2a_jsonrpc::{ErrorCode, ErrorInfo, RawValue, decode_params};
+use a2a_types::protocol::{
+    Call, Operation, ProtocolVersion, Reply, Request, StreamRequest, content_type, rest,
+};
 use a2a_types::v1::{
     CancelTaskRequest, ContextId, DeleteTaskPushNotificationConfigRequest,
     GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
-    ListTaskPushNotificationConfigsRequest, ListTasksRequest, SendMessageRequest,
+    ListTaskPushNotificationConfigsRequest, ListTasksRequest, SendMessageRequest, StreamResponse,
     SubscribeToTaskRequest, TaskId, TaskPushNotificationConfig,
 };
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Query, Route};
+use super::{Codec, Query, Refused, Route, bad_param, percent_decode};
+use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
-use crate::handler::{CallContext, EventStream, RequestHandler};
 
-/// A decoded request: answered with one JSON document, or with a stream.
-#[derive(Debug)]
-pub(super) enum Request {
-    /// The nine operations answered with one JSON document.
-    Unary(Unary),
-    /// `SendStreamingMessage` and `SubscribeToTask`.
-    Streaming(Streaming),
-}
+/// The 1.0 version of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
+/// `google.rpc.Status` errors, as `application/a2a+json`.
+pub(super) struct V1;
 
-/// The operations answered with one JSON document, with their request messages.
-#[derive(Debug)]
-pub(super) enum Unary {
-    SendMessage(Box<SendMessageRequest>),
-    GetTask(GetTaskRequest),
-    ListTasks(ListTasksRequest),
-    CancelTask(CancelTaskRequest),
-    CreatePushConfig(TaskPushNotificationConfig),
-    GetPushConfig(GetTaskPushNotificationConfigRequest),
-    ListPushConfigs(ListTaskPushNotificationConfigsRequest),
-    DeletePushConfig(DeleteTaskPushNotificationConfigRequest),
-    GetExtendedAgentCard(GetExtendedAgentCardRequest),
-}
+impl Codec for V1 {
+    fn protocol_version(&self) -> ProtocolVersion {
+        ProtocolVersion::V1
+    }
 
-/// The operations answered with a stream.
-#[derive(Debug)]
-pub(super) enum Streaming {
-    SendStreamingMessage(Box<SendMessageRequest>),
-    SubscribeToTask(SubscribeToTaskRequest),
-}
-
-impl Request {
-    /// The request's tenant (the path prefix, or the request's own field).
-    pub(super) fn tenant(&self) -> Option<&str> {
-        let tenant = match self {
-            Request::Unary(Unary::SendMessage(r))
-            | Request::Streaming(Streaming::SendStreamingMessage(r)) => &r.tenant,
-            Request::Unary(Unary::GetTask(r)) => &r.tenant,
-            Request::Unary(Unary::ListTasks(r)) => &r.tenant,
-            Request::Unary(Unary::CancelTask(r)) => &r.tenant,
-            Request::Unary(Unary::CreatePushConfig(r)) => &r.tenant,
-            Request::Unary(Unary::GetPushConfig(r)) => &r.tenant,
-            Request::Unary(Unary::ListPushConfigs(r)) => &r.tenant,
-            Request::Unary(Unary::DeletePushConfig(r)) => &r.tenant,
-            Request::Unary(Unary::GetExtendedAgentCard(r)) => &r.tenant,
-            Request::Streaming(Streaming::SubscribeToTask(r)) => &r.tenant,
+    /// Every path not another version's is 1.0's: a route, or a 404 or 405.
+    fn resolve(&self, head: &http::request::Parts) -> Option<Result<Route, Refused>> {
+        let path = head.uri.path();
+        let matched = match rest::match_route(head.method.as_str(), path) {
+            Ok(matched) => matched,
+            Err(rest::Mismatch::MethodNotAllowed(allowed)) => {
+                let error = A2aError::invalid_request(format!(
+                    "{path} takes {}, not {}",
+                    allowed.join(" or "),
+                    head.method
+                ))
+                .with_http_status(405);
+                let allow = Some(allowed.join(", "));
+                return Some(Err(Refused { error, allow }));
+            }
+            Err(_) => return Some(Err(not_found(&head.method, path).into())),
         };
-        tenant.as_deref()
+        let decode = |name: &str, value: Option<&str>| {
+            value
+                .map(|v| {
+                    percent_decode(v, false).map_err(|_| {
+                        let why = "is not UTF-8 once percent-decoded";
+                        Refused::from(bad_param(name, "path segment", why))
+                    })
+                })
+                .transpose()
+        };
+        let route = || {
+            Ok(Route {
+                operation: matched.operation,
+                tenant: decode("tenant", matched.tenant)?,
+                task_id: decode(task_field(matched.operation), matched.task_id)?,
+                config_id: decode("id", matched.config_id)?,
+                protocol_version: ProtocolVersion::V1,
+            })
+        };
+        Some(route())
+    }
+
+    fn check_version(&self, requested: &RequestedVersion) -> Result<(), A2aError> {
+        requested.require_v1()
+    }
+
+    fn decode(&self, route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
+        decode(route, query, body)
+    }
+
+    /// The result's ProtoJSON (`DeleteTaskPushNotificationConfig`: `{}`).
+    fn encode(&self, reply: Reply) -> Result<Vec<u8>, A2aError> {
+        Ok(serde_json::to_vec(&reply).expect("results serialize"))
+    }
+
+    /// The bare `StreamResponse`.
+    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>) {
+        serde_json::to_writer(out, event).expect("events serialize");
+    }
+
+    fn error(&self, error: &A2aError) -> serde_json::Value {
+        status_document(error)
+    }
+
+    fn content_type(&self) -> &'static str {
+        content_type::A2A_JSON
     }
 }
 
+/// The 404 of a path that is no route of this service.
+pub(super) fn not_found(method: &http::Method, path: &str) -> A2aError {
+    A2aError::with_code_info(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "no A2A route is {method} {path}; the HTTP+JSON routes are /message:send, \
+             /message:stream, /tasks, /tasks/{{id}}, /tasks/{{id}}:cancel, \
+             /tasks/{{id}}:subscribe, /tasks/{{taskId}}/pushNotificationConfigs[/{{id}}] and \
+             /extendedAgentCard, each also under /{{tenant}}"
+        ),
+    )
+    .with_http_status(404)
+}
+
+/// `{"error": {"code", "status", "message", "details"}}`, the details led by an `ErrorInfo`:
+/// spec §11.6 makes it a MUST here (several errors share HTTP 400), so an error without one
+/// (a transport failure: 404, 405, 413, ...) gets the one of its code.
+pub(super) fn status_document(error: &A2aError) -> serde_json::Value {
+    let code = error.code();
+    if error.error_info().is_some() || code.reason().is_none() {
+        return error.to_status_json();
+    }
+    let mut complete = A2aError::new(code, error.message().to_owned())
+        .with_detail(ErrorInfo::for_code(code).to_value());
+    for detail in error.details() {
+        complete = complete.with_detail(detail.clone());
+    }
+    if let Some(status) = error.explicit_http_status() {
+        complete = complete.with_http_status(status);
+    }
+    complete.to_status_json()
+}
+
 /// The request field the route's `{id}` or `{taskId}` fills: `id` of the task operations,
-/// `taskId` of the push config ones.
-pub(super) fn task_field(operation: Operation) -> &'static str {
-    match operation {
-        Operation::CreateTaskPushNotificationConfig
-        | Operation::GetTaskPushNotificationConfig
-        | Operation::ListTaskPushNotificationConfigs
-        | Operation::DeleteTaskPushNotificationConfig => "taskId",
-        _ => "id",
+/// `taskId` of the push config ones (as the route's template names it).
+fn task_field(operation: Operation) -> &'static str {
+    if operation.rest_route().path.contains("{taskId}") {
+        "taskId"
+    } else {
+        "id"
     }
 }
 
 /// The request message of `route` from its path parameters, query and body (empty for GET and
 /// DELETE routes).
-pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Request, A2aError> {
+fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
     let tenant = |given: Option<String>| -> Result<Option<String>, A2aError> {
         let from_path = path_wins("tenant", route.tenant.as_deref(), given)?;
         path_wins("tenant", from_path.as_deref(), query.string("tenant")?)
@@ -101,16 +158,16 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
             let mut req: SendMessageRequest = body_of(body)?;
             req.tenant = tenant(req.tenant.take())?;
             if route.operation == Operation::SendMessage {
-                Request::Unary(Unary::SendMessage(Box::new(req)))
+                Request::SendMessage(Box::new(req)).into()
             } else {
-                Request::Streaming(Streaming::SendStreamingMessage(Box::new(req)))
+                StreamRequest::SendStreamingMessage(Box::new(req)).into()
             }
         }
         Operation::GetTask => {
             let mut req = GetTaskRequest::new(task_id(String::new())?);
             req.history_length = query.int("historyLength", 0..=i32::MAX)?;
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::GetTask(req))
+            Request::GetTask(req).into()
         }
         Operation::ListTasks => {
             let mut req = ListTasksRequest::new();
@@ -124,26 +181,26 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
             req.status_timestamp_after = query.timestamp("statusTimestampAfter")?;
             req.include_artifacts = query.boolean("includeArtifacts")?;
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::ListTasks(req))
+            Request::ListTasks(req).into()
         }
         Operation::CancelTask => {
             let mut req: CancelTaskRequest = body_of(body)?;
             req.id = task_id(req.id.into_string())?;
             req.tenant = tenant(req.tenant.take())?;
-            Request::Unary(Unary::CancelTask(req))
+            Request::CancelTask(req).into()
         }
         Operation::SubscribeToTask => {
             let mut req: SubscribeToTaskRequest = body_of(body)?;
             req.id = task_id(req.id.into_string())?;
             req.tenant = tenant(req.tenant.take())?;
-            Request::Streaming(Streaming::SubscribeToTask(req))
+            StreamRequest::SubscribeToTask(req).into()
         }
         Operation::CreateTaskPushNotificationConfig => {
             let mut req: TaskPushNotificationConfig = body_of(body)?;
             let given = req.task_id.take().map(TaskId::into_string);
             req.task_id = Some(task_id(given.unwrap_or_default())?);
             req.tenant = tenant(req.tenant.take())?;
-            Request::Unary(Unary::CreatePushConfig(req))
+            Request::CreateTaskPushNotificationConfig(req).into()
         }
         Operation::GetTaskPushNotificationConfig => {
             let mut req = GetTaskPushNotificationConfigRequest::new(
@@ -151,14 +208,14 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
                 config_id(String::new())?,
             );
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::GetPushConfig(req))
+            Request::GetTaskPushNotificationConfig(req).into()
         }
         Operation::ListTaskPushNotificationConfigs => {
             let mut req = ListTaskPushNotificationConfigsRequest::new(task_id(String::new())?);
             req.page_size = query.int("pageSize", 0..=i32::MAX)?.unwrap_or(0);
             req.page_token = query.string("pageToken")?;
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::ListPushConfigs(req))
+            Request::ListTaskPushNotificationConfigs(req).into()
         }
         Operation::DeleteTaskPushNotificationConfig => {
             let mut req = DeleteTaskPushNotificationConfigRequest::new(
@@ -166,12 +223,12 @@ pub(super) fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Reques
                 config_id(String::new())?,
             );
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::DeletePushConfig(req))
+            Request::DeleteTaskPushNotificationConfig(req).into()
         }
         Operation::GetExtendedAgentCard => {
             let mut req = GetExtendedAgentCardRequest::new();
             req.tenant = tenant(None)?;
-            Request::Unary(Unary::GetExtendedAgentCard(req))
+            Request::GetExtendedAgentCard(req).into()
         }
         other => {
             return Err(A2aError::unsupported_operation(format!(
@@ -212,50 +269,71 @@ fn path_wins(
     }
 }
 
-/// Runs a unary operation and writes its result.
-pub(super) async fn answer(
-    request: Unary,
-    handler: &RequestHandler,
-    call: &CallContext,
-) -> Result<Vec<u8>, A2aError> {
-    fn json<T: Serialize>(value: &T) -> Vec<u8> {
-        serde_json::to_vec(value).expect("results serialize")
-    }
-    Ok(match request {
-        Unary::SendMessage(r) => json(&handler.send_message(*r, call).await?),
-        Unary::GetTask(r) => json(&handler.get_task(r, call).await?),
-        Unary::ListTasks(r) => json(&handler.list_tasks(r, call).await?),
-        Unary::CancelTask(r) => json(&handler.cancel_task(r, call).await?),
-        Unary::CreatePushConfig(r) => json(&handler.create_push_config(r, call).await?),
-        Unary::GetPushConfig(r) => json(&handler.get_push_config(r, call).await?),
-        Unary::ListPushConfigs(r) => json(&handler.list_push_configs(r, call).await?),
-        Unary::DeletePushConfig(r) => {
-            handler.delete_push_config(r, call).await?;
-            b"{}".to_vec()
-        }
-        Unary::GetExtendedAgentCard(r) => json(&handler.get_extended_agent_card(r, call).await?),
-    })
-}
-
-/// Starts a streaming operation. `last_event_id` is the request's `Last-Event-ID` (an
-/// unreadable one is `SubscribeToTask`'s error).
-pub(super) async fn open(
-    request: Streaming,
-    handler: &RequestHandler,
-    last_event_id: Result<Option<u64>, A2aError>,
-    call: &CallContext,
-) -> Result<EventStream, A2aError> {
-    match request {
-        Streaming::SendStreamingMessage(r) => handler.send_streaming_message(*r, call).await,
-        Streaming::SubscribeToTask(r) => {
-            handler.subscribe_to_task(&r.id, last_event_id?, call).await
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binding::jsonrpc::testing::{replies, replies_json};
+    use crate::binding::rest::testing::{decoded_all, encoded};
+    use serde_json::json;
+
+    /// Each route decodes to its operation's request from path, query and body.
+    #[test]
+    fn every_route_decodes_to_its_request() {
+        let send = r#"{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#;
+        let send_v1 = json!({"tenant":"acme","message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hi"}]}});
+        let cases = [
+            ("POST", "/acme/message:send", send, send_v1.clone()),
+            ("POST", "/acme/message:stream", send, send_v1),
+            (
+                "GET",
+                "/tasks/t-1?historyLength=2",
+                "",
+                json!({"id":"t-1","historyLength":2}),
+            ),
+            (
+                "GET",
+                "/tasks?contextId=c-1&status=TASK_STATE_WORKING&pageSize=10&includeArtifacts=true",
+                "",
+                json!({"contextId":"c-1","status":"TASK_STATE_WORKING","pageSize":10,"includeArtifacts":true}),
+            ),
+            ("POST", "/tasks/t-1:cancel", "", json!({"id":"t-1"})),
+            ("GET", "/tasks/t-1:subscribe", "", json!({"id":"t-1"})),
+            (
+                "POST",
+                "/tasks/t-1/pushNotificationConfigs",
+                r#"{"id":"c-1","url":"https://hook.example/a2a"}"#,
+                json!({"id":"c-1","taskId":"t-1","url":"https://hook.example/a2a"}),
+            ),
+            (
+                "GET",
+                "/tasks/t-1/pushNotificationConfigs/c-1",
+                "",
+                json!({"taskId":"t-1","id":"c-1"}),
+            ),
+            (
+                "GET",
+                "/tasks/t-1/pushNotificationConfigs?pageSize=5",
+                "",
+                json!({"taskId":"t-1","pageSize":5}),
+            ),
+            ("GET", "/extendedAgentCard", "", json!({})),
+            (
+                "DELETE",
+                "/tasks/t-1/pushNotificationConfigs/c-1",
+                "",
+                json!({"taskId":"t-1","id":"c-1"}),
+            ),
+        ];
+        assert_eq!(decoded_all(&cases), Operation::ALL);
+    }
+
+    /// Each reply is its ProtoJSON; a deletion `{}`.
+    #[test]
+    fn every_reply_is_its_proto_json() {
+        let written: Vec<serde_json::Value> =
+            replies().into_iter().map(|r| encoded(&V1, r)).collect();
+        assert_eq!(written, replies_json());
+    }
 
     fn route(method: &str, path: &str) -> Route {
         let head = http::Request::builder()
@@ -281,7 +359,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(request.tenant(), Some("acme co"));
-        let Request::Unary(Unary::GetTask(req)) = request else {
+        let Call::Unary(Request::GetTask(req)) = request else {
             panic!("not GetTask: {request:?}");
         };
         assert_eq!(req.id, "t/1");
@@ -296,7 +374,7 @@ mod tests {
         let request = decode(&route("POST", "/message:stream"), &query(""), body).unwrap();
         assert!(matches!(
             request,
-            Request::Streaming(Streaming::SendStreamingMessage(_))
+            Call::Stream(StreamRequest::SendStreamingMessage(_))
         ));
         assert_eq!(request.tenant(), Some("beta"));
         // The query form, for routes without a body.
@@ -312,7 +390,7 @@ mod tests {
             br#"{"url":"https://hook","taskId":"t-1"}"#,
         )
         .unwrap();
-        let Request::Unary(Unary::CreatePushConfig(config)) = request else {
+        let Call::Unary(Request::CreateTaskPushNotificationConfig(config)) = request else {
             panic!("not CreatePushConfig: {request:?}");
         };
         assert_eq!(config.task_id.as_ref().unwrap(), "t-1");
@@ -347,7 +425,7 @@ mod tests {
         // A body that agrees with the path, or leaves the field out, is fine.
         for body in [&b""[..], b"{}", b"{\"id\":\"t-1\"}", b" \n"] {
             let request = decode(&route("POST", "/tasks/t-1:cancel"), &query(""), body).unwrap();
-            let Request::Unary(Unary::CancelTask(req)) = request else {
+            let Call::Unary(Request::CancelTask(req)) = request else {
                 panic!("not CancelTask: {request:?}");
             };
             assert_eq!(req.id, "t-1");

@@ -2,19 +2,21 @@
 //! `A2A-Extensions`, `Last-Event-ID`) and the caller (through the [`Authenticator`]).
 
 use a2a_jsonrpc::A2aError;
-use a2a_types::protocol::headers;
+use a2a_types::protocol::{ProtocolVersion, VersionNumber, headers};
 use a2a_types::trace::TraceContext;
 use http::HeaderValue;
 
 use crate::auth::{AuthError, Authenticator, Principal};
 
-/// The protocol version a request asks for (spec 1.0 §3.6).
+/// The protocol version a request asks for (spec 1.0 §3.6): its `A2A-Version` header, or the
+/// query parameter of that name, read by [`VersionNumber`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum RequestedVersion {
     /// No `A2A-Version` (or an empty one): the request speaks 0.3.
     Missing,
-    /// `1`, `1.0`, `1.0.1`, `1.9`: any 1.x (patch versions are ignored).
-    V1,
+    /// A version this server speaks: 1.x (patch versions are ignored), 0.2 or 0.3, 0.1; with
+    /// the text as sent.
+    Known(ProtocolVersion, String),
     /// Anything else, as sent.
     Other(String),
 }
@@ -29,26 +31,47 @@ impl RequestedVersion {
         if value.is_empty() {
             return RequestedVersion::Missing;
         }
-        let well_formed = value
-            .split('.')
-            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-        if well_formed && value.split('.').next() == Some("1") {
-            RequestedVersion::V1
-        } else {
-            RequestedVersion::Other(value.to_owned())
+        match VersionNumber::parse(value).and_then(VersionNumber::protocol_version) {
+            Some(version) => RequestedVersion::Known(version, value.to_owned()),
+            None => RequestedVersion::Other(value.to_owned()),
+        }
+    }
+
+    /// The text as sent; empty when there is none.
+    pub(crate) fn given(&self) -> &str {
+        match self {
+            RequestedVersion::Missing => "",
+            RequestedVersion::Known(_, given) | RequestedVersion::Other(given) => given,
+        }
+    }
+
+    /// True for a 1.x version.
+    pub(crate) fn is_v1(&self) -> bool {
+        matches!(self, RequestedVersion::Known(ProtocolVersion::V1, _))
+    }
+
+    /// The legacy version it names: `Some` for 0.2/0.3 (0.3) and 0.1 (0.1); `None` for none
+    /// named (no header, or 1.x, which names no legacy version: the method or route decides);
+    /// `Err` for any other version.
+    pub(crate) fn legacy(&self) -> Result<Option<ProtocolVersion>, ()> {
+        match self {
+            RequestedVersion::Missing | RequestedVersion::Known(ProtocolVersion::V1, _) => Ok(None),
+            RequestedVersion::Known(version, _) => Ok(Some(*version)),
+            RequestedVersion::Other(_) => Err(()),
         }
     }
 
     /// Checks that the request speaks 1.x, the version of the 1.0 methods and routes.
     pub(crate) fn require_v1(&self) -> Result<(), A2aError> {
         match self {
-            RequestedVersion::V1 => Ok(()),
+            _ if self.is_v1() => Ok(()),
             RequestedVersion::Missing => Err(A2aError::version_not_supported(
                 "a request without an A2A-Version header is taken as A2A 0.3, and this method \
                  is one of A2A 1.0; send the header `A2A-Version: 1.0`",
             )),
-            RequestedVersion::Other(v) => Err(A2aError::version_not_supported(format!(
-                "A2A version `{v}` is not supported; this endpoint serves 1.0 (send `A2A-Version: 1.0`)"
+            other => Err(A2aError::version_not_supported(format!(
+                "A2A version `{}` is not supported; this endpoint serves 1.0 (send `A2A-Version: 1.0`)",
+                other.given()
             ))),
         }
     }
@@ -147,30 +170,41 @@ mod tests {
 
     #[test]
     fn versions() {
+        let of = |headers: &[(&str, &str)], uri: &str| RequestedVersion::of(&head(headers, uri));
         for v1 in ["1.0", "1.0.1", " 1.3 ", "1"] {
+            let version = of(&[("A2A-Version", v1)], "/");
+            assert!(version.is_v1(), "{v1}");
+            assert_eq!(version.given(), v1.trim());
+            assert_eq!(version.legacy(), Ok(None));
+        }
+        assert_eq!(of(&[], "/"), RequestedVersion::Missing);
+        assert_eq!(of(&[("a2a-version", "")], "/"), RequestedVersion::Missing);
+        assert!(of(&[], "/?A2A-Version=1.0").is_v1());
+        for (v, legacy) in [
+            ("0.3", ProtocolVersion::V0_3),
+            ("0.3.0", ProtocolVersion::V0_3),
+            ("0.2.5", ProtocolVersion::V0_3),
+            ("0.1", ProtocolVersion::V0_1),
+        ] {
             assert_eq!(
-                RequestedVersion::of(&head(&[("A2A-Version", v1)], "/")),
-                RequestedVersion::V1
+                of(&[("A2A-Version", v)], "/").legacy(),
+                Ok(Some(legacy)),
+                "{v}"
             );
         }
-        assert_eq!(
-            RequestedVersion::of(&head(&[], "/")),
-            RequestedVersion::Missing
-        );
-        assert_eq!(
-            RequestedVersion::of(&head(&[("a2a-version", "")], "/")),
-            RequestedVersion::Missing
-        );
-        assert_eq!(
-            RequestedVersion::of(&head(&[], "/?A2A-Version=1.0")),
-            RequestedVersion::V1
-        );
-        for other in ["0.3", "2.0", "1.x", "v1.0"] {
-            assert_eq!(
-                RequestedVersion::of(&head(&[("A2A-Version", other)], "/")),
-                RequestedVersion::Other(other.to_owned())
-            );
+        for other in ["2.0", "0.4", "1.x", "v1.0", "0", "0..3", "0.3."] {
+            let version = of(&[("A2A-Version", other)], "/");
+            assert_eq!(version, RequestedVersion::Other(other.to_owned()));
+            assert_eq!(version.legacy(), Err(()), "{other}");
         }
+        assert_eq!(RequestedVersion::Missing.legacy(), Ok(None));
+        assert_eq!(
+            of(&[("A2A-Version", "0.3")], "/")
+                .require_v1()
+                .unwrap_err()
+                .message(),
+            "A2A version `0.3` is not supported; this endpoint serves 1.0 (send `A2A-Version: 1.0`)"
+        );
     }
 
     #[test]

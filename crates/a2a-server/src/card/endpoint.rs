@@ -1,4 +1,4 @@
-//! The agent card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
+//! The card at its well-known paths (`/.well-known/agent-card.json`, and the 0.1/0.2
 //! `/.well-known/agent.json`), with `Cache-Control`, `ETag` and `Last-Modified`, answering
 //! conditional requests with 304 (spec 1.0 §8.6).
 //!
@@ -10,27 +10,26 @@ use std::time::SystemTime;
 
 use a2a_jsonrpc::A2aError;
 use a2a_types::protocol::content_type;
-use a2a_types::v1::{AgentCard, AgentInterface};
+use a2a_types::v1::AgentCard;
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use crate::http::body::A2aBody;
-use crate::http::response;
-use crate::service::InterfaceUrl;
+use super::Interface;
+use crate::common::body::A2aBody;
+use crate::common::response;
 
 /// The card endpoint.
 #[derive(Debug)]
 pub(crate) struct CardEndpoint {
     /// The card as configured, without the interfaces this service serves.
     card: AgentCard,
-    /// The interfaces this service serves: (binding, protocol version, where relative to the
-    /// base URL).
-    ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
+    /// The interfaces this service serves, listed first.
+    ours: Vec<Interface>,
     /// The card as served, when the public URL is known.
     fixed: Option<Rendered>,
     /// How the card is signed (only the card at a configured public URL is).
     #[cfg(feature = "signing")]
-    signing: Option<crate::signing::CardSigning>,
+    signing: Option<super::CardSigning>,
     last_modified: HeaderValue,
     modified_at: SystemTime,
     cache_control: HeaderValue,
@@ -48,10 +47,10 @@ impl CardEndpoint {
     /// clients reach the service, if known (else each request's `Host` decides).
     pub(crate) fn new(
         card: AgentCard,
-        ours: Vec<(&'static str, &'static str, InterfaceUrl)>,
+        ours: Vec<Interface>,
         public_url: Option<&str>,
         max_age: u32,
-        #[cfg(feature = "signing")] signing: Option<crate::signing::CardSigning>,
+        #[cfg(feature = "signing")] signing: Option<super::CardSigning>,
     ) -> Self {
         let modified_at = SystemTime::now();
         #[cfg(feature = "signing")]
@@ -85,18 +84,7 @@ impl CardEndpoint {
 
     /// The configured card with this service's interfaces first, at `base`.
     pub(crate) fn card_at(&self, base: &str) -> AgentCard {
-        let mut card = self.card.clone();
-        let base = base.trim_end_matches('/');
-        let ours: Vec<AgentInterface> = self
-            .ours
-            .iter()
-            .map(|(binding, version, at)| AgentInterface::new(at.url(base), *binding, *version))
-            .collect();
-        card.supported_interfaces.retain(|i| !ours.contains(i));
-        card.supported_interfaces.splice(0..0, ours);
-        #[cfg(feature = "push")]
-        crate::push::locate_jwks(&mut card, base);
-        card
+        super::card_at(&self.card, &self.ours, base)
     }
 
     /// The card at `base` as served; signed when `sign` and the service signs its card.
@@ -194,56 +182,6 @@ impl CardEndpoint {
                 modified <= since
             })
     }
-}
-
-/// The path of the 0.2 authenticated extended card for a JSON-RPC endpoint at `rpc_path`:
-/// `{url}/../agent/authenticatedExtendedCard`, the sibling `agent/authenticatedExtendedCard`
-/// of the endpoint (`/agent/authenticatedExtendedCard` for an endpoint at `/` or `/a2a`).
-pub(crate) fn v0_2_extended_card_path(rpc_path: &str) -> String {
-    let parent = match rpc_path.trim_end_matches('/').rsplit_once('/') {
-        Some((parent, _)) => parent,
-        None => "",
-    };
-    format!(
-        "{parent}/{}",
-        a2a_types::protocol::paths::V0_2_EXTENDED_CARD
-    )
-}
-
-/// The 0.2 authenticated extended card (`GET {url}/../agent/authenticatedExtendedCard`), for
-/// an authenticated caller: the handler's extended card as every version reads it (see
-/// [`union_json`]), its interfaces those of the public card when it lists none. Refusals are
-/// `google.rpc.Status` documents: 400 `UNSUPPORTED_OPERATION` when the card declares no
-/// extended card, 400 `EXTENDED_AGENT_CARD_NOT_CONFIGURED` when none is configured, 405 for a
-/// method other than GET.
-pub(crate) async fn v0_2_extended_card(
-    handler: &crate::handler::RequestHandler,
-    head: &http::request::Parts,
-    call: &crate::handler::CallContext,
-) -> http::Response<A2aBody> {
-    if let Some(refused) = only_get(head, "the extended agent card") {
-        return refused;
-    }
-    match legacy_extended_card(handler, call).await {
-        Ok(card) => response::full(StatusCode::OK, content_type::JSON, union_json(&card)),
-        Err(error) => error_response(&error),
-    }
-}
-
-/// The extended card a legacy client reads (0.2's GET, 0.3's `agent/getAuthenticatedExtendedCard`
-/// and `GET /v1/card`): the handler's, with the public card's interfaces when it lists none (a
-/// legacy card names its endpoint in `url`).
-pub(crate) async fn legacy_extended_card(
-    handler: &crate::handler::RequestHandler,
-    call: &crate::handler::CallContext,
-) -> Result<AgentCard, A2aError> {
-    let request = a2a_types::v1::GetExtendedAgentCardRequest::default();
-    let mut card = handler.get_extended_agent_card(request, call).await?;
-    if card.supported_interfaces.is_empty() {
-        card.supported_interfaces
-            .clone_from(&handler.card().supported_interfaces);
-    }
-    Ok(card)
 }
 
 /// The card as every version reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
@@ -352,7 +290,7 @@ fn request_base(head: &http::request::Parts) -> Option<String> {
 }
 
 /// The 405 (with `Allow: GET, HEAD`) for a request to `what` that is neither `GET` nor `HEAD`.
-fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
+pub(crate) fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2aBody>> {
     if head.method == Method::GET || head.method == Method::HEAD {
         return None;
     }
@@ -366,7 +304,7 @@ fn only_get(head: &http::request::Parts, what: &str) -> Option<http::Response<A2
 }
 
 /// A card endpoint's error: a `google.rpc.Status` document.
-fn error_response(error: &A2aError) -> http::Response<A2aBody> {
+pub(crate) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
     response::full(
         response::status(error.http_status()),
         content_type::JSON,
@@ -377,6 +315,7 @@ fn error_response(error: &A2aError) -> http::Response<A2aBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::InterfaceUrl;
 
     fn head(method: &str, headers: &[(&str, &str)]) -> http::request::Parts {
         let mut request = http::Request::builder()
@@ -392,9 +331,9 @@ mod tests {
         CardEndpoint::new(
             AgentCard::new("A", "An agent", "1.0.0"),
             vec![
-                ("JSONRPC", "1.0", InterfaceUrl::Path("/".to_owned())),
-                ("HTTP+JSON", "1.0", InterfaceUrl::Path(String::new())),
-                ("GRPC", "1.0", InterfaceUrl::Authority),
+                Interface::new("JSONRPC", "1.0", InterfaceUrl::Path("/".to_owned())),
+                Interface::new("HTTP+JSON", "1.0", InterfaceUrl::Path(String::new())),
+                Interface::new("GRPC", "1.0", InterfaceUrl::Authority),
             ],
             public_url,
             300,

@@ -1,30 +1,4 @@
-//! Signed agent cards (A2A 1.0 §8.4; feature `signing`, on by default): the service signs the
-//! card it serves with a key of yours, a JWS with a detached payload over the card's canonical
-//! (RFC 8785) 1.0 form without `signatures`, and publishes the public key in its JWKS at
-//! `/.well-known/jwks.json`, which the signature's `jku` names (`docs/security.md`).
-//!
-//! ```
-//! use a2a_server::{A2aService, agent::agent_fn, signing::CardSigning};
-//! use a2a_jose::{Algorithm, SigningKey};
-//! use a2a_types::v1::AgentCard;
-//!
-//! let key = SigningKey::generate(Algorithm::Es256).unwrap().with_kid("card-2026");
-//! let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
-//! let service = A2aService::builder(agent, AgentCard::new("A", "An agent", "1.0.0"))
-//!     .public_url("https://agent.example")
-//!     .sign_card(CardSigning::new(key))
-//!     .build();
-//! let signature = &service.card().signatures[0];
-//! let header = a2a_jose::card::Signature::new(&signature.protected, &signature.signature).header().unwrap();
-//! assert_eq!(header.kid.as_deref(), Some("card-2026"));
-//! assert_eq!(header.jku.as_deref(), Some("https://agent.example/.well-known/jwks.json"));
-//! ```
-//!
-//! The card is signed when the service is built, as served at its
-//! [`public_url`](crate::ServiceBuilder::public_url), and again whenever what is served
-//! changes. A service without a public URL serves its card unsigned (and says so in a
-//! warning): without one, each request's `Host` header names the agent's URL, and signing a
-//! card that names whatever host a caller sent would hand out signed cards pointing anywhere.
+//! Signed agent cards (feature `signing`): [`CardSigning`].
 
 use std::fmt;
 use std::sync::Arc;
@@ -32,7 +6,33 @@ use std::sync::Arc;
 use a2a_jose::{Jwk, SigningKey};
 use a2a_types::v1::{AgentCard, AgentCardSignature};
 
-/// How the service signs its card: the key, and the `jku` the signature names.
+/// How the service signs its card (A2A 1.0 §8.4; feature `signing`, on by default): the service
+/// signs the card it serves with a key of yours, a JWS with a detached payload over the card's canonical
+/// (RFC 8785) 1.0 form without `signatures`, and publishes the public key in its JWKS at
+/// `/.well-known/jwks.json`, which the signature's `jku` names (`docs/security.md`).
+///
+/// ```
+/// use a2a_server::{A2aService, agent::agent_fn, card::CardSigning};
+/// use a2a_jose::{Algorithm, SigningKey};
+/// use a2a_types::v1::AgentCard;
+///
+/// let key = SigningKey::generate(Algorithm::Es256).unwrap().with_kid("card-2026");
+/// let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
+/// let service = A2aService::builder(agent, AgentCard::new("A", "An agent", "1.0.0"))
+///     .public_url("https://agent.example")
+///     .sign_card(CardSigning::new(key))
+///     .build();
+/// let signature = &service.card().signatures[0];
+/// let header = a2a_jose::card::Signature::new(&signature.protected, &signature.signature).header().unwrap();
+/// assert_eq!(header.kid.as_deref(), Some("card-2026"));
+/// assert_eq!(header.jku.as_deref(), Some("https://agent.example/.well-known/jwks.json"));
+/// ```
+///
+/// The card is signed when the service is built, as served at its
+/// [`public_url`](crate::ServiceBuilder::public_url), and again whenever what is served
+/// changes. A service without a public URL serves its card unsigned (and says so in a
+/// warning): without one, each request's `Host` header names the agent's URL, and signing a
+/// card that names whatever host a caller sent would hand out signed cards pointing anywhere.
 #[derive(Clone)]
 pub struct CardSigning {
     key: Arc<SigningKey>,

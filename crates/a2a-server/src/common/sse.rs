@@ -1,6 +1,6 @@
-//! The one SSE writer: a stream of task events as `text/event-stream`, each event's `data:`
-//! framed by the binding, `id: <seq>` for resumption, keep-alive comments while idle, and one
-//! permit of the service's stream limit held for the stream's life.
+//! The one SSE writer: a stream of events the binding framed ([`event`]) as
+//! `text/event-stream`, keep-alive comments while idle, and one permit of the service's stream
+//! limit held for the stream's life. It knows neither the handler nor any binding's wire.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -9,28 +9,13 @@ use std::time::Duration;
 use a2a_jsonrpc::A2aError;
 use a2a_sse::KeepAlive;
 use a2a_types::protocol::content_type;
-use a2a_types::v1::StreamResponse;
 use bytes::Bytes;
+use futures_core::Stream;
 use http::{HeaderValue, StatusCode, header};
 use http_body::Frame;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::body::A2aBody;
-use crate::handler::EventStream;
-
-/// How a binding writes the JSON of one SSE `data:` line. Compact JSON has no line breaks
-/// (serde_json escapes them inside strings), so each event is a single `data:` line.
-pub(crate) trait Framing: Send + 'static {
-    /// Writes the JSON for one event.
-    fn event(&self, event: &StreamResponse, out: &mut Vec<u8>);
-    /// Writes the JSON for an error that ends the stream.
-    fn error(&self, error: &A2aError, out: &mut Vec<u8>);
-    /// The SSE `event:` type of that error event, if the binding names one (default: none, a
-    /// plain `message` event).
-    fn error_event(&self) -> Option<&'static str> {
-        None
-    }
-}
 
 /// The service's limit on open streams.
 #[derive(Clone, Debug)]
@@ -70,19 +55,42 @@ impl StreamPermits {
     }
 }
 
-/// The SSE response for `stream`, framed by `framing`; keep-alive comments after `keep_alive`
-/// of silence.
-pub(crate) fn response(
-    stream: EventStream,
-    framing: impl Framing,
+/// One SSE event: `event: <name>` when it has one, `data: ` and what `data` writes (compact
+/// JSON, which has no line breaks: serde_json escapes them inside strings, so the event is a
+/// single `data:` line), `id: <id>` when it has one, and the blank line that ends it.
+pub(crate) fn event(name: Option<&str>, id: Option<u64>, data: impl FnOnce(&mut Vec<u8>)) -> Bytes {
+    use std::io::Write as _;
+    let mut buf = Vec::with_capacity(512);
+    if let Some(name) = name {
+        buf.extend_from_slice(b"event: ");
+        buf.extend_from_slice(name.as_bytes());
+        buf.push(b'\n');
+    }
+    buf.extend_from_slice(b"data: ");
+    data(&mut buf);
+    buf.push(b'\n');
+    if let Some(id) = id {
+        writeln!(buf, "id: {id}").expect("writing to a Vec cannot fail");
+    }
+    buf.push(b'\n');
+    Bytes::from(buf)
+}
+
+/// The SSE response of `events`, each made by [`event`]: `Ok` for an event, `Err` for the last
+/// one (an error), after which the stream ends; keep-alive comments after `keep_alive` of
+/// silence; `permit` held until the stream ends.
+pub(crate) fn response<S>(
+    events: S,
     permit: StreamPermit,
     keep_alive: Duration,
-) -> http::Response<A2aBody> {
+) -> http::Response<A2aBody>
+where
+    S: Stream<Item = Result<Bytes, Bytes>> + Send + 'static,
+{
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    struct State<F> {
-        stream: EventStream,
-        framing: F,
+    struct State<S> {
+        events: std::pin::Pin<Box<S>>,
         ticker: tokio::time::Interval,
         interval: Duration,
         last_write: tokio::time::Instant,
@@ -91,8 +99,7 @@ pub(crate) fn response(
         _permit: StreamPermit,
     }
     let state = State {
-        stream,
-        framing,
+        events: Box::pin(events),
         ticker,
         interval: keep_alive,
         last_write: tokio::time::Instant::now(),
@@ -108,29 +115,15 @@ pub(crate) fn response(
         let bytes = loop {
             tokio::select! {
                 biased;
-                next = st.stream.next() => break match next {
-                    None => return None,
-                    Some(Ok(event)) => {
+                next = st.events.next() => break match next? {
+                    Ok(event) => {
                         st.last_write = tokio::time::Instant::now();
-                        let mut buf = Vec::with_capacity(512);
-                        buf.extend_from_slice(b"data: ");
-                        st.framing.event(&event.event, &mut buf);
-                        end_event(&mut buf, event.seq);
-                        Bytes::from(buf)
+                        event
                     }
-                    Some(Err(err)) => {
+                    Err(last) => {
                         // An error ends the stream: nothing may follow it.
                         st.done = true;
-                        let mut buf = Vec::with_capacity(256);
-                        if let Some(name) = st.framing.error_event() {
-                            buf.extend_from_slice(b"event: ");
-                            buf.extend_from_slice(name.as_bytes());
-                            buf.push(b'\n');
-                        }
-                        buf.extend_from_slice(b"data: ");
-                        st.framing.error(&err, &mut buf);
-                        end_event(&mut buf, None);
-                        Bytes::from(buf)
+                        last
                     }
                 },
                 _ = st.ticker.tick() => {
@@ -157,27 +150,18 @@ pub(crate) fn response(
     response
 }
 
-/// Ends the `data:` line, adds `id: <seq>` when the event has one, and the blank line.
-fn end_event(buf: &mut Vec<u8>, seq: Option<u64>) {
-    use std::io::Write as _;
-    buf.push(b'\n');
-    if let Some(seq) = seq {
-        writeln!(buf, "id: {seq}").expect("writing to a Vec cannot fail");
-    }
-    buf.push(b'\n');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn events_end_with_their_id_and_a_blank_line() {
-        let mut buf = b"data: {}".to_vec();
-        end_event(&mut buf, Some(12));
-        assert_eq!(buf, b"data: {}\nid: 12\n\n");
-        let mut buf = b"data: {}".to_vec();
-        end_event(&mut buf, None);
-        assert_eq!(buf, b"data: {}\n\n");
+        let data = |out: &mut Vec<u8>| out.extend_from_slice(b"{}");
+        assert_eq!(event(None, Some(12), data), "data: {}\nid: 12\n\n");
+        assert_eq!(event(None, None, data), "data: {}\n\n");
+        assert_eq!(
+            event(Some("error"), None, data),
+            "event: error\ndata: {}\n\n"
+        );
     }
 }

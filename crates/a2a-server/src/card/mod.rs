@@ -1,0 +1,325 @@
+//! The agent card as the service presents it, assembled in one place: the configured card with
+//! push delivery declared (or corrected to false), this service's interfaces first (one per
+//! binding and protocol version), the signed-delivery extension's `jwksUrl` made absolute, the
+//! card's signature ([`CardSigning`]); the JWKS the service serves; and
+//! the endpoints that serve them, one document for every protocol version.
+//!
+//! [`ServiceBuilder::build`](crate::ServiceBuilder::build) assembles the card once; the
+//! handler gets the public card from there, the card endpoint the rest.
+
+mod endpoint;
+#[cfg(feature = "signing")]
+mod signing;
+
+use a2a_types::protocol::{VersionNumber, paths};
+use a2a_types::v1::{AgentCard, AgentInterface};
+#[cfg(feature = "signing")]
+use bytes::Bytes;
+
+#[cfg(feature = "signing")]
+pub(crate) use endpoint::jwks_response;
+pub(crate) use endpoint::{CardEndpoint, error_response, only_get, union_json};
+#[cfg(feature = "signing")]
+pub use signing::CardSigning;
+
+/// The path of the agent card (A2A 0.3 and 1.0): [`a2a_types::protocol::paths::AGENT_CARD`].
+pub const AGENT_CARD_PATH: &str = paths::AGENT_CARD;
+/// The path of the agent card in A2A 0.1 and 0.2:
+/// [`a2a_types::protocol::paths::LEGACY_AGENT_CARD`].
+pub const LEGACY_AGENT_CARD_PATH: &str = paths::LEGACY_AGENT_CARD;
+
+/// An interface the card announces: a protocol binding (`JSONRPC`, `HTTP+JSON`, `GRPC`, ...) in
+/// a protocol version (`1.0`, `0.3`, ...), reached at a URL relative to the service's.
+///
+/// ```
+/// use a2a_server::card::{Interface, InterfaceUrl};
+///
+/// let grpc = Interface::new("GRPC", "1.0", InterfaceUrl::Port(50051));
+/// assert_eq!(grpc.url.url("http://agent.example:7420"), "agent.example:50051");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Interface {
+    /// The protocol binding, as the card's `protocolBinding` names it
+    /// ([`a2a_types::v1::binding`]).
+    pub binding: String,
+    /// The protocol version, as the card's `protocolVersion` names it (`1.0`, `0.3`, `0.1`).
+    pub version: String,
+    /// Where it is reached, relative to the service's URL.
+    pub url: InterfaceUrl,
+}
+
+impl Interface {
+    /// The interface of `binding` in `version`, reached at `url`.
+    pub fn new(binding: impl Into<String>, version: impl Into<String>, url: InterfaceUrl) -> Self {
+        Self {
+            binding: binding.into(),
+            version: version.into(),
+            url,
+        }
+    }
+
+    /// The card's entry for this interface when the service is reached at `base`.
+    fn at(&self, base: &str) -> AgentInterface {
+        AgentInterface::new(
+            self.url.url(base),
+            self.binding.as_str(),
+            self.version.as_str(),
+        )
+    }
+}
+
+/// Where an interface the service announces in its card is reached, relative to the URL clients
+/// reach the service at (the [`public_url`](crate::ServiceBuilder::public_url), or the URL of each
+/// card request): see [`ServiceBuilder::interface`](crate::ServiceBuilder::interface).
+///
+/// ```
+/// use a2a_server::card::InterfaceUrl;
+///
+/// let base = "https://agent.example.com/a2a";
+/// assert_eq!(InterfaceUrl::Path("/rpc".into()).url(base), "https://agent.example.com/a2a/rpc");
+/// assert_eq!(InterfaceUrl::Authority.url(base), "agent.example.com:443");
+/// assert_eq!(InterfaceUrl::Port(50051).url("http://[::1]:7420"), "[::1]:50051");
+/// assert_eq!(InterfaceUrl::Url("grpc.example.com:8443".into()).url(base), "grpc.example.com:8443");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InterfaceUrl {
+    /// The base URL with this path appended (`""` for the base URL itself).
+    Path(String),
+    /// `host:port` of the base URL (the scheme's default port when it names none): the form of a
+    /// gRPC interface's URL (spec 1.0 §4), for gRPC served on the same port.
+    Authority,
+    /// `host:port` with the base URL's host and this port: gRPC on a port of its own.
+    Port(u16),
+    /// This URL, as it is.
+    Url(String),
+}
+
+impl InterfaceUrl {
+    /// The interface's URL when the service is reached at `base` (`scheme://host[:port][/path]`).
+    pub fn url(&self, base: &str) -> String {
+        let base = base.trim_end_matches('/');
+        let (scheme, rest) = base.split_once("://").unwrap_or(("http", base));
+        let authority = rest.split('/').next().unwrap_or(rest);
+        let (host, port) = match authority.rfind(':') {
+            Some(i) if !authority[i..].contains(']') => {
+                (&authority[..i], Some(&authority[i + 1..]))
+            }
+            _ => (authority, None),
+        };
+        match self {
+            InterfaceUrl::Path(path) => format!("{base}{path}"),
+            InterfaceUrl::Authority => {
+                let default = if scheme.eq_ignore_ascii_case("https") {
+                    "443"
+                } else {
+                    "80"
+                };
+                format!("{host}:{}", port.unwrap_or(default))
+            }
+            InterfaceUrl::Port(port) => format!("{host}:{port}"),
+            InterfaceUrl::Url(url) => url.clone(),
+        }
+    }
+}
+
+/// A binding this service serves itself: its name, where, and the protocol versions it speaks
+/// there.
+#[derive(Clone, Debug)]
+pub(crate) struct Served {
+    pub(crate) binding: &'static str,
+    pub(crate) url: InterfaceUrl,
+    pub(crate) versions: &'static [&'static str],
+}
+
+/// The interfaces the card lists first, in the order of preference: the newest version of
+/// each binding the service serves (in the order of `served`), then `added` (bindings served
+/// beside it, such as gRPC), then the older versions, newest first.
+pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interface> {
+    let mut versions: Vec<&str> = served
+        .iter()
+        .flat_map(|s| s.versions.iter().copied())
+        .collect();
+    versions.sort_by_key(|v| std::cmp::Reverse(VersionNumber::parse(v)));
+    versions.dedup();
+    let mut added = Some(added);
+    let mut out = Vec::new();
+    for version in versions {
+        for binding in served.iter().filter(|s| s.versions.contains(&version)) {
+            out.push(Interface::new(
+                binding.binding,
+                version,
+                binding.url.clone(),
+            ));
+        }
+        out.extend(added.take().into_iter().flatten());
+    }
+    out.extend(added.into_iter().flatten());
+    out
+}
+
+/// What the card is assembled from.
+pub(crate) struct Parts<'a> {
+    /// The card as configured.
+    pub(crate) card: AgentCard,
+    /// The interfaces this service announces first ([`interfaces`]).
+    pub(crate) interfaces: Vec<Interface>,
+    /// Where clients reach the service, when configured.
+    pub(crate) public_url: Option<&'a str>,
+    /// `Cache-Control: max-age` of the card and the JWKS, in seconds.
+    pub(crate) max_age: u32,
+    /// Push delivery, when on.
+    #[cfg(feature = "push")]
+    pub(crate) push: Option<&'a crate::push::PushSettings>,
+    /// How the card is signed, when it is.
+    #[cfg(feature = "signing")]
+    pub(crate) signing: Option<CardSigning>,
+}
+
+/// The card, assembled: what the handler holds as the public card, what the card endpoint
+/// serves, and the JWKS.
+#[derive(Debug)]
+pub(crate) struct Assembled {
+    /// The public card: as served at the public URL, or, without one, with this service's
+    /// interfaces relative to no base.
+    pub(crate) public: AgentCard,
+    /// The card at its well-known paths.
+    pub(crate) endpoint: CardEndpoint,
+    /// The JWKS at `/.well-known/jwks.json`: the keys of signed push deliveries, then the card's
+    /// key; `None` when nothing is signed.
+    #[cfg(feature = "signing")]
+    pub(crate) jwks: Option<Bytes>,
+}
+
+/// Assembles the card: push declared (once), the interfaces, the signature, the JWKS.
+pub(crate) fn assemble(parts: Parts<'_>) -> Assembled {
+    let mut card = parts.card;
+    declare(
+        &mut card,
+        #[cfg(feature = "push")]
+        parts.push,
+    );
+    #[cfg(feature = "signing")]
+    let jwks = served_jwks(
+        #[cfg(feature = "push")]
+        parts.push,
+        parts.signing.as_ref(),
+    );
+    let endpoint = CardEndpoint::new(
+        card,
+        parts.interfaces,
+        parts.public_url,
+        parts.max_age,
+        #[cfg(feature = "signing")]
+        parts.signing,
+    );
+    let public = endpoint
+        .public_card()
+        .cloned()
+        .unwrap_or_else(|| endpoint.card_at(""));
+    Assembled {
+        public,
+        endpoint,
+        #[cfg(feature = "signing")]
+        jwks,
+    }
+}
+
+/// Declares push delivery in `card` ([`crate::push`]'s declaration when the feature is on); a
+/// build without the `push` feature corrects a card that declares it to false.
+pub(crate) fn declare(
+    card: &mut AgentCard,
+    #[cfg(feature = "push")] push: Option<&crate::push::PushSettings>,
+) {
+    #[cfg(feature = "push")]
+    crate::push::declare(card, push);
+    #[cfg(not(feature = "push"))]
+    if card.capabilities.push_notifications == Some(true) {
+        tracing::warn!(
+            "the card declares capabilities.pushNotifications, but this build of a2a-server \
+             has no `push` feature: it is declared false"
+        );
+        card.capabilities.push_notifications = Some(false);
+    }
+}
+
+/// The card of `card` served at `base`: `interfaces` first (an entry the card already lists is
+/// not repeated), the signed-delivery JWKS URL made absolute.
+fn card_at(card: &AgentCard, interfaces: &[Interface], base: &str) -> AgentCard {
+    let mut card = card.clone();
+    let base = base.trim_end_matches('/');
+    let ours: Vec<AgentInterface> = interfaces.iter().map(|i| i.at(base)).collect();
+    card.supported_interfaces.retain(|i| !ours.contains(i));
+    card.supported_interfaces.splice(0..0, ours);
+    #[cfg(feature = "push")]
+    crate::push::locate_jwks(&mut card, base);
+    card
+}
+
+/// The JWKS the service serves at `/.well-known/jwks.json`: the keys of signed push deliveries,
+/// then the card's key; `None` when nothing is signed.
+#[cfg(feature = "signing")]
+fn served_jwks(
+    #[cfg(feature = "push")] push: Option<&crate::push::PushSettings>,
+    card: Option<&CardSigning>,
+) -> Option<Bytes> {
+    let mut keys: Vec<a2a_jose::Jwk> = Vec::new();
+    #[cfg(feature = "push")]
+    if let Some(push) = push {
+        keys.extend(push.jwks().keys);
+    }
+    if let Some(card) = card {
+        let jwk = card.public_jwk();
+        if !keys.iter().any(|k| k.kid == jwk.kid) {
+            keys.push(jwk);
+        }
+    }
+    (!keys.is_empty()).then(|| {
+        Bytes::from(serde_json::to_vec(&a2a_jose::Jwks::new(keys)).expect("a JWKS serializes"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn newest_versions_first_then_the_added_then_the_older() {
+        let served = [
+            Served {
+                binding: "JSONRPC",
+                url: InterfaceUrl::Path("/rpc".into()),
+                versions: &["1.0", "0.3", "0.1"],
+            },
+            Served {
+                binding: "HTTP+JSON",
+                url: InterfaceUrl::Path(String::new()),
+                versions: &["1.0", "0.3"],
+            },
+        ];
+        let grpc = Interface::new("GRPC", "1.0", InterfaceUrl::Authority);
+        let listed: Vec<(String, String)> = interfaces(&served, vec![grpc.clone()])
+            .into_iter()
+            .map(|i| (i.binding, i.version))
+            .collect();
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(b, v)| ((*b).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        assert_eq!(
+            listed,
+            pairs(&[
+                ("JSONRPC", "1.0"),
+                ("HTTP+JSON", "1.0"),
+                ("GRPC", "1.0"),
+                ("JSONRPC", "0.3"),
+                ("HTTP+JSON", "0.3"),
+                ("JSONRPC", "0.1"),
+            ])
+        );
+        // Nothing served here: the added interfaces alone.
+        assert_eq!(interfaces(&[], vec![grpc.clone()]), vec![grpc]);
+    }
+}
