@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use a2a_server::store::{
-    Change, Claimed, ListPage, ListQuery, LogEntry, Observer, Owner, PushStatus, Room, StoreError,
-    StoreFuture, StoredTask, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
+    Change, Claimed, ListPage, ListQuery, LogEntry, Observer, Owner, PushStatus, Room, Settle,
+    StoreError, StoreFuture, StoredTask, TaskStore, UpdateOutcome, json_len, present_task,
+    task_bytes,
 };
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{StreamResponse, Task, TaskId, TaskPushNotificationConfig};
@@ -16,7 +17,7 @@ use crate::codec::{
     from_json, int, is_unique_violation, owner_columns, owner_of, state_of, state_text,
     store_error, time_key, timestamp_key, to_json, uint, version_of, version_text,
 };
-use crate::outbox::{self, Settle};
+use crate::outbox;
 use crate::wake::Waiters;
 use crate::{Dialect, SqlConfig, redact, schema};
 
@@ -417,18 +418,6 @@ impl SqlStore {
                 other => return other,
             }
         }
-    }
-
-    pub(crate) async fn settle(
-        &self,
-        id: u64,
-        lease: u64,
-        how: Settle,
-    ) -> Result<bool, StoreError> {
-        self.retrying("settle", || {
-            outbox::settle(&self.inner, id, lease, how.clone())
-        })
-        .await
     }
 }
 
@@ -842,31 +831,13 @@ impl TaskStore for SqlStore {
         })
     }
 
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Complete))
-    }
-
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Retry { due, error }))
-    }
-
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Release { due }))
-    }
-
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Kill { error }))
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            self.retrying("settle", || {
+                outbox::settle(&self.inner, id, lease, how.clone())
+            })
+            .await
+        })
     }
 
     fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {

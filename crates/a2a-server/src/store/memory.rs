@@ -17,10 +17,10 @@ mod compact;
 
 use compact::Frozen;
 
-use super::outbox::{Outbox, Settle, Target};
+use super::outbox::{Outbox, Target};
 use super::{
     Change, Claimed, ListPage, ListQuery, LogEntry, Observer, OutboxLimits, Owner, PushStatus,
-    Room, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
+    Room, Settle, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
     bytes::compact_bytes, json_len, present_task, task_bytes,
 };
 
@@ -864,13 +864,6 @@ impl Drop for PinGuard {
     }
 }
 
-impl InMemoryTaskStore {
-    fn settle<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
-        let settled = self.shared.lock().outbox.settle(id, lease, how);
-        Box::pin(std::future::ready(Ok(settled)))
-    }
-}
-
 /// Where a task stands in the store's order: (status timestamp in nanoseconds, number of
 /// creation). Numbers, so that keeping the order costs no copy or comparison of ids.
 type Key = (i64, u64);
@@ -1289,31 +1282,9 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(claimed)))
     }
 
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Complete)
-    }
-
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Retry { due, error })
-    }
-
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Release { due })
-    }
-
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Kill { error })
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        let settled = self.shared.lock().outbox.settle(id, lease, how);
+        Box::pin(std::future::ready(Ok(settled)))
     }
 
     fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {

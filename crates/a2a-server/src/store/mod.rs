@@ -48,16 +48,15 @@
 //!   none of a queue whose oldest delivery is leased and its lease has not run out. A lease that
 //!   runs out makes the delivery claimable again (its worker died or hangs): delivery is at
 //!   least once.
-//! * **Settle**, with the delivery's id and the lease token of its claim:
-//!   [`complete_delivery`](TaskStore::complete_delivery) removes it (the next one of its queue
-//!   becomes claimable); [`retry_delivery`](TaskStore::retry_delivery) counts a failed attempt,
-//!   keeps the error and makes it due again at the given time;
-//!   [`release_delivery`](TaskStore::release_delivery) makes it due again without counting an
-//!   attempt (the worker could not start it); [`kill_delivery`](TaskStore::kill_delivery)
-//!   counts the attempt, marks it dead (its body is dropped; a record with its attempts and last
-//!   error stays, up to [`OutboxLimits::max_dead_per_config`] per configuration) and lets its
-//!   queue go on. A call whose lease token is not the delivery's current one (the lease ran out
-//!   and another worker claimed it, or it was settled) changes nothing and returns false.
+//! * **Settle**, with the delivery's id and the lease token of its claim, through
+//!   [`settle_delivery`](TaskStore::settle_delivery): [`Settle::Complete`] removes it (the
+//!   next one of its queue becomes claimable); [`Settle::Retry`] counts a failed attempt, keeps
+//!   the error and makes it due again at the given time; [`Settle::Release`] makes it due again
+//!   without counting an attempt (the worker could not start it); [`Settle::Kill`] counts the
+//!   attempt, marks it dead (its body is dropped; a record with its attempts and last error
+//!   stays, up to [`OutboxLimits::max_dead_per_config`] per configuration) and lets its queue
+//!   go on. A call whose lease token is not the delivery's current one (the lease ran out and
+//!   another worker claimed it, or it was settled) changes nothing and returns false.
 //! * **Configurations.** A delivery goes to the configuration as it was when the delivery was
 //!   enqueued (URL, token, authentication, and the [`ProtocolVersion`] it was registered through):
 //!   replacing a configuration changes later deliveries only.
@@ -591,6 +590,38 @@ pub struct Claimed {
     pub next_due: Option<SystemTime>,
 }
 
+/// How a claimed delivery is settled ([`TaskStore::settle_delivery`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::exhaustive_enums,
+    reason = "every store implements each way; a new one would be a change of the store contract"
+)]
+pub enum Settle {
+    /// The webhook accepted it: the delivery is removed, and the next one of its queue becomes
+    /// claimable.
+    Complete,
+    /// The attempt failed and is worth another: the attempt is counted, `error` kept, and the
+    /// delivery is due again at `due`.
+    Retry {
+        /// When it is due again.
+        due: SystemTime,
+        /// What went wrong.
+        error: String,
+    },
+    /// The worker did not attempt it (its host was busy): due again at `due`, no attempt
+    /// counted.
+    Release {
+        /// When it is due again.
+        due: SystemTime,
+    },
+    /// The attempt failed for good: the attempt is counted and the delivery marked dead with
+    /// `error`; its queue goes on.
+    Kill {
+        /// Why it was given up.
+        error: String,
+    },
+}
+
 /// Where a delivery stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -801,41 +832,14 @@ pub trait TaskStore: Send + Sync + 'static {
         no_outbox()
     }
 
-    /// The delivery was accepted: removes it. False when `lease` is not its current claim.
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        let _ = (id, lease);
-        no_outbox()
-    }
-
-    /// The attempt failed: counts it, keeps `error`, and makes the delivery due at `due`.
-    /// False when `lease` is not its current claim.
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, due, error);
-        no_outbox()
-    }
-
-    /// The delivery was not attempted: makes it due at `due` without counting an attempt.
-    /// False when `lease` is not its current claim.
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, due);
-        no_outbox()
-    }
-
-    /// The last attempt failed for good: counts it and marks the delivery dead with `error`;
-    /// its queue goes on. False when `lease` is not its current claim.
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, error);
+    /// Settles a claimed delivery the way `how` says (see [`Settle`] and the
+    /// [module docs](self#the-push-outbox)). False when `lease` is not its current claim: the
+    /// lease ran out and another worker claimed it, or it was settled already; nothing changes
+    /// then.
+    ///
+    /// The default fails with [`StoreError::Unsupported`].
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        let _ = (id, lease, how);
         no_outbox()
     }
 
