@@ -21,7 +21,7 @@ use super::expiry::Expiry;
 use super::subscribe::log_stream;
 use super::{
     CallContext, EventStream, Execution, FinalSlot, RequestHandler, Running, StreamEvent,
-    check_history_length, final_observer, lifecycle, lock, store_refusal,
+    check_history_length, final_observer, lifecycle, lock,
 };
 use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
 use crate::error::A2aError;
@@ -355,11 +355,7 @@ impl RequestHandler {
                 };
                 // Refused here, before the agent runs, when the store is full; `create` still
                 // decides when the first event comes.
-                self.inner
-                    .store
-                    .check_room(bytes)
-                    .await
-                    .map_err(store_refusal)?;
+                self.inner.store.check_room(&call.owner(), bytes).await?;
                 {
                     let mut running = self.running();
                     // Only a client-chosen id can be taken: by a send of it still starting.
@@ -653,7 +649,7 @@ impl TaskWriter {
                     }
                     let refused = SinkError::Store(err.to_string());
                     *phase = Phase::Refused(refused.clone());
-                    self.signal(First::Refused(store_refusal(err)));
+                    self.signal(First::Refused(err.into()));
                     return Err(refused);
                 }
                 // A new task is not terminal, so nothing drops it before the pin holds it.

@@ -966,14 +966,6 @@ fn final_observer(slot: &FinalSlot) -> Option<Observer<'static>> {
     Some(Box::new(move |task: &Task| deliver_final(&slot, task)))
 }
 
-/// The answer to a request the store refused: a full store is the client's to retry.
-fn store_refusal(err: StoreError) -> A2aError {
-    match err {
-        StoreError::Full(reason) => A2aError::unsupported_operation(reason),
-        other => other.into(),
-    }
-}
-
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // The guarded maps are consistent between statements, so a poisoned lock is still usable.
     mutex

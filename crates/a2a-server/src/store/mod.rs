@@ -129,8 +129,9 @@ pub enum StoreError {
     #[error("conflict with a concurrent change: {0}")]
     Conflict(String),
     /// The store cannot take another task, or more bytes, without dropping one it may not drop
-    /// (one that can still change, or that is pinned). The text says which limit was hit. The
-    /// handler answers a new `SendMessage` with `UnsupportedOperationError` (-32004) carrying it.
+    /// (one that can still change, or that is pinned). The text says which limit was hit.
+    /// The handler answers a new `SendMessage` with an overload (HTTP 503 with `Retry-After`,
+    /// gRPC `UNAVAILABLE`) carrying it.
     #[error("{0}")]
     Full(String),
     /// The backend cannot be reached or did not answer in time (a database that is down, a
@@ -718,12 +719,13 @@ pub trait TaskStore: Send + Sync + 'static {
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome>;
 
-    /// Whether a task of `bytes` could be created now: [`StoreError::Full`] when not. Lets the
+    /// Whether a task of `bytes` for `owner` could be created now: [`StoreError::Full`] when
+    /// not (the store holds as many tasks as it may, or `owner` its share of them). Lets the
     /// handler refuse a request before its agent runs; `create` still decides.
     ///
     /// The default always has room.
-    fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
-        let _ = bytes;
+    fn check_room<'a>(&'a self, owner: &'a Owner, bytes: u64) -> StoreFuture<'a, ()> {
+        let _ = (owner, bytes);
         Box::pin(std::future::ready(Ok(())))
     }
 

@@ -309,7 +309,7 @@ impl JsonRpcBinding {
         )
         .await;
         match dispatched {
-            Ok(Some(bytes)) => json(StatusCode::OK, bytes),
+            Ok(Some(answer)) => answer,
             Ok(None) => response::empty(StatusCode::NO_CONTENT),
             Err(_) => error_response(
                 Id::Null,
@@ -331,13 +331,13 @@ impl JsonRpcBinding {
         version: &RequestedVersion,
         cx: RpcContext,
         concurrency: usize,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<http::Response<A2aBody>> {
         let items = match payload {
             // One call: no batch machinery (a `FuturesOrdered` and its lists, seven allocations).
             Routes::Single(routed) => {
                 let (protocol_version, incoming, cx) = (*routed)?;
                 let response = protocol_version.table.handle(incoming, cx).await?;
-                return Some(protocol_version.render(response).to_vec());
+                return Some(single(protocol_version, response));
             }
             Routes::Batch(items) => items,
         };
@@ -358,8 +358,12 @@ impl JsonRpcBinding {
             .filter_map(std::future::ready)
             .collect()
             .await;
-        (!responses.is_empty())
-            .then(|| serde_json::to_vec(&responses).expect("responses serialize"))
+        (!responses.is_empty()).then(|| {
+            json(
+                StatusCode::OK,
+                serde_json::to_vec(&responses).expect("responses serialize"),
+            )
+        })
     }
 }
 
@@ -402,9 +406,7 @@ async fn stream(
             permit,
             keep_alive,
         ),
-        Answer::Reply(Some(a2a_jsonrpc::Reply::Single(reply))) => {
-            json(StatusCode::OK, protocol_version.render(reply).to_vec())
-        }
+        Answer::Reply(Some(a2a_jsonrpc::Reply::Single(reply))) => single(protocol_version, reply),
         Answer::Reply(Some(reply)) => json(StatusCode::OK, reply.to_vec()),
         Answer::Reply(None) => response::empty(StatusCode::NO_CONTENT),
     }
@@ -439,8 +441,24 @@ fn json(status: StatusCode, bytes: Vec<u8>) -> http::Response<A2aBody> {
 
 /// A transport-level failure, in the JSON-RPC shape, with the error's HTTP status.
 pub(crate) fn error_response(id: Id, error: &A2aError) -> http::Response<A2aBody> {
-    json(
-        response::status(error.http_status()),
+    response::error(
+        error,
+        content_type::JSON,
         Response::error(id, ErrorObject::from(error.clone())).to_vec(),
     )
+}
+
+/// The answer to a single call: 200, or, for an error that says when the call may be tried
+/// again (the task store is unavailable or full), 503 with `Retry-After`, so that HTTP
+/// clients, proxies and load balancers see an outage as one.
+fn single(protocol_version: &RpcVersion, reply: Response) -> http::Response<A2aBody> {
+    let retryable = reply
+        .error_object()
+        .map(|object| A2aError::from(object.clone()))
+        .filter(|error| error.retry_after().is_some());
+    let bytes = protocol_version.render(reply).to_vec();
+    match retryable {
+        Some(error) => response::error(&error, content_type::JSON, bytes),
+        None => json(StatusCode::OK, bytes),
+    }
 }

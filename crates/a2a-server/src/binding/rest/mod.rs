@@ -225,8 +225,9 @@ fn json(status: StatusCode, bytes: Vec<u8>) -> http::Response<A2aBody> {
 /// An error as this binding answers it: the `google.rpc.Status` document with the mapped HTTP
 /// status, as `application/a2a+json`.
 pub(crate) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
-    json(
-        response::status(error.http_status()),
+    response::error(
+        error,
+        content_type::A2A_JSON,
         serde_json::to_vec(&status_document(error)).expect("JSON serializes"),
     )
 }

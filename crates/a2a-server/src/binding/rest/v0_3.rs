@@ -585,8 +585,8 @@ fn error_body(error: &A2aError) -> Value {
 /// An error as the 0.3 routes answer it: the 0.3 error body with the mapped HTTP status, as
 /// `application/json`.
 pub(super) fn error_response(error: &A2aError) -> http::Response<A2aBody> {
-    response::full(
-        response::status(error.http_status()),
+    response::error(
+        error,
         a2a_types::protocol::content_type::JSON,
         serde_json::to_vec(&error_body(error)).expect("JSON serializes"),
     )
