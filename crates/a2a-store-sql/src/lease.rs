@@ -58,6 +58,10 @@ pub(crate) fn spawn_keeper(store: &SqlStore, mut stop: tokio::sync::watch::Recei
                 () = tokio::time::sleep(every) => {}
             }
             let Some(inner) = weak.upgrade() else { return };
+            if inner.health.is_down() {
+                // Nothing to renew or judge: the probe tells when the database is back.
+                continue;
+            }
             let store = SqlStore { inner };
             if let Err(err) = store.check_leases().await {
                 tracing::warn!(%err, "cannot renew or check task leases");

@@ -76,6 +76,7 @@
 //! ```
 
 mod codec;
+mod health;
 mod lease;
 mod outbox;
 mod retention;

@@ -417,6 +417,35 @@ impl std::fmt::Debug for TaskPin {
     }
 }
 
+/// Marks a task's agent as running in this process while it lives (see
+/// [`TaskStore::agent_running`]).
+#[must_use = "the agent counts as running only while the guard lives"]
+pub struct AgentRun {
+    _guard: Option<Box<dyn Send + Sync>>,
+}
+
+impl AgentRun {
+    /// A run that ends when `guard` is dropped.
+    pub fn new(guard: impl Send + Sync + 'static) -> Self {
+        Self {
+            _guard: Some(Box::new(guard)),
+        }
+    }
+
+    /// A run the store does not track: for stores without leases.
+    pub fn none() -> Self {
+        Self { _guard: None }
+    }
+}
+
+impl std::fmt::Debug for AgentRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentRun")
+            .field("tracked", &self._guard.is_some())
+            .finish()
+    }
+}
+
 /// The filters and the page of a `ListTasks` query.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -752,6 +781,20 @@ pub trait TaskStore: Send + Sync + 'static {
     /// cannot pin keeps its tasks as its own policy says.
     fn pin<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<TaskPin>> {
         Box::pin(async move { Ok(self.progress(id).await?.map(|_| TaskPin::none())) })
+    }
+
+    /// Tells the store that the agent of task `id` runs in this process until the returned
+    /// [`AgentRun`] is dropped (the handler holds one from the start of an execution until
+    /// its outcome is written). A store shared by replicas that leases active tasks to the
+    /// replica running them (a SQL store) renews the leases of such tasks only: a task whose
+    /// agent ended here without its final write (the store was away) keeps no lease alive,
+    /// so that once its lease runs out any replica ends it, and it never lingers `WORKING`.
+    ///
+    /// Synchronous and cheap: no I/O. The default returns [`AgentRun::none`] (a store without
+    /// leases).
+    fn agent_running(&self, id: &TaskId) -> AgentRun {
+        let _ = id;
+        AgentRun::none()
     }
 
     /// Decides a change on the task as it stands, applies the edit it returns and appends the
