@@ -389,62 +389,57 @@ pub type Change<'a> = Box<dyn FnMut(&Task, Room) -> Option<TaskEdit> + Send + 'a
 /// blocking `SendMessage` keeps the task that its final update made this way).
 pub type Observer<'a> = Box<dyn FnOnce(&Task) + Send + 'a>;
 
-/// Keeps a task from being dropped by its store while it lives (see [`TaskStore::pin`]).
-#[must_use = "the task is unpinned when the pin is dropped"]
-pub struct TaskPin {
-    _guard: Option<Box<dyn Send + Sync>>,
-}
-
-impl TaskPin {
-    /// A pin that releases the task when `guard` is dropped.
-    pub fn new(guard: impl Send + Sync + 'static) -> Self {
-        Self {
-            _guard: Some(Box::new(guard)),
+/// A guard of the store's: something the store keeps while the value lives (a boxed guard
+/// of the store's own, dropped with it), or nothing for a store that keeps nothing.
+macro_rules! store_guard {
+    ($(#[$meta:meta])* $name:ident, must_use: $must_use:literal, new: $new:literal,
+     none: $none:literal) => {
+        $(#[$meta])*
+        #[must_use = $must_use]
+        pub struct $name {
+            _guard: Option<Box<dyn Send + Sync>>,
         }
-    }
 
-    /// A pin that holds nothing: for stores that cannot pin.
-    pub fn none() -> Self {
-        Self { _guard: None }
-    }
-}
+        impl $name {
+            #[doc = $new]
+            pub fn new(guard: impl Send + Sync + 'static) -> Self {
+                Self {
+                    _guard: Some(Box::new(guard)),
+                }
+            }
 
-impl std::fmt::Debug for TaskPin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TaskPin")
-            .field("holds", &self._guard.is_some())
-            .finish()
-    }
-}
-
-/// Marks a task's agent as running in this process while it lives (see
-/// [`TaskStore::agent_running`]).
-#[must_use = "the agent counts as running only while the guard lives"]
-pub struct AgentRun {
-    _guard: Option<Box<dyn Send + Sync>>,
-}
-
-impl AgentRun {
-    /// A run that ends when `guard` is dropped.
-    pub fn new(guard: impl Send + Sync + 'static) -> Self {
-        Self {
-            _guard: Some(Box::new(guard)),
+            #[doc = $none]
+            pub fn none() -> Self {
+                Self { _guard: None }
+            }
         }
-    }
 
-    /// A run the store does not track: for stores without leases.
-    pub fn none() -> Self {
-        Self { _guard: None }
-    }
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("holds", &self._guard.is_some())
+                    .finish()
+            }
+        }
+    };
 }
 
-impl std::fmt::Debug for AgentRun {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AgentRun")
-            .field("tracked", &self._guard.is_some())
-            .finish()
-    }
-}
+store_guard!(
+    /// Keeps a task from being dropped by its store while it lives (see [`TaskStore::pin`]).
+    TaskPin,
+    must_use: "the task is unpinned when the pin is dropped",
+    new: "A pin that releases the task when `guard` is dropped.",
+    none: "A pin that holds nothing: for stores that cannot pin."
+);
+
+store_guard!(
+    /// Marks a task's agent as running in this process while it lives (see
+    /// [`TaskStore::agent_running`]).
+    AgentRun,
+    must_use: "the agent counts as running only while the guard lives",
+    new: "A run that ends when `guard` is dropped.",
+    none: "A run the store does not track: for stores without leases."
+);
 
 /// The filters and the page of a `ListTasks` query.
 #[derive(Clone, Debug, Default, PartialEq)]
