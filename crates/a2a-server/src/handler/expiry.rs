@@ -226,7 +226,7 @@ pub(super) fn expiry_text(state: TaskState, ttl: Duration) -> String {
 }
 
 /// `24 h`, `90 min`, `5 s` or `250 ms`: the largest unit that divides the duration.
-fn duration_text(d: Duration) -> String {
+pub(super) fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
     match ms {
         0 => "0 s".to_owned(),

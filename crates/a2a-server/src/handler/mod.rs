@@ -28,6 +28,7 @@ use a2a_types::protocol::Operation;
 mod execution;
 mod expiry;
 pub(crate) mod lifecycle;
+mod outage;
 mod subscribe;
 mod turns;
 
@@ -181,6 +182,18 @@ pub struct HandlerConfig {
     /// agent then gets its cancellation). Costs one store reader per running agent. Default
     /// false.
     pub shared_store: bool,
+    /// How long the handler waits for a store that fails transiently (its database is away)
+    /// before it gives up: an agent's `sink` call waits meanwhile (nothing is acknowledged
+    /// before it is stored), as do the write that ends an agent's turn and a stream's read.
+    /// Past it the sink call fails with the store's error, and the task fails with it once
+    /// the store is back; a stream ends with the error (a retryable 503). A store back within
+    /// it loses nothing and fails nothing. Default 30 s.
+    pub outage_tolerance: Duration,
+    /// The most ends of agents' turns kept in memory while the store cannot take them (past
+    /// `outage_tolerance`), written once it is back: each task then reaches its terminal
+    /// state. Beyond it the oldest is given up (a SQL store's lease then ends its task).
+    /// Default 10 000.
+    pub max_pending_outcomes: usize,
 }
 
 impl Default for HandlerConfig {
@@ -193,6 +206,8 @@ impl Default for HandlerConfig {
             max_page_bytes: 4 * 1024 * 1024,
             interrupted_ttl: Some(Duration::from_secs(24 * 60 * 60)),
             shared_store: false,
+            outage_tolerance: Duration::from_secs(30),
+            max_pending_outcomes: 10_000,
         }
     }
 }
@@ -224,6 +239,22 @@ impl HandlerConfig {
     #[must_use]
     pub fn with_max_page_bytes(mut self, bytes: usize) -> Self {
         self.max_page_bytes = bytes;
+        self
+    }
+
+    /// Sets how long the handler waits for a store that fails transiently (see
+    /// [`outage_tolerance`](Self::outage_tolerance)).
+    #[must_use]
+    pub fn with_outage_tolerance(mut self, tolerance: Duration) -> Self {
+        self.outage_tolerance = tolerance;
+        self
+    }
+
+    /// Sets how many ends of turns are kept while the store cannot take them (see
+    /// [`max_pending_outcomes`](Self::max_pending_outcomes)).
+    #[must_use]
+    pub fn with_max_pending_outcomes(mut self, max: usize) -> Self {
+        self.max_pending_outcomes = max;
         self
     }
 
@@ -259,6 +290,8 @@ struct Inner {
     shutdown: CancellationToken,
     /// The deadlines of interrupted tasks.
     expiry: Arc<expiry::Expiry>,
+    /// The ends of turns the store could not take yet.
+    pending: Arc<outage::PendingOutcomes>,
     /// Push delivery, when switched on.
     #[cfg(feature = "push")]
     push: Option<Arc<Pusher>>,
@@ -404,6 +437,9 @@ impl HandlerBuilder {
         }
         self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
+        let max_pending = self.config.max_pending_outcomes;
+        let shutdown = CancellationToken::new();
+        let pending_stop = shutdown.clone();
         let handler = RequestHandler {
             inner: Arc::new_cyclic(|handler| Inner {
                 agent: self.agent,
@@ -417,8 +453,13 @@ impl HandlerBuilder {
                 running: Running::default(),
                 turns: Arc::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
-                shutdown: CancellationToken::new(),
+                shutdown,
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
+                pending: Arc::new(outage::PendingOutcomes::new(
+                    max_pending,
+                    handler.clone(),
+                    pending_stop,
+                )),
                 #[cfg(feature = "push")]
                 push: self.push.map(|settings| Arc::new(Pusher::new(settings))),
                 #[cfg(feature = "push")]

@@ -744,7 +744,8 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> StoreFuture<'a, UpdateOutcome>;
 
     /// Whether a task of `bytes` for `owner` could be created now: [`StoreError::Full`] when
-    /// not (the store holds as many tasks as it may, or `owner` its share of them). Lets the
+    /// not (the store holds as many tasks as it may, or `owner` its share of them),
+    /// [`StoreError::Unavailable`] when the store knows it cannot reach its backend. Lets the
     /// handler refuse a request before its agent runs; `create` still decides.
     ///
     /// The default always has room.

@@ -454,7 +454,7 @@ pub(crate) fn error_response(id: Id, error: &A2aError) -> http::Response<A2aBody
 fn single(protocol_version: &RpcVersion, reply: Response) -> http::Response<A2aBody> {
     let retryable = reply
         .error_object()
-        .map(|object| A2aError::from(object.clone()))
+        .map(|object| A2aError::from(object.clone()).with_http_status(503))
         .filter(|error| error.retry_after().is_some());
     let bytes = protocol_version.render(reply).to_vec();
     match retryable {
