@@ -115,6 +115,14 @@ impl Health {
         let _ = rx.wait_for(|down| *down).await;
     }
 
+    /// Resolves when the database is next back after being down (at the end of the current
+    /// outage, if it is down now).
+    pub(crate) async fn recovered(&self) {
+        let mut rx = self.down.subscribe();
+        let _ = rx.wait_for(|down| *down).await;
+        let _ = rx.wait_for(|down| !*down).await;
+    }
+
     /// How long ago the database came back after an outage (`None`: no outage was seen).
     pub(crate) fn recovered_for(&self) -> Option<Duration> {
         lock(&self.state).recovered.map(|at| at.elapsed())

@@ -207,6 +207,13 @@ impl SqlStore {
         self.inner.pool.close().await;
     }
 
+    /// Whether the store knows its database cannot be reached now: its calls then fail
+    /// `Unavailable` at once, until a background probe reaches the database again (see the
+    /// [crate docs](crate#when-the-database-goes-away)). For readiness checks.
+    pub fn is_unreachable(&self) -> bool {
+        self.inner.health.is_down()
+    }
+
     /// The dialect of the database.
     pub fn dialect(&self) -> Dialect {
         self.inner.dialect

@@ -359,3 +359,74 @@ async fn postgres_replicas_starting_together_on_a_new_schema_all_start() {
         }
     }
 }
+
+/// The per-task byte bound (`HandlerConfig::max_task_bytes`) holds on the SQL stores as on the
+/// memory store: each task's bytes are kept in its row and told to every change, so an agent
+/// event that would take the task over is refused to the agent and a follow-up that would is
+/// refused to the client, the task unchanged either way.
+async fn the_per_task_byte_bound_holds(config: SqlConfig) {
+    use a2a_server::agent::{SinkError, agent_fn};
+    use a2a_server::{CallContext, HandlerConfig, RequestHandler};
+    use a2a_types::v1::{
+        AgentCard, Artifact, Message, Part, SendMessageRequest, SendMessageResponse,
+    };
+
+    let store = common::connect(config).await;
+    let refusals = Arc::new(std::sync::Mutex::new(Vec::<SinkError>::new()));
+    let seen = refusals.clone();
+    // "big N": an artifact of N bytes of text (kept or refused), then input required.
+    let agent = agent_fn(move |ctx, sink| {
+        let seen = seen.clone();
+        async move {
+            let text = ctx.text();
+            if let Some(n) = text.strip_prefix("big ") {
+                let big = Artifact::new("big", vec![Part::text("x".repeat(n.parse()?))]);
+                if let Err(err) = sink.artifact(big).await {
+                    seen.lock().unwrap().push(err);
+                }
+            }
+            sink.input_required("more?").await?;
+            Ok(())
+        }
+    });
+    let h = RequestHandler::builder(agent, AgentCard::new("bytes", "bytes", "1.0.0"))
+        .store(store.clone())
+        .config(HandlerConfig::default().with_max_task_bytes(20_000))
+        .build();
+    let call = CallContext::new();
+    let send = |text: &str| SendMessageRequest::new(Message::user_text(text));
+    let SendMessageResponse::Task(task) = h.send_message(send("big 30000"), &call).await.unwrap()
+    else {
+        panic!("a task")
+    };
+    assert_eq!(task.status.state, TaskState::InputRequired);
+    let refused = refusals.lock().unwrap().clone();
+    assert!(
+        matches!(&refused[..], [SinkError::TooLarge { limit, .. }] if limit.ends_with("more would take it over the limit of 20000 bytes a task may hold (max_task_bytes)")),
+        "{refused:?}"
+    );
+    assert!(task.artifacts.is_empty());
+    let before = store.load(&task.id).await.unwrap().unwrap();
+    let mut follow_up = send(&"y".repeat(19_000));
+    follow_up.message.task_id = Some(task.id.clone());
+    let err = h.send_message(follow_up, &call).await.unwrap_err();
+    assert_eq!(err.code().code(), -32004);
+    assert!(
+        err.message()
+            .starts_with(&format!("task {} cannot take this message of ", task.id)),
+        "{err}"
+    );
+    assert_eq!(store.load(&task.id).await.unwrap().unwrap(), before);
+}
+
+#[cfg(feature = "sqlite")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_the_per_task_byte_bound_holds() {
+    the_per_task_byte_bound_holds(common::sqlite_config()).await;
+}
+
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_the_per_task_byte_bound_holds() {
+    the_per_task_byte_bound_holds(common::postgres_config()).await;
+}

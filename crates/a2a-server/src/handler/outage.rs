@@ -14,7 +14,7 @@
 //!   `Last-Event-ID`).
 //! * **The end of a turn that could not be written** is kept here, in memory
 //!   ([`PendingOutcomes`], at most [`HandlerConfig::max_pending_outcomes`], the oldest given up
-//!   beyond), and written by one background task, with a backoff up to 5 s, once the store is
+//!   beyond), and written by one background task, with a backoff up to 1 s, once the store is
 //!   back: a task whose agent ended during an outage reaches its terminal state then, never
 //!   lingers `WORKING`. One given up (a full queue, or a process that stops) is ended by the
 //!   store's own rule when it has one (a SQL store's lease: the agent no longer runs, so the
@@ -42,8 +42,9 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 /// The longest wait between two tries while the store fails.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
-/// The longest wait between two tries of a pending outcome.
-const MAX_PENDING_BACKOFF: Duration = Duration::from_secs(5);
+/// The longest wait between two tries of a pending outcome: how late at most an outcome is
+/// written once the store is back.
+const MAX_PENDING_BACKOFF: Duration = Duration::from_secs(1);
 
 /// How many of a task's last events are looked at to tell whether a write whose answer was
 /// lost was made after all.
