@@ -147,6 +147,8 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// | `max_page_size` | 100 | `ListTasks` with a `pageSize` outside `1..=max_page_size`: `InvalidParamsError` (-32602) "pageSize must be between 1 and 100, got N", with a `google.rpc.BadRequest` field violation naming `pageSize` (over HTTP+JSON a 400) |
 /// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
 /// | `interrupted_ttl` | 24 h | a task left `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED` this long (no follow-up, no agent running) ends `TASK_STATE_FAILED` with the agent message "The task waited longer than 24 h for input and was closed (interrupted_ttl); send a new message without taskId to start a new task."; open streams and waiting calls get that status, a follow-up gets `UnsupportedOperationError` (-32004) "task T is TASK_STATE_FAILED (a terminal state) ..." |
+/// | `outage_tolerance` | 30 s | while the store fails transiently (its database away), an agent's `sink` call, the end of its turn and a stream's read wait for it; past it the sink call fails with `SinkError::Store` ("task store unavailable: for longer than the outage tolerance of 30 s (outage_tolerance): ..."), the task ends `TASK_STATE_FAILED` with "an event of the task could not be stored: ..." once the store is back, and a stream ends with the retryable 503 error |
+/// | `max_pending_outcomes` | 10 000 | no error: the ends of turns the store could not take wait in memory and are written once it is back; beyond it the oldest is given up (a SQL store's lease then ends its task) |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HandlerConfig {

@@ -391,7 +391,8 @@ impl RequestHandler {
         Ok(())
     }
 
-    /// How many ends of turns wait for the store (see [`PendingOutcomes`]).
+    /// How many ends of agents' turns wait for the store to take them (see
+    /// [`HandlerConfig::max_pending_outcomes`](super::HandlerConfig::max_pending_outcomes)).
     pub fn pending_outcomes(&self) -> usize {
         self.inner.pending.len()
     }
