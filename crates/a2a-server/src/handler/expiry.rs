@@ -26,6 +26,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::{Inner, RequestHandler, lifecycle, lock};
 use crate::store::Change;
 
+/// How soon an expiry the store could not make (its database away) is tried again.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
 /// The deadlines of the interrupted tasks of one handler.
 pub(super) struct Expiry {
     ttl: Option<Duration>,
@@ -73,6 +76,16 @@ impl Expiry {
         let Some(deadline) = Instant::now().checked_add(ttl) else {
             return;
         };
+        self.schedule_at(task, since, deadline);
+    }
+
+    /// Tries the expiry of `task` again soon: the store failed transiently (its database away)
+    /// when it was due.
+    fn retry(&self, task: &TaskId, since: Option<Timestamp>) {
+        self.schedule_at(task, since, Instant::now() + RETRY_AFTER);
+    }
+
+    fn schedule_at(&self, task: &TaskId, since: Option<Timestamp>, deadline: Instant) {
         let first = {
             let mut queue = lock(&self.queue);
             let queue = &mut *queue;
@@ -205,6 +218,10 @@ impl RequestHandler {
                         "an interrupted task waited out interrupted_ttl: it is now failed"
                     );
                 }
+            }
+            Err(err) if err.is_transient() => {
+                tracing::debug!(task.id = %id, %err, "cannot expire an interrupted task yet; trying again soon");
+                self.inner.expiry.retry(id, since);
             }
             Err(err) => tracing::error!(task.id = %id, %err, "cannot expire an interrupted task"),
         }
