@@ -756,7 +756,10 @@ impl Sse {
         loop {
             if let Some(event) = self.events.pop_front() {
                 if let Some(id) = event.id().and_then(|id| id.parse::<u64>().ok()) {
-                    if self.last_id.is_some_and(|last| id != last + 1) {
+                    // An error ending the stream has no id of its own: it reads with the last.
+                    let error = self.last_id == Some(id)
+                        && event.data().is_some_and(|data| data.contains("\"error\""));
+                    if self.last_id.is_some_and(|last| id != last + 1) && !error {
                         return Err(format!("event {id} after {:?}", self.last_id));
                     }
                     self.last_id = Some(id);

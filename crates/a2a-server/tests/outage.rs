@@ -38,6 +38,10 @@ struct Flaky {
 struct Controls {
     down: AtomicBool,
     lose_next_answer: AtomicBool,
+    /// `pin` fails (the rest works).
+    fail_pins: AtomicBool,
+    /// `load` fails (the rest works).
+    fail_loads: AtomicBool,
     /// Calls refused while down.
     refused: AtomicUsize,
     /// The agents running (see `TaskStore::agent_running`).
@@ -102,6 +106,9 @@ impl TaskStore for Flaky {
         }
     }
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
+        if self.ctl.fail_loads.load(Ordering::SeqCst) {
+            return refused(StoreError::Unavailable("no load now".to_owned()));
+        }
         match self.check() {
             Ok(()) => self.inner.load(id),
             Err(err) => refused(err),
@@ -114,6 +121,9 @@ impl TaskStore for Flaky {
         }
     }
     fn pin<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<TaskPin>> {
+        if self.ctl.fail_pins.load(Ordering::SeqCst) {
+            return refused(StoreError::Unavailable("no pin now".to_owned()));
+        }
         match self.check() {
             Ok(()) => self.inner.pin(id),
             Err(err) => refused(err),
@@ -410,6 +420,86 @@ async fn a_write_whose_answer_was_lost_is_stored_once() {
         })
         .collect();
     assert_eq!(kinds, ["task", "working", "artifact", "status"]);
+}
+
+/// A new task whose pin fails (the store away for a moment right after it was created) still
+/// runs to its end: the task exists, and its agent writes to it.
+#[tokio::test]
+async fn a_new_task_the_store_cannot_pin_still_runs_to_its_end() {
+    let store = Arc::new(Flaky::default());
+    store.ctl.fail_pins.store(true, Ordering::SeqCst);
+    let h = handler(
+        store.clone(),
+        HandlerConfig::default(),
+        Arc::new(Semaphore::new(0)),
+    );
+    let task = task_of(
+        h.send_message(
+            text_request("echo this").with_configuration(
+                SendMessageConfiguration::default().with_return_immediately(true),
+            ),
+            &CallContext::new(),
+        )
+        .await
+        .unwrap(),
+    );
+    let ended = async {
+        while store.inner.progress(&task.id).await.unwrap().unwrap().state != TaskState::Completed
+            || store.ctl.runs.load(Ordering::SeqCst) > 0
+        {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), ended)
+        .await
+        .expect("the task completes and its agent is done");
+}
+
+/// A task created while the store fails a moment after (its `returnImmediately` answer cannot
+/// be read back) is answered as created, not with an error that would leave the caller
+/// without the id of a task that runs; a stream of it starts the same way.
+#[tokio::test]
+async fn a_new_task_is_answered_as_created_when_the_store_cannot_read_it_back() {
+    let store = Arc::new(Flaky::default());
+    store.ctl.fail_loads.store(true, Ordering::SeqCst);
+    store.ctl.fail_pins.store(true, Ordering::SeqCst);
+    let gate = Arc::new(Semaphore::new(0));
+    let h = handler(store.clone(), HandlerConfig::default(), gate.clone());
+    let call = CallContext::new();
+    let returned = task_of(
+        h.send_message(
+            text_request("chunks 1").with_configuration(
+                SendMessageConfiguration::default().with_return_immediately(true),
+            ),
+            &call,
+        )
+        .await
+        .unwrap(),
+    );
+    assert_eq!(returned.status.state, TaskState::Submitted);
+    assert_eq!(returned.history[0].text(), "chunks 1");
+    let mut stream = h
+        .send_streaming_message(text_request("chunks 1"), &call)
+        .await
+        .unwrap();
+    let first = stream.next().await.unwrap().unwrap();
+    assert_eq!(first.seq, Some(1));
+    let StreamResponse::Task(streamed) = first.event else {
+        panic!("the task first")
+    };
+    assert_eq!(streamed.status.state, TaskState::Submitted);
+    store.ctl.fail_loads.store(false, Ordering::SeqCst);
+    gate.add_permits(2);
+    let ended = async {
+        for id in [&returned.id, &streamed.id] {
+            while store.inner.progress(id).await.unwrap().unwrap().state != TaskState::Completed {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), ended)
+        .await
+        .expect("both tasks complete");
 }
 
 /// While the store is away, calls answer a retryable 503 (JSON-RPC and REST), with

@@ -33,6 +33,9 @@ use serde_json::Value;
 /// After the load and the settle time, the server's descriptors may exceed those at the start
 /// by this many (a listener's backlog, a log file, the runtime's own).
 const FD_BUDGET: u64 = 4;
+/// With `--store-cuts`, the descriptors the SQL store keeps open besides: its pool (16
+/// connections), its LISTEN connection and a probe's.
+const POOL_FDS: u64 = 18;
 /// After the load and the settle time, the server's RSS may exceed that at the start by this
 /// much: the store's bound (`preset::MAX_TOTAL_BYTES`, 32 MiB of accounted bytes: the ended
 /// tasks it keeps) plus what the allocator keeps of the load's peak.
@@ -284,7 +287,8 @@ fn run(args: &[String]) -> Result<bool, String> {
                 * 100.0,
         )
     };
-    let cpu = idle_cpu(&soak)?;
+    // With the database cut, agents the cuts held back may still work when the load ends:
+    // they are waited for first, then the server is idle.
     let mut task_checks = Vec::new();
     if let Some(cuts) = &soak.cuts {
         let acked: Vec<String> = [&outcomes_1, &outcomes_2]
@@ -313,15 +317,35 @@ fn run(args: &[String]) -> Result<bool, String> {
             ),
             tasks.unfinished == 0,
         ));
-        cuts.drop_schema()?;
+        if tasks.unfinished == 0 {
+            cuts.drop_schema()?;
+        } else {
+            task_checks.push((
+                format!(
+                    "the unfinished tasks, by state: {} (schema {} kept to look at)",
+                    tasks.unfinished_states,
+                    cuts.schema()
+                ),
+                false,
+            ));
+        }
     }
+    // With cuts, the end is once the tasks ended.
+    let end = if soak.cuts.is_some() {
+        soak.sample()?
+    } else {
+        end
+    };
+    let cpu = idle_cpu(&soak)?;
+    // A SQL store keeps its pool's connections (and its LISTEN one) open.
+    let fd_budget = FD_BUDGET + if soak.cuts.is_some() { POOL_FDS } else { 0 };
     let checks = [
         (
             format!(
-                "descriptors back: {} at the end, {} at the start (budget +{FD_BUDGET})",
+                "descriptors back: {} at the end, {} at the start (budget +{fd_budget})",
                 end.fds, start.fds
             ),
-            end.fds <= start.fds + FD_BUDGET,
+            end.fds <= start.fds + fd_budget,
         ),
         (
             format!(
@@ -394,9 +418,10 @@ mod cuts {
     const UP: Duration = Duration::from_secs(6);
     /// A short cut: within the tolerance.
     const SHORT_CUT: Duration = Duration::from_secs(3);
-    /// How long at most the tasks are waited for to end after the load (the lease, 30 s, and
-    /// the outage tolerance, 30 s, with room).
-    const WAIT_FOR_ENDS: Duration = Duration::from_secs(120);
+    /// How long at most the tasks are waited for to end after the load: the agents the cuts
+    /// held back work off their backlog (the streaming probes' tasks hold thousands of chunks,
+    /// each a transaction), then leases (30 s) and pending ends of turns settle the rest.
+    const WAIT_FOR_ENDS: Duration = Duration::from_secs(600);
 
     /// What one round's cutting did.
     #[derive(Default)]
@@ -425,6 +450,8 @@ mod cuts {
         pub(super) completed: usize,
         pub(super) canceled: usize,
         pub(super) waited: Duration,
+        /// The unfinished tasks' states, counted: "TASK_STATE_WORKING: 3, ...".
+        pub(super) unfinished_states: String,
     }
 
     /// `HOST:PORT` of a `postgres://` URL (5432 when it names none).
@@ -559,6 +586,21 @@ mod cuts {
             loop {
                 let rows = self.states()?;
                 let unfinished = rows.iter().filter(|(_, s)| !is_terminal(s)).count();
+                let mut by_state = std::collections::BTreeMap::<&str, usize>::new();
+                for (_, state) in rows.iter().filter(|(_, s)| !is_terminal(s)) {
+                    *by_state.entry(state.as_str()).or_default() += 1;
+                }
+                let unfinished_states = by_state
+                    .iter()
+                    .map(|(state, n)| format!("{state}: {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if unfinished > 0 && started.elapsed().as_secs() % 30 == 0 {
+                    eprintln!(
+                        "soak: {unfinished} tasks still unfinished after {:.0} s ({unfinished_states})",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
                 if unfinished == 0 || started.elapsed() >= WAIT_FOR_ENDS {
                     let ids: std::collections::HashSet<&str> =
                         rows.iter().map(|(id, _)| id.as_str()).collect();
@@ -575,6 +617,7 @@ mod cuts {
                         completed: count("TASK_STATE_COMPLETED"),
                         canceled: count("TASK_STATE_CANCELED"),
                         waited: started.elapsed(),
+                        unfinished_states,
                     });
                 }
                 std::thread::sleep(Duration::from_secs(1));
@@ -601,6 +644,11 @@ mod cuts {
                     .map(|row| (row.get::<String, _>(0), row.get::<String, _>(1)))
                     .collect())
             })
+        }
+
+        /// The soak's schema.
+        pub(super) fn schema(&self) -> &str {
+            &self.schema
         }
 
         /// Drops the soak's schema.

@@ -32,8 +32,8 @@ use crate::store::{AgentRun, Change, Owner, StoreError, TaskEdit, TaskPin, TaskS
 enum First {
     /// The agent answered with a direct message.
     Reply(Message),
-    /// The task was created.
-    Task,
+    /// The task was created: as it was created (event 1 of its log), when known.
+    Task(Option<Box<Task>>),
     /// The store refused the task.
     Refused(A2aError),
 }
@@ -59,21 +59,33 @@ impl RequestHandler {
         // Boxed: `start`'s state is most of this call's, and the call's future is moved by value
         // a few times on its way into hyper's task (each move a copy of all of it).
         let started = Box::pin(self.start(req, call, !return_immediately)).await?;
-        let (task_id, after, final_task) = match started {
+        let (task_id, after, final_task, created) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
             Started::Task {
                 task_id,
                 after,
                 final_task,
-            } => (task_id, after, final_task),
+                created,
+            } => (task_id, after, final_task, created),
         };
         if return_immediately {
-            let task = self.load_visible(&task_id, call).await?;
+            let task = match (self.load_visible(&task_id, call).await, created) {
+                (Ok(task), _) => task,
+                // The task exists and its agent runs: it is answered as created rather than
+                // with an error, which would leave the caller without its id.
+                (Err(err), Some(created)) if err.retry_after().is_some() => *created,
+                (Err(err), _) => return Err(err),
+            };
             return Ok(answer(task));
         }
         // Blocking: the update that makes the task final (terminal or interrupted) hands it
-        // over, so the answer never depends on the task still being stored.
-        let _pin = self.inner.store.pin(&task_id).await?;
+        // over, so the answer never depends on the task still being stored (nor on the pin of
+        // a store away for a moment).
+        let _pin = match self.inner.store.pin(&task_id).await {
+            Ok(pin) => pin,
+            Err(err) if err.is_transient() => None,
+            Err(err) => return Err(err.into()),
+        };
         if let Some(final_task) = final_task
             && let Ok(task) = final_task.await
         {
@@ -125,18 +137,26 @@ impl RequestHandler {
                 });
                 Ok(Box::pin(futures_util::stream::iter([item])))
             }
-            Started::Task { task_id, after, .. } => {
+            Started::Task {
+                task_id,
+                after,
+                created,
+                ..
+            } => {
                 let not_found = || A2aError::task_not_found(task_id.clone());
-                let pin = self
-                    .inner
-                    .store
-                    .pin(&task_id)
-                    .await?
-                    .ok_or_else(not_found)?;
+                // A store away for a moment: the stream starts unpinned (the task is
+                // unfinished, no store drops it) rather than fail a task that runs.
+                let pin = match self.inner.store.pin(&task_id).await {
+                    Ok(pin) => pin.ok_or_else(not_found)?,
+                    Err(err) if err.is_transient() && created.is_some() => TaskPin::none(),
+                    Err(err) => return Err(err.into()),
+                };
                 // The first event is the task as it stood when this message was accepted (for
-                // a new task, the first event of its log); what happened since then follows
-                // from the log.
-                let first = if after == 0 {
+                // a new task, the first event of its log: the task as created); what happened
+                // since then follows from the log.
+                let first = if let Some(created) = created {
+                    StreamResponse::Task(*created)
+                } else if after == 0 {
                     self.inner
                         .store
                         .read_log(&task_id, 0, 1)
@@ -198,17 +218,18 @@ impl RequestHandler {
             prepared.existing.is_none(),
         );
         let first_rx = self.spawn_agent(prepared, send, call);
-        let started = Started::Task {
+        let started = |created| Started::Task {
             task_id,
             after,
             final_task: final_rx,
+            created,
         };
         if !is_new {
-            return Ok(started);
+            return Ok(started(None));
         }
         match first_rx.await {
             Ok(First::Reply(message)) => Ok(Started::Replied(message)),
-            Ok(First::Task) => Ok(started),
+            Ok(First::Task(created)) => Ok(started(created)),
             Ok(First::Refused(err)) => Err(err),
             Err(_) => Err(A2aError::internal(
                 "the agent ended without a result".to_owned(),
@@ -562,6 +583,8 @@ impl RequestHandler {
             lost: Mutex::new(None),
             agent_run: Mutex::new(Some(inner.store.agent_running(&prepared.task_id))),
             pending: inner.pending.clone(),
+            // No blocking caller waits for the final task.
+            snapshot_first: lock(&run.final_task).is_none(),
         }
     }
 }
@@ -653,6 +676,9 @@ enum Started {
         after: u64,
         /// Receives the task from the update that makes it final (blocking calls only).
         final_task: Option<oneshot::Receiver<Task>>,
+        /// A new task as created (calls that do not block only): what they answer with when
+        /// the store is away a moment just after.
+        created: Option<Box<Task>>,
     },
 }
 
@@ -758,6 +784,8 @@ struct TaskWriter {
     agent_run: Mutex<Option<AgentRun>>,
     /// Where the end of a turn the store could not take waits for it.
     pending: Arc<PendingOutcomes>,
+    /// The caller does not block: it gets the task as created with the first signal.
+    snapshot_first: bool,
 }
 
 impl TaskWriter {
@@ -783,6 +811,8 @@ impl TaskWriter {
                     }
                     None => Ok(()),
                 };
+                // Kept for a caller that does not block (see `Started::Task::created`).
+                let snapshot = self.snapshot_first.then(|| task.clone());
                 let created = match stored {
                     Ok(()) => {
                         self.store
@@ -801,15 +831,16 @@ impl TaskWriter {
                     self.signal(First::Refused(err.into()));
                     return Err(refused);
                 }
-                // A new task is not terminal, so nothing drops it before the pin holds it.
-                let pin = self
-                    .store
-                    .pin(&self.task_id)
-                    .await
-                    .map_err(|e| SinkError::Store(e.to_string()))?;
-                *lock(&self.pin) = pin;
+                // The task exists: whatever comes next, this execution writes to it.
                 *phase = Phase::Created;
-                self.signal(First::Task);
+                self.signal(First::Task(snapshot));
+                // A new task is not terminal, so nothing drops it before the pin holds it. A
+                // store that fails to pin now (its database away a moment) keeps the task
+                // anyway: it is unfinished, and no store drops an unfinished task.
+                match self.store.pin(&self.task_id).await {
+                    Ok(pin) => *lock(&self.pin) = pin,
+                    Err(err) => tracing::debug!(%err, "cannot pin a new task"),
+                }
                 Ok(())
             }
             Phase::Created => Ok(()),
@@ -993,7 +1024,7 @@ impl TaskWriter {
         if let Err(err) = self.ensure_created(&mut phase).await {
             tracing::error!(%err, "cannot record the task of a finished agent");
             self.retire(&mut lock(&self.running));
-            self.signal(First::Task);
+            self.signal(First::Task(None));
             return;
         }
         drop(phase);
