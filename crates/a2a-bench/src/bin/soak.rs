@@ -595,7 +595,7 @@ mod cuts {
                     .map(|(state, n)| format!("{state}: {n}"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                if unfinished > 0 && started.elapsed().as_secs() % 30 == 0 {
+                if unfinished > 0 && started.elapsed().as_secs().is_multiple_of(30) {
                     eprintln!(
                         "soak: {unfinished} tasks still unfinished after {:.0} s ({unfinished_states})",
                         started.elapsed().as_secs_f64()
