@@ -70,6 +70,10 @@ impl Waiters {
     }
 
     /// Acts on one notification payload.
+    #[cfg_attr(
+        not(feature = "postgres"),
+        expect(dead_code, reason = "only PostgreSQL notifies")
+    )]
     pub(crate) fn on_payload(&self, payload: &str) {
         match payload.split_once(':') {
             Some(("l", id)) => self.wake(id),
