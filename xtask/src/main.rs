@@ -109,10 +109,11 @@ tasks:
                  <target dir>/interop; see docs/interop.md
   bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
                  (not part of ci); see docs/benchmarks.md
-  soak [--secs N] [--settle N]
+  soak [--secs N] [--settle N] [--store-cuts]
                  the server under a mixed hostile load for N seconds (default 60; not part of
                  ci): RSS, descriptors and CPU at the start, during and after, and a verdict
-                 against budgets; see docs/benchmarks.md (Soak)
+                 against budgets; --store-cuts: on PostgreSQL behind a fault proxy that cuts
+                 it, no task lost or left unfinished; see docs/benchmarks.md (Soak)
   paths          print the workspace root, target directory, spec folder and cargo in use
 
 the spec files:

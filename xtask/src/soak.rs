@@ -1,5 +1,5 @@
-//! `cargo xtask soak [--secs N] [--settle N]`: the server under a mixed hostile load, for a
-//! bounded time, with a verdict.
+//! `cargo xtask soak [--secs N] [--settle N] [--store-cuts]`: the server under a mixed hostile
+//! load, for a bounded time, with a verdict.
 //!
 //! Builds the `a2a-bench` crate in release mode and runs its soak driver (`a2a-bench-soak`),
 //! which starts `a2a-bench-server --soak true` (short limits, a small store), runs
@@ -9,6 +9,11 @@
 //! near the start, no growth from round to round, an idle CPU, every hostile probe met by the
 //! limit it hits. Not part of `ci`. The report also goes to `<target dir>/bench/soak.md`;
 //! `docs/benchmarks.md` ("Soak") has the latest one and the budgets.
+//!
+//! `--store-cuts` serves from PostgreSQL (`A2A_TEST_POSTGRES_URL`, a schema of its own) behind
+//! a fault proxy that cuts the database during each round, once longer than the server's
+//! outage tolerance and then briefly again and again; the verdict adds the tasks: none the
+//! probes were acknowledged is lost, none is left unfinished.
 
 use std::path::Path;
 
@@ -25,7 +30,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
 }
 
 /// The driver's arguments: `--out` (the report's folder), then `--secs N` and `--settle N` as
-/// given, each a positive number of seconds.
+/// given, each a positive number of seconds, and `--store-cuts true` for `--store-cuts`.
 fn driver_args(out: &Path, args: &[String]) -> Result<Vec<String>, String> {
     let mut driver = vec!["--out".to_owned(), out.display().to_string()];
     let mut it = args.iter();
@@ -38,9 +43,11 @@ fn driver_args(out: &Path, args: &[String]) -> Result<Vec<String>, String> {
                     .ok_or_else(|| format!("soak: `{arg}` takes a number of seconds"))?;
                 driver.extend([arg.clone(), value.clone()]);
             }
+            "--store-cuts" => driver.extend(["--store-cuts".to_owned(), "true".to_owned()]),
             other => {
                 return Err(format!(
-                    "soak: unknown argument `{other}` (soak takes --secs N and --settle N)"
+                    "soak: unknown argument `{other}` (soak takes --secs N, --settle N and \
+                     --store-cuts)"
                 ));
             }
         }
@@ -66,6 +73,17 @@ mod tests {
             ]))
         );
         assert_eq!(driver_args(out, &[]), Ok(args(&["--out", "/t/bench"])));
+        assert_eq!(
+            driver_args(out, &args(&["--secs", "120", "--store-cuts"])),
+            Ok(args(&[
+                "--out",
+                "/t/bench",
+                "--secs",
+                "120",
+                "--store-cuts",
+                "true"
+            ]))
+        );
     }
 
     #[test]
@@ -81,7 +99,11 @@ mod tests {
         );
         assert_eq!(
             driver_args(out, &args(&["--fast"])),
-            Err("soak: unknown argument `--fast` (soak takes --secs N and --settle N)".to_owned())
+            Err(
+                "soak: unknown argument `--fast` (soak takes --secs N, --settle N and \
+                 --store-cuts)"
+                    .to_owned()
+            )
         );
     }
 }

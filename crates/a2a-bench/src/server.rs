@@ -9,7 +9,9 @@
 //! ```
 //!
 //! `--soak true` serves with the short limits and small store of [`crate::soak::preset`]
-//! (for `cargo xtask soak`); the other flags are then ignored.
+//! (for `cargo xtask soak`); the other flags are then ignored, but `--store URL` (and
+//! `--store-schema NAME`), which put the tasks in a SQL store instead (for `cargo xtask soak
+//! --store-cuts`).
 //!
 //! `--grpc true` serves gRPC (`lf.a2a.v1.A2AService`) beside JSON-RPC and HTTP+JSON on the
 //! same port through `a2a_grpc::server::SharedPort` (with `--serve auto`, the default), and lists
@@ -109,7 +111,10 @@ pub async fn run(args: &[String]) -> Result<(), String> {
         ["echo"],
     )]);
     if crate::flag(&flags, "soak", false)? {
-        let service = soak_service(A2aService::builder(Bench, card).public_url(url));
+        let store: String = crate::flag(&flags, "store", String::new())?;
+        let schema: String = crate::flag(&flags, "store-schema", String::new())?;
+        let builder = A2aService::builder(Bench, card).public_url(url);
+        let service = soak_service(builder, (!store.is_empty()).then_some((store, schema))).await?;
         let config = soak_config(service.serve_config());
         return a2a_server::serve_with_shutdown(listener, service, std::future::pending(), config)
             .await
@@ -169,16 +174,35 @@ async fn serve_http1(listener: tokio::net::TcpListener, service: A2aService) -> 
     }
 }
 
-/// The service with the soak's limits and store.
-fn soak_service(builder: a2a_server::ServiceBuilder) -> A2aService {
+/// The service with the soak's limits and store: the memory store with the preset's bounds,
+/// or, given `(URL, schema)`, a SQL store (`--store-cuts`: PostgreSQL behind the driver's
+/// fault proxy).
+async fn soak_service(
+    builder: a2a_server::ServiceBuilder,
+    sql: Option<(String, String)>,
+) -> Result<A2aService, String> {
     use crate::soak::preset;
-    let retention = RetentionPolicy::default()
-        .with_max_tasks(preset::MAX_TASKS)
-        .with_max_live_tasks(preset::MAX_TASKS)
-        .with_max_total_bytes(preset::MAX_TOTAL_BYTES)
-        .with_terminal_ttl(Some(preset::TERMINAL_TTL));
-    builder
-        .store(InMemoryTaskStore::with_retention(retention))
+    let builder = match sql {
+        Some((url, schema)) => {
+            let mut config = a2a_store_sql::SqlConfig::new(url);
+            if !schema.is_empty() {
+                config = config.with_schema(schema);
+            }
+            let store = a2a_store_sql::SqlStore::connect(config)
+                .await
+                .map_err(|e| e.to_string())?;
+            builder.store(store)
+        }
+        None => {
+            let retention = RetentionPolicy::default()
+                .with_max_tasks(preset::MAX_TASKS)
+                .with_max_live_tasks(preset::MAX_TASKS)
+                .with_max_total_bytes(preset::MAX_TOTAL_BYTES)
+                .with_terminal_ttl(Some(preset::TERMINAL_TTL));
+            builder.store(InMemoryTaskStore::with_retention(retention))
+        }
+    };
+    Ok(builder
         .limits(
             Limits::default()
                 .with_max_body_bytes(preset::MAX_BODY_BYTES)
@@ -191,7 +215,7 @@ fn soak_service(builder: a2a_server::ServiceBuilder) -> A2aService {
                 .with_max_page_bytes(preset::MAX_PAGE_BYTES)
                 .with_interrupted_ttl(Some(preset::INTERRUPTED_TTL)),
         )
-        .build()
+        .build())
 }
 
 /// The connection limits of the soak.

@@ -21,7 +21,10 @@
 //!
 //! Each probe runs in a loop (several copies for the connection-holding ones) until the time is
 //! up; the probes under way then finish, bounded by their own limits. The result is one JSON
-//! document: each probe's count of expected and unexpected outcomes.
+//! document: each probe's count of expected and unexpected outcomes. With `--store-cuts true`
+//! (`cargo xtask soak --store-cuts`: the server's PostgreSQL is cut now and then), a
+//! retryable 503 is counted apart (`outage`), and the document lists the id of every task the
+//! server acknowledged (`acknowledged`), which the driver then looks for in the database.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -88,26 +91,46 @@ const SLACK: Duration = Duration::from_secs(3);
 /// The longest any one probe may take.
 const PROBE_LIMIT: Duration = Duration::from_secs(30);
 
+/// The same with `--store-cuts`: a probe that retries through a cut of the database (up to
+/// [`OUTAGE_RETRIES`]) takes longer.
+const PROBE_LIMIT_WITH_CUTS: Duration = Duration::from_secs(90);
+
+/// How long a probe retries a call answered 503 (the server's database cut), a second apart,
+/// as a client that must get its cancel through does.
+const OUTAGE_RETRIES: Duration = Duration::from_secs(60);
+
 /// The outcomes of one probe.
 #[derive(Default)]
 struct Tally {
     ok: u64,
     bad: u64,
+    /// Retryable 503s while the server's database was cut (`--store-cuts`).
+    outage: u64,
     last_bad: Option<String>,
 }
 
 #[derive(Clone, Default)]
-struct Tallies(Arc<Mutex<BTreeMap<&'static str, Tally>>>);
+struct Tallies {
+    all: Arc<Mutex<BTreeMap<&'static str, Tally>>>,
+    /// The server's database is cut now and then: a 503 is an outage, not a fault.
+    store_cuts: bool,
+}
+
+/// Whether a probe's failure is the server's answer to an outage: a 503 (retryable).
+fn is_outage(why: &str) -> bool {
+    why.starts_with("503: ") || why.contains(": 503: ")
+}
 
 impl Tallies {
     fn record(&self, probe: &'static str, outcome: Result<(), String>) {
         let mut all = self
-            .0
+            .all
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let tally = all.entry(probe).or_default();
         match outcome {
             Ok(()) => tally.ok += 1,
+            Err(why) if self.store_cuts && is_outage(&why) => tally.outage += 1,
             Err(why) => {
                 tally.bad += 1;
                 tally.last_bad = Some(why);
@@ -117,12 +140,13 @@ impl Tallies {
 
     fn to_json(&self) -> Value {
         let all = self
-            .0
+            .all
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         all.iter()
             .map(|(name, t)| {
-                let tally = json!({"ok": t.ok, "bad": t.bad, "last_bad": t.last_bad});
+                let tally = json!({"ok": t.ok, "bad": t.bad, "outage": t.outage,
+                    "last_bad": t.last_bad});
                 ((*name).to_owned(), tally)
             })
             .collect::<serde_json::Map<_, _>>()
@@ -130,20 +154,53 @@ impl Tallies {
     }
 }
 
-/// Runs every probe against `addr` for `duration`, then waits for the probes under way.
-pub async fn run(addr: SocketAddr, duration: Duration) -> Value {
+/// The ids of the tasks the server acknowledged to the probes (a task in an answer or a
+/// stream): with `--store-cuts`, each must be in the database at the end.
+#[derive(Clone, Default)]
+struct Acked(Arc<Mutex<Vec<String>>>);
+
+impl Acked {
+    fn add(&self, id: &str) {
+        if !id.is_empty() {
+            self.0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(id.to_owned());
+        }
+    }
+}
+
+/// Runs every probe against `addr` for `duration`, then waits for the probes under way. With
+/// `store_cuts` (the server's database is cut now and then), a retryable 503 counts as an
+/// outage, not a fault, and the result lists every task id the server acknowledged
+/// (`acknowledged`).
+pub async fn run(addr: SocketAddr, duration: Duration, store_cuts: bool) -> Value {
     let until = Instant::now() + duration;
-    let tallies = Tallies::default();
+    let tallies = Tallies {
+        store_cuts,
+        ..Tallies::default()
+    };
+    let acked = Acked::default();
     let mut set = JoinSet::new();
-    let mut repeat = |name: &'static str, copies: usize, probe: fn(SocketAddr, usize) -> Probe| {
+    let mut repeat = |name: &'static str, copies: usize, probe: fn(Context) -> Probe| {
         for copy in 0..copies {
-            let tallies = tallies.clone();
+            let (tallies, acked) = (tallies.clone(), acked.clone());
             set.spawn(async move {
                 let mut round = copy;
                 while Instant::now() < until {
-                    let outcome = tokio::time::timeout(PROBE_LIMIT, probe(addr, round))
+                    let cx = Context {
+                        addr,
+                        round,
+                        acked: acked.clone(),
+                    };
+                    let limit = if store_cuts {
+                        PROBE_LIMIT_WITH_CUTS
+                    } else {
+                        PROBE_LIMIT
+                    };
+                    let outcome = tokio::time::timeout(limit, probe(cx))
                         .await
-                        .unwrap_or_else(|_| Err(format!("took longer than {PROBE_LIMIT:?}")));
+                        .unwrap_or_else(|_| Err(format!("took longer than {limit:?}")));
                     if outcome.is_err() {
                         // A failing probe must not spin.
                         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -154,22 +211,43 @@ pub async fn run(addr: SocketAddr, duration: Duration) -> Value {
             });
         }
     };
-    repeat("normal", 2, |a, _| Box::pin(normal(a)));
-    repeat("big-list", 1, |a, _| Box::pin(big_list(a)));
-    repeat("batch", 1, |a, _| Box::pin(batch(a)));
-    repeat("ask", 1, |a, _| Box::pin(ask(a)));
-    repeat("hold-cancel", 1, |a, _| Box::pin(hold_cancel(a)));
-    repeat("oversized", 1, |a, _| Box::pin(oversized(a)));
-    repeat("stalled-body", 6, |a, i| Box::pin(stalled_body(a, i)));
-    repeat("endless-body", 2, |a, _| Box::pin(endless_body(a)));
-    repeat("silent", 30, |a, _| Box::pin(silent(a)));
-    repeat("partial-head", 30, |a, _| Box::pin(partial_head(a)));
-    repeat("h2-idle", 15, |a, _| Box::pin(http2_quiet(a, true)));
-    repeat("h2-dead", 15, |a, _| Box::pin(http2_quiet(a, false)));
-    repeat("slow-sse", 4, |a, i| Box::pin(slow_sse(a, i)));
-    repeat("abandoned-sse", 1, |a, _| Box::pin(abandoned_sse(a)));
+    repeat("normal", 2, |cx| Box::pin(normal(cx.addr, cx.acked)));
+    repeat("big-list", 1, |cx| Box::pin(big_list(cx.addr, cx.acked)));
+    repeat("batch", 1, |cx| Box::pin(batch(cx.addr)));
+    repeat("ask", 1, |cx| Box::pin(ask(cx.addr, cx.acked)));
+    repeat("hold-cancel", 1, |cx| {
+        Box::pin(hold_cancel(cx.addr, cx.acked))
+    });
+    repeat("oversized", 1, |cx| Box::pin(oversized(cx.addr)));
+    repeat("stalled-body", 6, |cx| {
+        Box::pin(stalled_body(cx.addr, cx.round))
+    });
+    repeat("endless-body", 2, |cx| Box::pin(endless_body(cx.addr)));
+    repeat("silent", 30, |cx| Box::pin(silent(cx.addr)));
+    repeat("partial-head", 30, |cx| Box::pin(partial_head(cx.addr)));
+    repeat("h2-idle", 15, |cx| Box::pin(http2_quiet(cx.addr, true)));
+    repeat("h2-dead", 15, |cx| Box::pin(http2_quiet(cx.addr, false)));
+    repeat("slow-sse", 4, |cx| Box::pin(slow_sse(cx.addr, cx.round)));
+    repeat("abandoned-sse", 1, |cx| Box::pin(abandoned_sse(cx.addr)));
     while set.join_next().await.is_some() {}
-    json!({"secs": duration.as_secs_f64(), "probes": tallies.to_json()})
+    let acknowledged = std::mem::take(
+        &mut *acked
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    let mut result = json!({"secs": duration.as_secs_f64(), "probes": tallies.to_json()});
+    if store_cuts {
+        result["acknowledged"] = json!(acknowledged);
+    }
+    result
+}
+
+/// What one run of a probe gets: the server, the run's number, where acknowledged tasks go.
+struct Context {
+    addr: SocketAddr,
+    round: usize,
+    acked: Acked,
 }
 
 type Probe = std::pin::Pin<Box<dyn Future<Output = Result<(), String>> + Send>>;
@@ -314,13 +392,14 @@ fn task_state(result: &Value) -> &str {
 }
 
 /// Blocking `SendMessage`, `GetTask` of its task, `ListTasks`: on one connection.
-async fn normal(addr: SocketAddr) -> Result<(), String> {
+async fn normal(addr: SocketAddr, acked: Acked) -> Result<(), String> {
     let mut conn = Http1::connect(addr).await?;
     let sent = conn.call(&send(wire::ECHO_TEXT)).await?.result()?;
+    let id = sent["task"]["id"].as_str().unwrap_or_default();
+    acked.add(id);
     if task_state(&sent) != "TASK_STATE_COMPLETED" {
         return Err(format!("SendMessage: {sent}"));
     }
-    let id = sent["task"]["id"].as_str().unwrap_or_default();
     let got = conn
         .call(&wire::rpc("GetTask", json!({"id": id})))
         .await?
@@ -341,9 +420,10 @@ async fn normal(addr: SocketAddr) -> Result<(), String> {
 
 /// A 64 KiB message (its task holds it twice: history and artifact), then the largest
 /// `ListTasks` page a client can ask for.
-async fn big_list(addr: SocketAddr) -> Result<(), String> {
+async fn big_list(addr: SocketAddr, acked: Acked) -> Result<(), String> {
     let mut conn = Http1::connect(addr).await?;
     let sent = conn.call(&send(&"b".repeat(64 * 1024))).await?.result()?;
+    acked.add(sent["task"]["id"].as_str().unwrap_or_default());
     if task_state(&sent) != "TASK_STATE_COMPLETED" {
         return Err(format!("SendMessage: {}", task_state(&sent)));
     }
@@ -393,9 +473,10 @@ async fn batch(addr: SocketAddr) -> Result<(), String> {
 
 /// A task left waiting for input: the server's `interrupted_ttl` must end it, or such tasks
 /// fill `max_live_tasks` and every other probe's new task is refused.
-async fn ask(addr: SocketAddr) -> Result<(), String> {
+async fn ask(addr: SocketAddr, acked: Acked) -> Result<(), String> {
     let mut conn = Http1::connect(addr).await?;
     let sent = conn.call(&send(wire::ASK)).await?.result()?;
+    acked.add(sent["task"]["id"].as_str().unwrap_or_default());
     if task_state(&sent) != "TASK_STATE_INPUT_REQUIRED" {
         return Err(format!("SendMessage `ask`: {}", task_state(&sent)));
     }
@@ -406,19 +487,27 @@ async fn ask(addr: SocketAddr) -> Result<(), String> {
 }
 
 /// A working task, a stream on it, and `CancelTask`: the stream ends with the cancel.
-async fn hold_cancel(addr: SocketAddr) -> Result<(), String> {
+async fn hold_cancel(addr: SocketAddr, acked: Acked) -> Result<(), String> {
     let mut conn = Http1::connect(addr).await?;
     let held = conn
         .call(&wire::send_message(wire::HOLD, true))
         .await?
         .result()?;
     let id = held["task"]["id"].as_str().unwrap_or_default().to_owned();
-    let mut stream = Sse::open(addr, &wire::subscribe_to_task(&id)).await?;
+    acked.add(&id);
+    drop(conn);
+    // The task is held until it is canceled: the stream and the cancel are retried through a
+    // cut of the database, so that no task is left working by a client that gave up.
+    let subscribe = wire::subscribe_to_task(&id);
+    let mut stream = retrying(|| Sse::open(addr, &subscribe)).await?;
     stream.next_event().await?;
-    let canceled = conn
-        .call(&wire::rpc("CancelTask", json!({"id": id})))
-        .await?
-        .result()?;
+    let canceled = retrying(|| async {
+        let mut conn = Http1::connect(addr).await?;
+        conn.call(&wire::rpc("CancelTask", json!({"id": id})))
+            .await?
+            .result()
+    })
+    .await?;
     if canceled["status"]["state"] != "TASK_STATE_CANCELED" {
         return Err(format!("CancelTask: {canceled}"));
     }
@@ -430,6 +519,24 @@ async fn hold_cancel(addr: SocketAddr) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("the stream ended with {last}"))
+    }
+}
+
+/// `call` again, a second apart, while it fails with a 503 (an outage), at most
+/// [`OUTAGE_RETRIES`]; then its last outcome.
+async fn retrying<T, F, Fut>(mut call: F) -> Result<T, String>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, String>>,
+{
+    let started = Instant::now();
+    loop {
+        match call().await {
+            Err(why) if is_outage(&why) && started.elapsed() < OUTAGE_RETRIES => {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            other => return other,
+        }
     }
 }
 
@@ -649,7 +756,10 @@ impl Sse {
         loop {
             if let Some(event) = self.events.pop_front() {
                 if let Some(id) = event.id().and_then(|id| id.parse::<u64>().ok()) {
-                    if self.last_id.is_some_and(|last| id != last + 1) {
+                    // An error ending the stream has no id of its own: it reads with the last.
+                    let error = self.last_id == Some(id)
+                        && event.data().is_some_and(|data| data.contains("\"error\""));
+                    if self.last_id.is_some_and(|last| id != last + 1) && !error {
                         return Err(format!("event {id} after {:?}", self.last_id));
                     }
                     self.last_id = Some(id);

@@ -4,7 +4,8 @@
 //! The status code is the catalogue's ([`A2aError::grpc_code`], SUMMARY §2: `NOT_FOUND` for
 //! `TASK_NOT_FOUND`, `FAILED_PRECONDITION` for the capability errors, ...); the message is the
 //! error's; the details are its `ErrorInfo` (reason and metadata; added from the code's reason
-//! when the error has none) and its `BadRequest` field violations.
+//! when the error has none), its `BadRequest` field violations and its `RetryInfo` (an outage:
+//! `UNAVAILABLE`, with the delay after which the call may be tried again).
 //!
 //! ```
 //! use a2a_grpc::status::{from_status, to_status};
@@ -27,10 +28,12 @@ use tonic_types::{ErrorDetail, StatusExt as _};
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 /// The `@type` of a `google.rpc.BadRequest` detail in JSON.
 const BAD_REQUEST: &str = "type.googleapis.com/google.rpc.BadRequest";
+/// The `@type` of a `google.rpc.RetryInfo` detail in JSON.
+const RETRY_INFO: &str = "type.googleapis.com/google.rpc.RetryInfo";
 
 /// The gRPC status of an A2A error: its gRPC code, its message, and its `ErrorInfo` (the code's
-/// when it has none) and `BadRequest` details. Other details, which only JSON carries, are left
-/// out.
+/// when it has none), `BadRequest` and `RetryInfo` details. Other details, which only JSON
+/// carries, are left out.
 pub fn to_status(error: &A2aError) -> tonic::Status {
     let mut details = Vec::new();
     let info = error.error_info().or_else(|| {
@@ -62,6 +65,9 @@ pub fn to_status(error: &A2aError) -> tonic::Status {
     if !violations.is_empty() {
         details.push(ErrorDetail::from(tonic_types::BadRequest::new(violations)));
     }
+    if let Some(delay) = error.retry_after() {
+        details.push(ErrorDetail::from(tonic_types::RetryInfo::new(Some(delay))));
+    }
     tonic::Status::with_error_details_vec(
         Code::from_i32(error.grpc_code()),
         error.message(),
@@ -91,6 +97,12 @@ pub fn from_status(status: &tonic::Status) -> Option<A2aError> {
                     value["metadata"] = Value::Object(metadata);
                 }
                 details.push(value);
+            }
+            ErrorDetail::RetryInfo(retry) => {
+                if let Some(delay) = retry.retry_delay {
+                    let seconds = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+                    details.push(json!({"@type": RETRY_INFO, "retryDelay": format!("{seconds}s")}));
+                }
             }
             ErrorDetail::BadRequest(bad) => {
                 let violations: Vec<Value> = bad
@@ -135,6 +147,8 @@ pub fn code_name(code: Code) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use pretty_assertions::assert_eq;
 
@@ -186,6 +200,10 @@ mod tests {
                 A2aError::internal("busy").with_http_status(503),
                 Code::Unavailable,
             ),
+            (
+                A2aError::unavailable("the store is away", Duration::from_secs(3)),
+                Code::Unavailable,
+            ),
         ];
         for (error, code) in cases {
             let status = to_status(&error);
@@ -212,6 +230,24 @@ mod tests {
             with = with.with_detail(detail.clone());
         }
         with
+    }
+
+    #[test]
+    fn an_outage_says_when_to_retry() {
+        let error = A2aError::unavailable("the store is away", Duration::from_secs(3));
+        let status = to_status(&error);
+        assert_eq!(status.code(), Code::Unavailable);
+        assert_eq!(
+            status.get_details_retry_info().and_then(|r| r.retry_delay),
+            Some(Duration::from_secs(3))
+        );
+        let info = status.get_details_error_info().expect("an ErrorInfo");
+        assert_eq!(
+            info.metadata.get("retryable").map(String::as_str),
+            Some("true")
+        );
+        let back = from_status(&status).unwrap();
+        assert_eq!(back.retry_after(), Some(Duration::from_secs(3)));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
@@ -246,6 +247,44 @@ impl A2aError {
         Self::with_code_info(ErrorCode::VERSION_NOT_SUPPORTED, message)
     }
 
+    /// -32603 answered with HTTP 503 (gRPC `UNAVAILABLE`): the server cannot answer now, and
+    /// the same call may succeed after `retry_after` (its task store cannot reach its
+    /// database, or holds as many tasks as it may). The message is given whole. The details
+    /// say the call is retryable: the `ErrorInfo` carries `retryable: "true"`, and a
+    /// `google.rpc.RetryInfo` the delay, which the HTTP bindings also send as `Retry-After`
+    /// (whole seconds, at least 1).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use a2a_jsonrpc::A2aError;
+    ///
+    /// let error = A2aError::unavailable("task store unavailable: no database", Duration::from_secs(2));
+    /// assert_eq!((error.http_status(), error.grpc_status()), (503, "UNAVAILABLE"));
+    /// assert_eq!(error.retry_after(), Some(Duration::from_secs(2)));
+    /// assert_eq!(
+    ///     serde_json::to_value(error.to_error_object()).unwrap(),
+    ///     serde_json::json!({
+    ///         "code": -32603,
+    ///         "message": "task store unavailable: no database",
+    ///         "data": [
+    ///             {
+    ///                 "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+    ///                 "reason": "INTERNAL",
+    ///                 "domain": "a2a-protocol.org",
+    ///                 "metadata": {"retryable": "true"}
+    ///             },
+    ///             {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}
+    ///         ]
+    ///     })
+    /// );
+    /// ```
+    pub fn unavailable(message: impl Into<Cow<'static, str>>, retry_after: Duration) -> Self {
+        Self::with_code_info(ErrorCode::INTERNAL_ERROR, message)
+            .with_http_status(503)
+            .with_retry_after(retry_after)
+    }
+
     // ----- builders --------------------------------------------------------------------------
 
     /// Adds a metadata entry to the error's `ErrorInfo` (creating one with the code's reason,
@@ -270,6 +309,19 @@ impl A2aError {
             }
         }
         self
+    }
+
+    /// Marks the error retryable after `delay` (at least 1 s, in whole seconds): metadata
+    /// `retryable: "true"` in its `ErrorInfo`, and a `google.rpc.RetryInfo` detail with the
+    /// delay (replacing one it has). The HTTP bindings send the delay as `Retry-After`.
+    #[must_use]
+    pub fn with_retry_after(self, delay: Duration) -> Self {
+        let seconds = retry_seconds(delay);
+        let mut error = self.with_metadata("retryable", "true");
+        let details = error.details_mut();
+        details.retain(|d| d.get("@type").and_then(Value::as_str) != Some(RETRY_INFO));
+        details.push(json!({"@type": RETRY_INFO, "retryDelay": format!("{seconds}s")}));
+        error
     }
 
     /// Adds a `google.rpc` detail (a JSON object with an `@type`).
@@ -373,6 +425,27 @@ impl A2aError {
             .get("metadata")?
             .get(key)?
             .as_str()
+    }
+
+    /// The delay after which the call may be tried again, from the error's
+    /// `google.rpc.RetryInfo` (`retryDelay`, ProtoJSON `Duration`: seconds with an `s`);
+    /// `None` when it has none, which says nothing about whether a retry may succeed.
+    pub fn retry_after(&self) -> Option<Duration> {
+        let delay = self
+            .details()
+            .iter()
+            .find(|d| d.get("@type").and_then(Value::as_str) == Some(RETRY_INFO))?
+            .get("retryDelay")?
+            .as_str()?
+            .strip_suffix('s')?;
+        let seconds: f64 = delay.parse().ok()?;
+        (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+    }
+
+    /// The value of the `Retry-After` header an HTTP binding answers this error with: the
+    /// [`retry_after`](Self::retry_after) delay in whole seconds, at least 1.
+    pub fn retry_after_header(&self) -> Option<String> {
+        self.retry_after().map(|d| retry_seconds(d).to_string())
     }
 
     /// The HTTP status of the error: the one set with
@@ -504,6 +577,15 @@ impl fmt::Display for A2aError {
 }
 
 impl std::error::Error for A2aError {}
+
+/// The `@type` of a `google.rpc.RetryInfo` detail in JSON.
+const RETRY_INFO: &str = "type.googleapis.com/google.rpc.RetryInfo";
+
+/// A retry delay in whole seconds, rounded up, at least 1.
+fn retry_seconds(delay: Duration) -> u64 {
+    let whole = delay.as_secs() + u64::from(delay.subsec_nanos() > 0);
+    whole.max(1)
+}
 
 /// The gRPC status an HTTP status maps to (the `google.rpc.Code` table's HTTP mapping).
 fn grpc_for_http(status: u16) -> (i32, &'static str) {
@@ -715,6 +797,44 @@ mod tests {
             assert_eq!(received.code(), error.code(), "{message}");
             assert_eq!(received.to_error_object(), error.to_error_object());
         }
+    }
+
+    /// An outage or overload: 503 / UNAVAILABLE, retryable, the delay in whole seconds.
+    #[test]
+    fn unavailable_errors_say_when_to_retry() {
+        let error = A2aError::unavailable("the store is busy", Duration::from_millis(1500));
+        assert_eq!(
+            error.to_status_json(),
+            json!({"error": {
+                "code": 503,
+                "status": "UNAVAILABLE",
+                "message": "the store is busy",
+                "details": [
+                    {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "INTERNAL",
+                     "domain": "a2a-protocol.org", "metadata": {"retryable": "true"}},
+                    {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2s"}
+                ]
+            }})
+        );
+        assert_eq!(error.grpc_code(), 14);
+        assert_eq!(error.retry_after(), Some(Duration::from_secs(2)));
+        assert_eq!(error.retry_after_header().as_deref(), Some("2"));
+        // A delay under a second is still one: Retry-After has no fractions.
+        let soon = A2aError::unavailable("x", Duration::ZERO);
+        assert_eq!(soon.retry_after_header().as_deref(), Some("1"));
+        // A second delay replaces the first.
+        let again = soon.with_retry_after(Duration::from_secs(7));
+        assert_eq!(again.details().len(), 2);
+        assert_eq!(again.retry_after(), Some(Duration::from_secs(7)));
+        // What a client reads back keeps the delay, over either rendering.
+        let received = A2aError::from(error.to_error_object());
+        assert_eq!(received.retry_after(), Some(Duration::from_secs(2)));
+        let read = A2aError::from_status_json(&error.to_status_json()).unwrap();
+        assert_eq!(
+            (read.http_status(), read.retry_after()),
+            (503, Some(Duration::from_secs(2)))
+        );
+        assert_eq!(A2aError::internal("boom").retry_after(), None);
     }
 
     #[test]

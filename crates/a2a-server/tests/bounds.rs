@@ -277,10 +277,10 @@ async fn a_store_full_of_live_tasks_refuses_new_ones() {
     let err = h.send_message(hold(), &call).await.unwrap_err();
     assert_eq!(
         err,
-        A2aError::unsupported_operation(
-            "the task store holds its limit of 2 unfinished or pinned tasks (max_live_tasks); \
-             try again later"
-                .to_owned()
+        A2aError::unavailable(
+            "the task store holds its limit of 2 unfinished tasks (max_live_tasks); try again \
+             later",
+            std::time::Duration::from_secs(1)
         )
     );
     // Refused before its agent ran.

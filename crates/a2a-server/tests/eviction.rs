@@ -282,8 +282,8 @@ impl TaskStore for Unpinned {
     ) -> StoreFuture<'a, UpdateOutcome> {
         self.0.create(task, owner, protocol_version)
     }
-    fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
-        self.0.check_room(bytes)
+    fn check_room<'a>(&'a self, owner: &'a Owner, bytes: u64) -> StoreFuture<'a, ()> {
+        self.0.check_room(owner, bytes)
     }
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
         self.0.load(id)

@@ -165,10 +165,10 @@ async fn expired_tasks_free_their_place_under_max_live_tasks() {
     let waiting = task_of(h.send_message(send("ask"), &call).await.unwrap());
     assert_eq!(
         h.send_message(send("hello"), &call).await.unwrap_err(),
-        A2aError::unsupported_operation(
-            "the task store holds its limit of 1 unfinished or pinned tasks (max_live_tasks); \
-             try again later"
-                .to_owned()
+        A2aError::unavailable(
+            "the task store holds its limit of 1 unfinished tasks (max_live_tasks); try again \
+             later",
+            std::time::Duration::from_secs(1)
         )
     );
     let status = wait_for_the_end(&h, &waiting.id, &call).await;

@@ -181,10 +181,22 @@ fn the_docs_table_has_the_code_s_defaults_and_the_crate_docs_point_to_it() {
             "`HandlerConfig::interrupted_ttl`",
             ttl(handler.interrupted_ttl),
         ),
+        (
+            "`HandlerConfig::outage_tolerance`",
+            time(handler.outage_tolerance),
+        ),
+        (
+            "`HandlerConfig::max_pending_outcomes`",
+            count(handler.max_pending_outcomes),
+        ),
         ("`RetentionPolicy::max_tasks`", count(store.max_tasks)),
         (
             "`RetentionPolicy::max_live_tasks`",
             count(store.max_live_tasks),
+        ),
+        (
+            "`RetentionPolicy::max_live_tasks_per_principal`",
+            count(store.max_live_tasks_per_principal),
         ),
         (
             "`RetentionPolicy::max_total_bytes`",

@@ -121,6 +121,13 @@ pub(crate) fn store_error(err: sqlx::Error) -> StoreError {
                 "40001" | "40P01" | "5" | "6" | "261" | "262" | "517" => {
                     StoreError::Conflict(db.message().to_owned())
                 }
+                // PostgreSQL: a unique key (23505) or an object (42P06 schema, 42P07 table,
+                // 42710 other) that a concurrent transaction made first. Inserting a task that
+                // exists is told apart before this (`is_unique_violation`); anything else is a
+                // race, worth trying again, never a sign of corrupt data.
+                "23505" | "42P06" | "42P07" | "42710" => {
+                    StoreError::Conflict(format!("{code}: {}", db.message()))
+                }
                 // PostgreSQL: connection and resource classes, admin shutdown.
                 c if c.starts_with("08") || c.starts_with("53") || c.starts_with("57") => {
                     StoreError::Unavailable(db.message().to_owned())

@@ -43,8 +43,8 @@ pub(crate) fn replica_name() -> String {
     format!("{}-{short}", std::process::id())
 }
 
-/// Renews this replica's leases and fails expired ones, every third of the lease, until the
-/// store is dropped or closed.
+/// Renews this replica's leases and fails expired ones, every third of the lease and as soon
+/// as the database is back after an outage, until the store is dropped or closed.
 pub(crate) fn spawn_keeper(store: &SqlStore, mut stop: tokio::sync::watch::Receiver<bool>) {
     let Some(lease) = store.inner.config.lease else {
         return;
@@ -53,11 +53,20 @@ pub(crate) fn spawn_keeper(store: &SqlStore, mut stop: tokio::sync::watch::Recei
     let weak = std::sync::Arc::downgrade(&store.inner);
     tokio::spawn(async move {
         loop {
+            let Some(health) = weak.upgrade().map(|inner| inner.health.clone()) else {
+                return;
+            };
             tokio::select! {
                 _ = stop.changed() => return,
                 () = tokio::time::sleep(every) => {}
+                () = health.recovered() => {}
             }
+            drop(health);
             let Some(inner) = weak.upgrade() else { return };
+            if inner.health.is_down() {
+                // Nothing to renew or judge: the probe tells when the database is back.
+                continue;
+            }
             let store = SqlStore { inner };
             if let Err(err) = store.check_leases().await {
                 tracing::warn!(%err, "cannot renew or check task leases");

@@ -20,16 +20,38 @@
 //! # Replicas that stop
 //!
 //! Every write that leaves a task active (`SUBMITTED` or `WORKING`) leases it to the writing
-//! replica for [`SqlConfig::lease`] (30 s); each replica renews its leases every third of
-//! that while it runs. When a replica dies (`kill -9`, a lost machine), its active tasks' leases
+//! replica for [`SqlConfig::lease`] (30 s); each replica renews, every third of that, the
+//! leases of the tasks whose agent runs in it
+//! ([`TaskStore::agent_running`](a2a_server::store::TaskStore::agent_running)). When a replica dies (`kill -9`, a lost machine), its active tasks' leases
 //! run out, and the next replica to check (every replica checks, a restarted one too) ends
 //! each such task `FAILED` with the agent message "The replica running this task stopped
 //! before the task ended (its lease ran out); send the message again to start a new task."
 //! Streams and waiting calls on the other replicas see that status like any event. Tasks that
 //! wait for the client (`INPUT_REQUIRED`, `AUTH_REQUIRED`) hold no lease: no agent runs for
-//! them, so they wait as long as `interrupted_ttl` lets them, on any replica. A replica cut
-//! off from the database longer than the lease loses its tasks the same way (its agents'
-//! later events are refused: the task has ended).
+//! them, so they wait as long as `interrupted_ttl` lets them, on any replica. A task whose
+//! agent ended here without its final write (the database was away) is no longer renewed
+//! either: the handler writes its end once it can, and should this replica stop first, the
+//! lease rule ends it. After an outage of its own a replica judges no lease for one lease
+//! period, so that every replica renews the leases of its running agents first.
+//!
+//! # When the database goes away
+//!
+//! A call that fails as if the database were away, or that waits longer than a second, has
+//! the store check it in the background: a probe opens a connection of its own (no pool, so a
+//! refused connection fails at once) and runs `SELECT 1`, within 3 s. A probe that fails marks
+//! the database *away*: every call then fails [`StoreError::Unavailable`] at once, saying why
+//! ("the database at 127.0.0.1:5432 cannot be reached (connection refused at 127.0.0.1:5432);
+//! ..."), calls still waiting for a connection too, and a new task is refused before its agent
+//! runs ([`TaskStore::check_room`](a2a_server::store::TaskStore::check_room)). The probe goes
+//! on, at most 1 s apart; the first that succeeds makes the database reachable again, wakes
+//! every waiting reader of this replica, and has the lease keeper renew at once. The handler
+//! rides out the outage meanwhile (`HandlerConfig::outage_tolerance`) and answers its callers
+//! a retryable 503. [`SqlStore::is_unreachable`] tells a readiness check.
+//!
+//! [`SqlStore::connect`] fails at once too on a database that refuses connections
+//! ("connection refused at HOST:PORT"), and waits at most `acquire_timeout` for one that does
+//! not answer. Replicas that start together on a new schema create and migrate it one after
+//! the other, under an advisory lock.
 //!
 //! The schema (table prefix `a2a_`): `a2a_tasks` (the task as JSON, its owner's principal and
 //! tenant, the version it was created through, state, status time, last sequence number,
@@ -77,6 +99,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod codec;
+mod health;
 mod lease;
 mod outbox;
 mod retention;

@@ -6,7 +6,7 @@
 use std::time::{Duration, SystemTime};
 
 use a2a_server::store::{
-    Claimed, Delivery, DeliveryRecord, DeliveryState, OutboxLimits, PushStatus, StoreError,
+    Claimed, Delivery, DeliveryRecord, DeliveryState, OutboxLimits, PushStatus, Settle, StoreError,
     delivery_bytes,
 };
 use a2a_types::v1::{StreamResponse, TaskPushNotificationConfig};
@@ -17,15 +17,6 @@ use crate::codec::{
     cut, from_json, from_micros, int, micros, store_error, to_json, uint, version_of,
 };
 use crate::store::{Inner, Tx, get};
-
-/// Which way a settled delivery goes.
-#[derive(Clone, Debug)]
-pub(crate) enum Settle {
-    Complete,
-    Retry { due: SystemTime, error: String },
-    Release { due: SystemTime },
-    Kill { error: String },
-}
 
 async fn counter(tx: &mut Tx, name: &str) -> Result<i64, StoreError> {
     sqlx::query("SELECT value FROM a2a_counters WHERE name = $1")

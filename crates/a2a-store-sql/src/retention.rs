@@ -102,6 +102,9 @@ pub(crate) fn spawn_sweeper(inner: Weak<Inner>, mut stop: tokio::sync::watch::Re
                 () = tokio::time::sleep(every) => {}
             }
             let Some(inner) = inner.upgrade() else { return };
+            if inner.health.is_down() {
+                continue;
+            }
             match sweep(&inner).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(deleted = n, "a2a task store retention"),

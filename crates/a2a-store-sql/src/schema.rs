@@ -25,14 +25,57 @@ fn dialect_sql(dialect: Dialect, sql: &str) -> String {
     sql.replace("{serial}", serial)
 }
 
-/// Brings the schema up to [`VERSION`]; fails `Unsupported` on a database a newer build wrote.
-pub(crate) async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), StoreError> {
+/// How many times [`migrate`] is tried when it loses a race with another replica's.
+const MIGRATE_ATTEMPTS: u32 = 5;
+
+/// Creates the PostgreSQL schema (`schema`, quoted, when given) and brings the tables up to
+/// [`VERSION`]; fails `Unsupported` on a database a newer build wrote.
+///
+/// On PostgreSQL everything happens under one advisory lock, taken first: replicas that start
+/// together on a new schema create it and migrate one after the other (`CREATE SCHEMA IF NOT
+/// EXISTS` is not safe concurrently: two at once can fail with a unique violation on
+/// `pg_namespace`). Such a race, should one still happen, is a conflict: tried again, then
+/// `Unavailable`, never `Corrupt`.
+pub(crate) async fn migrate(
+    pool: &AnyPool,
+    dialect: Dialect,
+    schema: Option<&str>,
+) -> Result<(), StoreError> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match migrate_once(pool, dialect, schema).await {
+            Err(StoreError::Conflict(text)) if tries < MIGRATE_ATTEMPTS => {
+                tracing::debug!(tries, %text, "a2a store migration raced another replica's; again");
+                tokio::time::sleep(std::time::Duration::from_millis(20u64 << tries)).await;
+            }
+            Err(StoreError::Conflict(text)) => {
+                return Err(StoreError::Unavailable(format!(
+                    "the schema could not be set up: it kept racing another replica's ({text})"
+                )));
+            }
+            other => return other,
+        }
+    }
+}
+
+async fn migrate_once(
+    pool: &AnyPool,
+    dialect: Dialect,
+    schema: Option<&str>,
+) -> Result<(), StoreError> {
     let mut tx = pool.begin().await.map_err(store_error)?;
     if dialect == Dialect::Postgres {
         // Replicas that start together migrate one after the other. The key: "a2a-store".
         tx.execute("SELECT CAST(pg_advisory_xact_lock(8243176102) AS TEXT)")
             .await
             .map_err(store_error)?;
+        if let Some(schema) = schema {
+            // The connections' search path names it already: names resolve once it exists.
+            tx.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str())
+                .await
+                .map_err(store_error)?;
+        }
     }
     tx.execute("CREATE TABLE IF NOT EXISTS a2a_schema (version BIGINT PRIMARY KEY)")
         .await
@@ -52,8 +95,11 @@ pub(crate) async fn migrate(pool: &AnyPool, dialect: Dialect) -> Result<(), Stor
     for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
         tx.execute(dialect_sql(dialect, sql).as_str())
             .await
-            .map_err(|err| {
-                StoreError::Corrupt(format!("migration {version} failed: {}", store_error(err)))
+            .map_err(|err| match store_error(err) {
+                StoreError::Corrupt(text) => {
+                    StoreError::Corrupt(format!("migration {version} failed: {text}"))
+                }
+                other => other,
             })?;
         sqlx::query("INSERT INTO a2a_schema (version) VALUES ($1)")
             .bind(*version)

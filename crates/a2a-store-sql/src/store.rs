@@ -1,11 +1,13 @@
 //! [`SqlStore`]: the [`TaskStore`] on SQL.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use a2a_server::store::{
-    Change, Claimed, ListPage, ListQuery, LogEntry, Observer, Owner, PushStatus, Room, StoreError,
-    StoreFuture, StoredTask, TaskStore, UpdateOutcome, json_len, present_task, task_bytes,
+    AgentRun, Change, Claimed, ListPage, ListQuery, LogEntry, Observer, Owner, PushStatus, Room,
+    Settle, StoreError, StoreFuture, StoredTask, TaskStore, UpdateOutcome, json_len, present_task,
+    task_bytes,
 };
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{StreamResponse, Task, TaskId, TaskPushNotificationConfig};
@@ -16,9 +18,34 @@ use crate::codec::{
     from_json, int, is_unique_violation, owner_columns, owner_of, state_of, state_text,
     store_error, time_key, timestamp_key, to_json, uint, version_of, version_text,
 };
-use crate::outbox::{self, Settle};
+use crate::health::Health;
+use crate::outbox;
 use crate::wake::Waiters;
 use crate::{Dialect, SqlConfig, redact, schema};
+
+/// How many task ids one lease renewal names.
+const RENEW_BATCH: usize = 500;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Opens one connection to `url` and closes it: `Err` says, in a few words, why it could not
+/// (a refused connection at once, not after a timeout).
+async fn first_connection(url: &str, target: &str, timeout: Duration) -> Result<(), String> {
+    use sqlx::Connection as _;
+    match tokio::time::timeout(timeout, sqlx::AnyConnection::connect(url)).await {
+        Ok(Ok(conn)) => {
+            let _ = conn.close().await;
+            Ok(())
+        }
+        Ok(Err(err)) => Err(crate::health::connect_failure(&err, target)),
+        Err(_) => Err(format!(
+            "no answer from {target} within {} ms (acquire_timeout)",
+            timeout.as_millis()
+        )),
+    }
+}
 
 pub(crate) type Tx = Transaction<'static, Any>;
 
@@ -40,6 +67,11 @@ pub(crate) struct Inner {
     pub(crate) waiters: Arc<Waiters>,
     /// The PostgreSQL channel this store notifies and listens on.
     pub(crate) channel: Option<String>,
+    /// Whether the database can be reached (calls fail at once while it cannot).
+    pub(crate) health: Arc<Health>,
+    /// The tasks whose agent runs in this process, with how many runs hold each: the only
+    /// leases the keeper renews.
+    pub(crate) agents: Arc<Mutex<HashMap<String, usize>>>,
     /// Stops the sweeper and the listener.
     stop: tokio::sync::watch::Sender<bool>,
 }
@@ -111,24 +143,22 @@ impl SqlStore {
                 }
             }
         }
-        let pool = options
-            .connect(&url)
+        let target = crate::health::target_of(&url);
+        // One connection first, of its own: a database that refuses connections says so at
+        // once (the pool would retry a refused connection until its acquire_timeout).
+        first_connection(&url, &target, config.acquire_timeout)
             .await
-            .map_err(|err| match store_error(err) {
-                StoreError::Corrupt(text) => StoreError::Unavailable(text),
-                other => other,
-            });
-        let pool = pool.map_err(|err| {
-            StoreError::Unavailable(format!("cannot open {}: {err}", redact(&config.url)))
+            .map_err(|why| {
+                StoreError::Unavailable(format!("cannot open {}: {why}", redact(&config.url)))
+            })?;
+        let pool = options.connect(&url).await.map_err(|err| {
+            StoreError::Unavailable(format!(
+                "cannot open {}: {}",
+                redact(&config.url),
+                crate::health::connect_failure(&err, &target)
+            ))
         })?;
-        if let Some(schema) = &schema {
-            // Made before the search path names it on the next connection; this one has it
-            // set already and resolves names once it exists.
-            pool.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str())
-                .await
-                .map_err(store_error)?;
-        }
-        schema::migrate(&pool, dialect).await?;
+        schema::migrate(&pool, dialect, schema.as_deref()).await?;
         let channel = (dialect == Dialect::Postgres).then(|| {
             format!(
                 "a2a_{}",
@@ -140,12 +170,21 @@ impl SqlStore {
             )
         });
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let waiters: Arc<Waiters> = Arc::default();
+        let health = Arc::new(Health::new(
+            url,
+            target,
+            config.acquire_timeout,
+            waiters.clone(),
+        ));
         let inner = Arc::new(Inner {
             pool,
             dialect,
             config,
-            waiters: Arc::default(),
+            waiters,
             channel,
+            health,
+            agents: Arc::default(),
             stop,
         });
         #[cfg(feature = "postgres")]
@@ -168,6 +207,13 @@ impl SqlStore {
         self.inner.pool.close().await;
     }
 
+    /// Whether the store knows its database cannot be reached now: its calls then fail
+    /// `Unavailable` at once, until a background probe reaches the database again (see the
+    /// [crate docs](crate#when-the-database-goes-away)). For readiness checks.
+    pub fn is_unreachable(&self) -> bool {
+        self.inner.health.is_down()
+    }
+
     /// The dialect of the database.
     pub fn dialect(&self) -> Dialect {
         self.inner.dialect
@@ -185,30 +231,41 @@ impl SqlStore {
         &self.inner.config.replica
     }
 
-    /// Renews this replica's leases, then ends (FAILED, with an agent message saying why) the
-    /// active tasks whose lease ran out: their replica stopped. The lease keeper runs this every
-    /// third of [`SqlConfig::lease`]; the number of tasks failed.
+    /// Renews this replica's leases of the tasks whose agent runs here (see
+    /// [`TaskStore::agent_running`]), then ends (FAILED, with an agent message saying why) the
+    /// active tasks whose lease ran out: their replica stopped, or their agent ended here
+    /// without its final write. The lease keeper runs this every third of [`SqlConfig::lease`];
+    /// the number of tasks failed.
+    ///
+    /// After an outage of its own, a replica judges no lease for one lease period: the other
+    /// replicas, cut off as well, get the time to renew theirs.
     pub async fn check_leases(&self) -> Result<u64, StoreError> {
         let Some(lease) = self.inner.config.lease else {
             return Ok(0);
         };
+        self.inner.health.check()?;
         let now = SystemTime::now();
-        sqlx::query(
-            "UPDATE a2a_tasks SET lease_until = $1 WHERE replica = $2 AND lease_until IS NOT NULL",
-        )
-        .bind(crate::codec::micros(now + lease))
-        .bind(self.inner.config.replica.clone())
-        .execute(&self.inner.pool)
-        .await
-        .map_err(store_error)?;
-        let rows = sqlx::query(
-            "SELECT id FROM a2a_tasks WHERE lease_until IS NOT NULL AND lease_until < $1 \
-             ORDER BY lease_until LIMIT 100",
-        )
-        .bind(crate::codec::micros(now))
-        .fetch_all(&self.inner.pool)
-        .await
-        .map_err(store_error)?;
+        self.renew_leases(now + lease).await?;
+        if self
+            .inner
+            .health
+            .recovered_for()
+            .is_some_and(|since| since < lease)
+        {
+            return Ok(0);
+        }
+        let rows = self
+            .guarded(async {
+                sqlx::query(
+                    "SELECT id FROM a2a_tasks WHERE lease_until IS NOT NULL AND lease_until < $1 \
+                     ORDER BY lease_until LIMIT 100",
+                )
+                .bind(crate::codec::micros(now))
+                .fetch_all(&self.inner.pool)
+                .await
+                .map_err(store_error)
+            })
+            .await?;
         let mut failed = 0;
         for row in &rows {
             let id = TaskId::from(get::<String>(row, 0)?);
@@ -223,11 +280,65 @@ impl SqlStore {
             });
             self.update(&id, change, None).await?;
             if ended {
-                tracing::warn!(task.id = %id, "the replica running this task stopped (its lease ran out): the task failed");
+                tracing::warn!(task.id = %id, "the replica running this task stopped before the task ended (its lease ran out): the task failed");
                 failed += 1;
             }
         }
         Ok(failed)
+    }
+
+    /// Sets the lease of this replica's tasks whose agent runs here to `until`, a few hundred
+    /// ids a statement.
+    async fn renew_leases(&self, until: SystemTime) -> Result<(), StoreError> {
+        let ids: Vec<String> = lock(&self.inner.agents).keys().cloned().collect();
+        for chunk in ids.chunks(RENEW_BATCH) {
+            let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+            let sql = format!(
+                "UPDATE a2a_tasks SET lease_until = $1 WHERE replica = $2 \
+                 AND lease_until IS NOT NULL AND id IN ({})",
+                marks.join(", ")
+            );
+            self.guarded(async {
+                let mut query = sqlx::query(&sql)
+                    .bind(crate::codec::micros(until))
+                    .bind(self.inner.config.replica.clone());
+                for id in chunk {
+                    query = query.bind(id.clone());
+                }
+                query.execute(&self.inner.pool).await.map_err(store_error)
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Runs one call against the database: at once `Unavailable` while it is known to be
+    /// down; a call that fails `Unavailable`, or waits longer than
+    /// [`SUSPECT_AFTER`](crate::health::SUSPECT_AFTER), has a background probe check it; a
+    /// call still waiting when the probe finds it down fails then.
+    pub(crate) async fn guarded<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let health = &self.inner.health;
+        health.check()?;
+        let mut call = std::pin::pin!(call);
+        let result = tokio::select! {
+            biased;
+            result = &mut call => result,
+            () = tokio::time::sleep(crate::health::SUSPECT_AFTER) => {
+                health.suspect();
+                tokio::select! {
+                    biased;
+                    result = &mut call => result,
+                    () = health.went_down() => Err(health.down_error()),
+                }
+            }
+        };
+        if matches!(result, Err(StoreError::Unavailable(_))) {
+            health.suspect();
+        }
+        result
     }
 
     /// The lease a write leaves on a task in `state`: this replica's, while the task is active.
@@ -418,17 +529,23 @@ impl SqlStore {
             }
         }
     }
+}
 
-    pub(crate) async fn settle(
-        &self,
-        id: u64,
-        lease: u64,
-        how: Settle,
-    ) -> Result<bool, StoreError> {
-        self.retrying("settle", || {
-            outbox::settle(&self.inner, id, lease, how.clone())
-        })
-        .await
+/// An agent of this process running for a task (see [`TaskStore::agent_running`]).
+struct AgentGuard {
+    agents: Arc<Mutex<HashMap<String, usize>>>,
+    id: String,
+}
+
+impl Drop for AgentGuard {
+    fn drop(&mut self) {
+        let mut agents = lock(&self.agents);
+        if let Some(runs) = agents.get_mut(&self.id) {
+            *runs -= 1;
+            if *runs == 0 {
+                agents.remove(&self.id);
+            }
+        }
     }
 }
 
@@ -528,7 +645,7 @@ impl TaskStore for SqlStore {
         owner: Owner,
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let enqueued = self
                 .retrying("create", || {
                     self.try_create(&task, &owner, protocol_version)
@@ -536,11 +653,19 @@ impl TaskStore for SqlStore {
                 .await?;
             self.woke(task.id.as_ref(), enqueued);
             Ok(UpdateOutcome::new(1, task.status.state))
-        })
+        }))
+    }
+
+    /// No limit of its own on what a task may hold in all (retention deletes only ended tasks),
+    /// but a database known to be away is said at once: a new `SendMessage` is refused before
+    /// its agent runs.
+    fn check_room<'a>(&'a self, owner: &'a Owner, bytes: u64) -> StoreFuture<'a, ()> {
+        let _ = (owner, bytes);
+        Box::pin(std::future::ready(self.inner.health.check()))
     }
 
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let row = sqlx::query(
                 "SELECT task, principal, tenant, protocol_version, last_seq, bytes FROM a2a_tasks \
                  WHERE id = $1",
@@ -557,11 +682,11 @@ impl TaskStore for SqlStore {
                 uint(get::<i64>(&row, 4)?),
                 uint(get::<i64>(&row, 5)?),
             )))
-        })
+        }))
     }
 
     fn progress<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<UpdateOutcome>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let row = sqlx::query("SELECT last_seq, state FROM a2a_tasks WHERE id = $1")
                 .bind(id.to_string())
                 .fetch_optional(&self.inner.pool)
@@ -572,6 +697,14 @@ impl TaskStore for SqlStore {
                 uint(get::<i64>(&row, 0)?),
                 state_of(&get::<String>(&row, 1)?)?,
             )))
+        }))
+    }
+
+    fn agent_running(&self, id: &TaskId) -> AgentRun {
+        *lock(&self.inner.agents).entry(id.to_string()).or_default() += 1;
+        AgentRun::new(AgentGuard {
+            agents: self.inner.agents.clone(),
+            id: id.to_string(),
         })
     }
 
@@ -584,17 +717,24 @@ impl TaskStore for SqlStore {
         Box::pin(async move {
             let mut change = change;
             let key = id.to_string();
-            let mut tries = 0;
-            let result = loop {
-                tries += 1;
-                match self.try_update(&key, &mut change).await {
-                    Err(StoreError::Conflict(text)) if tries < self.inner.config.max_attempts => {
-                        tracing::debug!(tries, %text, "a2a store update conflict; deciding again");
-                        tokio::time::sleep(Duration::from_millis(2u64 << tries.min(8))).await;
+            let result = self
+                .guarded(async {
+                    let mut tries = 0;
+                    loop {
+                        tries += 1;
+                        match self.try_update(&key, &mut change).await {
+                            Err(StoreError::Conflict(text))
+                                if tries < self.inner.config.max_attempts =>
+                            {
+                                tracing::debug!(tries, %text, "a2a store update conflict; deciding again");
+                                tokio::time::sleep(Duration::from_millis(2u64 << tries.min(8)))
+                                    .await;
+                            }
+                            other => break other,
+                        }
                     }
-                    other => break other?,
-                }
-            };
+                })
+                .await?;
             let Some((outcome, task, enqueued)) = result else {
                 return Ok(None);
             };
@@ -616,7 +756,7 @@ impl TaskStore for SqlStore {
         after: u64,
         limit: usize,
     ) -> StoreFuture<'a, Vec<LogEntry>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let rows = sqlx::query(
                 "SELECT seq, event FROM a2a_events WHERE task_id = $1 AND seq > $2 \
                  ORDER BY seq LIMIT $3",
@@ -635,7 +775,7 @@ impl TaskStore for SqlStore {
                     ))
                 })
                 .collect()
-        })
+        }))
     }
 
     fn wait<'a>(&'a self, id: &'a TaskId, after: u64) -> StoreFuture<'a, ()> {
@@ -657,7 +797,7 @@ impl TaskStore for SqlStore {
     }
 
     fn list<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, ListPage> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let start = match &query.page_token {
                 Some(token) if !token.is_empty() => Some(
                     parse_cursor(token)
@@ -725,7 +865,7 @@ impl TaskStore for SqlStore {
             page.next_page_token = next_page_token;
             page.total_size = usize::try_from(total).unwrap_or(0);
             Ok(page)
-        })
+        }))
     }
 
     fn put_push_config<'a>(
@@ -733,7 +873,7 @@ impl TaskStore for SqlStore {
         config: TaskPushNotificationConfig,
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let task_id = config
                 .task_id
                 .as_ref()
@@ -760,7 +900,7 @@ impl TaskStore for SqlStore {
                 Ok(())
             })
             .await
-        })
+        }))
     }
 
     fn push_config_version<'a>(
@@ -768,7 +908,7 @@ impl TaskStore for SqlStore {
         task_id: &'a TaskId,
         id: &'a str,
     ) -> StoreFuture<'a, Option<ProtocolVersion>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let row = sqlx::query(
                 "SELECT protocol_version FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2",
             )
@@ -779,7 +919,7 @@ impl TaskStore for SqlStore {
             .map_err(store_error)?;
             row.map(|row| version_of(&get::<String>(&row, 0)?))
                 .transpose()
-        })
+        }))
     }
 
     fn get_push_config<'a>(
@@ -787,7 +927,7 @@ impl TaskStore for SqlStore {
         task_id: &'a TaskId,
         id: &'a str,
     ) -> StoreFuture<'a, Option<TaskPushNotificationConfig>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let row = sqlx::query(
                 "SELECT config FROM a2a_push_configs WHERE task_id = $1 AND config_id = $2",
             )
@@ -798,14 +938,14 @@ impl TaskStore for SqlStore {
             .map_err(store_error)?;
             row.map(|row| from_json(&get::<String>(&row, 0)?, "push config"))
                 .transpose()
-        })
+        }))
     }
 
     fn list_push_configs<'a>(
         &'a self,
         task_id: &'a TaskId,
     ) -> StoreFuture<'a, Vec<TaskPushNotificationConfig>> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             let rows = sqlx::query(
                 "SELECT config FROM a2a_push_configs WHERE task_id = $1 ORDER BY position",
             )
@@ -816,16 +956,16 @@ impl TaskStore for SqlStore {
             rows.iter()
                 .map(|row| from_json(&get::<String>(row, 0)?, "push config"))
                 .collect()
-        })
+        }))
     }
 
     fn delete_push_config<'a>(&'a self, task_id: &'a TaskId, id: &'a str) -> StoreFuture<'a, bool> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             self.retrying("delete_push_config", || {
                 outbox::delete_config(&self.inner, task_id.as_ref(), id)
             })
             .await
-        })
+        }))
     }
 
     fn claim_deliveries<'a>(
@@ -834,43 +974,25 @@ impl TaskStore for SqlStore {
         lease: Duration,
         limit: usize,
     ) -> StoreFuture<'a, Claimed> {
-        Box::pin(async move {
+        Box::pin(self.guarded(async move {
             self.retrying("claim_deliveries", || {
                 outbox::claim(&self.inner, now, lease, limit)
             })
             .await
-        })
+        }))
     }
 
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Complete))
-    }
-
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Retry { due, error }))
-    }
-
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Release { due }))
-    }
-
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        Box::pin(self.settle(id, lease, Settle::Kill { error }))
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        Box::pin(self.guarded(async move {
+            self.retrying("settle", || {
+                outbox::settle(&self.inner, id, lease, how.clone())
+            })
+            .await
+        }))
     }
 
     fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {
-        Box::pin(outbox::status(&self.inner, task_id.as_ref()))
+        Box::pin(self.guarded(outbox::status(&self.inner, task_id.as_ref())))
     }
 
     fn wait_outbox<'a>(&'a self, timeout: Duration) -> StoreFuture<'a, ()> {

@@ -71,7 +71,10 @@ impl Waiters {
     }
 
     /// Acts on one notification payload.
-    #[cfg(feature = "postgres")]
+    #[cfg_attr(
+        not(feature = "postgres"),
+        allow(dead_code, reason = "only PostgreSQL notifies (the tests call it too)")
+    )]
     pub(crate) fn on_payload(&self, payload: &str) {
         match payload.split_once(':') {
             Some(("l", id)) => self.wake(id),

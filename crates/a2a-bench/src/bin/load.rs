@@ -10,9 +10,10 @@
 //! a2a-bench-load subscribe --addr A --task ID --subscribers N [--timeout SECS]
 //!     N SubscribeToTask streams held open; prints `ready N` once every one has its first
 //!     event, then holds them until stdin closes (or the timeout), and exits
-//! a2a-bench-load soak      --addr A --secs N
+//! a2a-bench-load soak      --addr A --secs N [--store-cuts true]
 //!     every probe of `a2a_bench::soak` (normal traffic beside hostile clients) for N seconds
-//!     against a server started with `--soak true`; prints each probe's outcomes
+//!     against a server started with `--soak true`; prints each probe's outcomes (with
+//!     `--store-cuts`, 503s apart and the acknowledged task ids)
 //! ```
 //!
 //! `--binding` picks how `SendMessage` goes: `jsonrpc` (default; `POST /`), `rest` (`POST
@@ -112,7 +113,8 @@ fn run(args: &[String]) -> Result<(), String> {
             }
             "soak" => {
                 let secs: f64 = a2a_bench::flag(&flags, "secs", 30.0)?;
-                Ok(a2a_bench::soak::run(addr, Duration::from_secs_f64(secs)).await)
+                let cuts = a2a_bench::flag(&flags, "store-cuts", false)?;
+                Ok(a2a_bench::soak::run(addr, Duration::from_secs_f64(secs), cuts).await)
             }
             other => Err(format!("unknown load `{other}`")),
         }

@@ -10,35 +10,33 @@ use std::time::Duration;
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
-    ContextId, Message, Role, SendMessageRequest, SendMessageResponse, StreamResponse, Task,
-    TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
+    ContextId, Message, Role, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
+    StreamResponse, Struct, Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
 };
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use super::expiry::Expiry;
+use super::outage::{Patience, PendingOutcomes, TurnEnd, landed};
 use super::subscribe::log_stream;
 use super::{
     CallContext, EventStream, Execution, FinalSlot, RequestHandler, Running, StreamEvent,
-    check_history_length, final_observer, lifecycle, lock, store_refusal,
+    check_history_length, final_observer, lifecycle, lock,
 };
 use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
 use crate::error::A2aError;
-use crate::store::{Owner, TaskEdit, TaskPin, TaskStore, task_bytes};
+use crate::store::{AgentRun, Change, Owner, StoreError, TaskEdit, TaskPin, TaskStore, task_bytes};
 
 /// How the first event of a new request went, for the caller waiting in `start`.
 enum First {
     /// The agent answered with a direct message.
     Reply(Message),
-    /// The task was created.
-    Task,
+    /// The task was created: as it was created (event 1 of its log), when known.
+    Task(Option<Box<Task>>),
     /// The store refused the task.
     Refused(A2aError),
 }
-
-/// The longest failure text the server writes into a task's status message.
-const MAX_FAILURE_TEXT: usize = 4096;
 
 impl RequestHandler {
     /// `SendMessage`: starts or continues a task and answers with the task (when it is
@@ -61,21 +59,33 @@ impl RequestHandler {
         // Boxed: `start`'s state is most of this call's, and the call's future is moved by value
         // a few times on its way into hyper's task (each move a copy of all of it).
         let started = Box::pin(self.start(req, call, !return_immediately)).await?;
-        let (task_id, after, final_task) = match started {
+        let (task_id, after, final_task, created) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
             Started::Task {
                 task_id,
                 after,
                 final_task,
-            } => (task_id, after, final_task),
+                created,
+            } => (task_id, after, final_task, created),
         };
         if return_immediately {
-            let task = self.load_visible(&task_id, call).await?;
+            let task = match (self.load_visible(&task_id, call).await, created) {
+                (Ok(task), _) => task,
+                // The task exists and its agent runs: it is answered as created rather than
+                // with an error, which would leave the caller without its id.
+                (Err(err), Some(created)) if err.retry_after().is_some() => *created,
+                (Err(err), _) => return Err(err),
+            };
             return Ok(answer(task));
         }
         // Blocking: the update that makes the task final (terminal or interrupted) hands it
-        // over, so the answer never depends on the task still being stored.
-        let _pin = self.inner.store.pin(&task_id).await?;
+        // over, so the answer never depends on the task still being stored (nor on the pin of
+        // a store away for a moment).
+        let _pin = match self.inner.store.pin(&task_id).await {
+            Ok(pin) => pin,
+            Err(err) if err.is_transient() => None,
+            Err(err) => return Err(err.into()),
+        };
         if let Some(final_task) = final_task
             && let Ok(task) = final_task.await
         {
@@ -84,19 +94,26 @@ impl RequestHandler {
         // The execution ended without making the task final (a newer one took it over): wait
         // for a final state reached after this message, reading only the state meanwhile.
         let mut seen = after;
+        let mut patience = Patience::new(self.inner.config.outage_tolerance);
+        let never = CancellationToken::new();
         loop {
-            let progress = self
-                .inner
-                .store
-                .progress(&task_id)
-                .await?
-                .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
+            let progress = match self.inner.store.progress(&task_id).await {
+                Ok(progress) => progress,
+                Err(err) => {
+                    // A store away for a moment is waited for, within the tolerance.
+                    patience.wait(err, &never).await?;
+                    continue;
+                }
+            };
+            let progress = progress.ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
             if progress.last_seq > after && progress.state.is_final() {
                 let task = self.load_visible(&task_id, call).await?;
                 return Ok(answer(task));
             }
             seen = seen.max(progress.last_seq);
-            self.inner.store.wait(&task_id, seen).await?;
+            if let Err(err) = self.inner.store.wait(&task_id, seen).await {
+                patience.wait(err, &never).await?;
+            }
         }
     }
 
@@ -120,18 +137,26 @@ impl RequestHandler {
                 });
                 Ok(Box::pin(futures_util::stream::iter([item])))
             }
-            Started::Task { task_id, after, .. } => {
+            Started::Task {
+                task_id,
+                after,
+                created,
+                ..
+            } => {
                 let not_found = || A2aError::task_not_found(task_id.clone());
-                let pin = self
-                    .inner
-                    .store
-                    .pin(&task_id)
-                    .await?
-                    .ok_or_else(not_found)?;
+                // A store away for a moment: the stream starts unpinned (the task is
+                // unfinished, no store drops it) rather than fail a task that runs.
+                let pin = match self.inner.store.pin(&task_id).await {
+                    Ok(pin) => pin.ok_or_else(not_found)?,
+                    Err(err) if err.is_transient() && created.is_some() => TaskPin::none(),
+                    Err(err) => return Err(err.into()),
+                };
                 // The first event is the task as it stood when this message was accepted (for
-                // a new task, the first event of its log); what happened since then follows
-                // from the log.
-                let first = if after == 0 {
+                // a new task, the first event of its log: the task as created); what happened
+                // since then follows from the log.
+                let first = if let Some(created) = created {
+                    StreamResponse::Task(*created)
+                } else if after == 0 {
                     self.inner
                         .store
                         .read_log(&task_id, 0, 1)
@@ -164,6 +189,7 @@ impl RequestHandler {
                         event: first,
                     }),
                     pin,
+                    self.inner.config.outage_tolerance,
                 ))
             }
         }
@@ -177,6 +203,47 @@ impl RequestHandler {
         call: &CallContext,
         blocking: bool,
     ) -> Result<Started, A2aError> {
+        let mut send = self.checked_send(req, call)?;
+        let (execution, final_rx) = self.new_execution(blocking);
+        let prepared = match self.continued_task(&send.message, call).await? {
+            Some((task_id, task)) => {
+                self.continue_task(task_id, task, &mut send, execution, call)
+                    .await?
+            }
+            None => self.new_task(&mut send, execution, call).await?,
+        };
+        let (task_id, after, is_new) = (
+            prepared.task_id.clone(),
+            prepared.after,
+            prepared.existing.is_none(),
+        );
+        let first_rx = self.spawn_agent(prepared, send, call);
+        let started = |created| Started::Task {
+            task_id,
+            after,
+            final_task: final_rx,
+            created,
+        };
+        if !is_new {
+            return Ok(started(None));
+        }
+        match first_rx.await {
+            Ok(First::Reply(message)) => Ok(Started::Replied(message)),
+            Ok(First::Task(created)) => Ok(started(created)),
+            Ok(First::Refused(err)) => Err(err),
+            Err(_) => Err(A2aError::internal(
+                "the agent ended without a result".to_owned(),
+            )),
+        }
+    }
+
+    /// The checks of a send that need no store: the message, the configuration, the
+    /// extensions and content types the card asks for.
+    fn checked_send(
+        &self,
+        req: SendMessageRequest,
+        call: &CallContext,
+    ) -> Result<SendParts, A2aError> {
         let SendMessageRequest {
             mut message,
             configuration,
@@ -211,28 +278,42 @@ impl RequestHandler {
         self.check_extensions(call)?;
         self.check_content_types(&message)?;
         message.role = Role::User;
+        Ok(SendParts {
+            message,
+            configuration,
+            metadata,
+            push_config,
+        })
+    }
 
-        let max_task_bytes = self.inner.config.max_task_bytes;
-        let cancel = self.inner.shutdown.child_token();
+    /// A new execution (not yet registered), and the receiver of its final task when the
+    /// caller blocks.
+    fn new_execution(&self, blocking: bool) -> (Execution, Option<oneshot::Receiver<Task>>) {
         let (final_tx, final_rx) = if blocking {
             let (tx, rx) = oneshot::channel();
             (Some(tx), Some(rx))
         } else {
             (None, None)
         };
-        let final_slot: FinalSlot = Arc::new(Mutex::new(final_tx));
         let execution = Execution {
             id: self
                 .inner
                 .next_execution
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            cancel: cancel.clone(),
-            final_task: final_slot.clone(),
+            cancel: self.inner.shutdown.child_token(),
+            final_task: Arc::new(Mutex::new(final_tx)),
         };
-        let execution_id = execution.id;
-        // The task this message continues, if any: by the id it names; with client-chosen ids
-        // (A2A 0.1), an id no task has starts a new task under it.
-        let continued = match message.task_id.clone() {
+        (execution, final_rx)
+    }
+
+    /// The task a message continues, if any: by the id it names; with client-chosen ids (A2A
+    /// 0.1), an id no task has starts a new task under it.
+    async fn continued_task(
+        &self,
+        message: &Message,
+        call: &CallContext,
+    ) -> Result<Option<(TaskId, Task)>, A2aError> {
+        Ok(match message.task_id.clone() {
             Some(task_id) if call.client_task_ids => self
                 .client_task(&task_id, call)
                 .await?
@@ -242,175 +323,195 @@ impl RequestHandler {
                 Some((task_id, task))
             }
             None => None,
-        };
-        let (task_id, context_id, existing, after, pin, initial) = match continued {
-            Some((task_id, task)) => {
-                let push_config = match push_config {
-                    Some(config) => Some(self.checked_push_config(config, &task_id).await?),
-                    None => None,
-                };
-                let state = task.status.state;
-                if state.is_terminal() {
-                    return Err(terminal_task(&task_id, state));
-                }
-                let context_id = task.context_id.clone().unwrap_or_default();
-                if let Some(given) = &message.context_id
-                    && *given != context_id
-                {
-                    return Err(A2aError::invalid_params(format!(
-                        "message.contextId `{given}` does not match the contextId `{context_id}` of task {task_id}"
-                    )));
-                }
-                message.context_id = Some(context_id.clone());
-                let recorded = TaskEdit::Message(message.clone());
-                let bytes = recorded.bytes();
-                if bytes > max_task_bytes {
-                    return Err(message_too_large(bytes, max_task_bytes));
-                }
-                // The execution holds the task from here on.
-                let pin = self
-                    .inner
-                    .store
-                    .pin(&task_id)
-                    .await?
-                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
-                // Held until the execution is registered: an earlier execution finishing its
-                // turn meanwhile waits, so that it sees this one as the task's current one.
-                let turn = self.inner.turns.lock(&task_id).await;
-                let busy = self.running().contains_key(&task_id);
-                let mut refused = None;
-                let outcome = self
-                    .inner
-                    .store
-                    .update(
-                        &task_id,
-                        Box::new(|task: &Task, room| {
-                            refused = None;
-                            let state = task.status.state;
-                            if state.is_terminal() {
-                                refused = Some(terminal_task(&task.id, state));
-                                return None;
-                            }
-                            if !state.is_interrupted() && busy {
-                                refused = Some(A2aError::unsupported_operation(format!(
-                                    "task {} is still being worked on; wait until it asks for input, or cancel it",
-                                    task.id
-                                )));
-                                return None;
-                            }
-                            if let Err(limit) = lifecycle::check_room(room, bytes, max_task_bytes)
-                            {
-                                refused = Some(A2aError::unsupported_operation(format!(
-                                    "task {} cannot take this message of {bytes} bytes: {limit}",
-                                    task.id
-                                )));
-                                return None;
-                            }
-                            Some(recorded.clone())
-                        }),
-                        None,
-                    )
-                    .await?
-                    .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
-                if let Some(err) = refused {
-                    return Err(err);
-                }
-                self.running().insert(task_id.clone(), execution);
-                self.inner.expiry.forget(&task_id);
-                drop(turn);
-                // Registered with the message accepted: the events of this turn reach it.
-                if let Some(config) = push_config {
-                    self.inner
-                        .store
-                        .put_push_config(config, call.protocol_version)
-                        .await?;
-                }
-                (
-                    task_id,
-                    context_id,
-                    Some(task),
-                    outcome.last_seq,
-                    Some(pin),
-                    None,
-                )
-            }
-            None => {
-                let task_id = message.task_id.clone().unwrap_or_else(TaskId::random);
-                let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
-                message.task_id = Some(task_id.clone());
-                message.context_id = Some(context_id.clone());
-                let initial = Task::new(
-                    task_id.clone(),
-                    context_id.clone(),
-                    TaskStatus::now(TaskState::Submitted),
-                )
-                .with_history([message.clone()]);
-                let bytes = task_bytes(&initial);
-                if bytes > max_task_bytes {
-                    return Err(message_too_large(bytes, max_task_bytes));
-                }
-                let push_config = match push_config {
-                    Some(config) => Some(self.checked_push_config(config, &task_id).await?),
-                    None => None,
-                };
-                // Refused here, before the agent runs, when the store is full; `create` still
-                // decides when the first event comes.
-                self.inner
-                    .store
-                    .check_room(bytes)
-                    .await
-                    .map_err(store_refusal)?;
-                {
-                    let mut running = self.running();
-                    // Only a client-chosen id can be taken: by a send of it still starting.
-                    if running.contains_key(&task_id) {
-                        return Err(super::task_id_unavailable(&task_id));
-                    }
-                    running.insert(task_id.clone(), execution);
-                }
-                (
-                    task_id,
-                    context_id,
-                    None,
-                    0,
-                    None,
-                    Some((Box::new(initial), push_config)),
-                )
-            }
-        };
+        })
+    }
 
-        let is_new = existing.is_none();
+    /// A follow-up to `task`: the message recorded in it and `execution` registered as the
+    /// task's, under the task's turn lock (an earlier execution finishing its turn meanwhile
+    /// then sees this one as current).
+    async fn continue_task(
+        &self,
+        task_id: TaskId,
+        task: Task,
+        send: &mut SendParts,
+        execution: Execution,
+        call: &CallContext,
+    ) -> Result<Prepared, A2aError> {
+        let push_config = match send.push_config.take() {
+            Some(config) => Some(self.checked_push_config(config, &task_id).await?),
+            None => None,
+        };
+        let state = task.status.state;
+        if state.is_terminal() {
+            return Err(terminal_task(&task_id, state));
+        }
+        let context_id = task.context_id.clone().unwrap_or_default();
+        if let Some(given) = &send.message.context_id
+            && *given != context_id
+        {
+            return Err(A2aError::invalid_params(format!(
+                "message.contextId `{given}` does not match the contextId `{context_id}` of task {task_id}"
+            )));
+        }
+        send.message.context_id = Some(context_id.clone());
+        let recorded = TaskEdit::Message(send.message.clone());
+        let bytes = recorded.bytes();
+        let max_task_bytes = self.inner.config.max_task_bytes;
+        if bytes > max_task_bytes {
+            return Err(message_too_large(bytes, max_task_bytes));
+        }
+        // The execution holds the task from here on.
+        let pin = self
+            .inner
+            .store
+            .pin(&task_id)
+            .await?
+            .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
+        let turn = self.inner.turns.lock(&task_id).await;
+        let after = self.record_follow_up(&task_id, recorded, bytes).await?;
+        let run = ExecutionRun::of(&execution);
+        self.running().insert(task_id.clone(), execution);
+        self.inner.expiry.forget(&task_id);
+        drop(turn);
+        // Registered with the message accepted: the events of this turn reach it.
+        if let Some(config) = push_config {
+            self.inner
+                .store
+                .put_push_config(config, call.protocol_version)
+                .await?;
+        }
+        Ok(Prepared {
+            task_id,
+            context_id,
+            existing: Some(task),
+            after,
+            pin: Some(pin),
+            initial: None,
+            run,
+        })
+    }
+
+    /// Records a follow-up message in its task, unless the task ended, an agent still works on
+    /// it, or it has no room for the message; the sequence number of the task's last event.
+    async fn record_follow_up(
+        &self,
+        task_id: &TaskId,
+        recorded: TaskEdit,
+        bytes: u64,
+    ) -> Result<u64, A2aError> {
+        let max_task_bytes = self.inner.config.max_task_bytes;
+        let busy = self.running().contains_key(task_id);
+        let mut refused = None;
+        let outcome = self
+            .inner
+            .store
+            .update(
+                task_id,
+                Box::new(|task: &Task, room| {
+                    refused = None;
+                    let state = task.status.state;
+                    if state.is_terminal() {
+                        refused = Some(terminal_task(&task.id, state));
+                        return None;
+                    }
+                    if !state.is_interrupted() && busy {
+                        refused = Some(A2aError::unsupported_operation(format!(
+                            "task {} is still being worked on; wait until it asks for input, or cancel it",
+                            task.id
+                        )));
+                        return None;
+                    }
+                    if let Err(limit) = lifecycle::check_room(room, bytes, max_task_bytes) {
+                        refused = Some(A2aError::unsupported_operation(format!(
+                            "task {} cannot take this message of {bytes} bytes: {limit}",
+                            task.id
+                        )));
+                        return None;
+                    }
+                    Some(recorded.clone())
+                }),
+                None,
+            )
+            .await?
+            .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
+        match refused {
+            Some(err) => Err(err),
+            None => Ok(outcome.last_seq),
+        }
+    }
+
+    /// A new task, not stored yet (its agent's first event creates it): its id and context,
+    /// the room for it checked, `execution` registered under its id.
+    async fn new_task(
+        &self,
+        send: &mut SendParts,
+        execution: Execution,
+        call: &CallContext,
+    ) -> Result<Prepared, A2aError> {
+        let message = &mut send.message;
+        let task_id = message.task_id.clone().unwrap_or_else(TaskId::random);
+        let context_id = message.context_id.clone().unwrap_or_else(ContextId::random);
+        message.task_id = Some(task_id.clone());
+        message.context_id = Some(context_id.clone());
+        let initial = Task::new(
+            task_id.clone(),
+            context_id.clone(),
+            TaskStatus::now(TaskState::Submitted),
+        )
+        .with_history([message.clone()]);
+        let bytes = task_bytes(&initial);
+        let max_task_bytes = self.inner.config.max_task_bytes;
+        if bytes > max_task_bytes {
+            return Err(message_too_large(bytes, max_task_bytes));
+        }
+        let push_config = match send.push_config.take() {
+            Some(config) => Some(self.checked_push_config(config, &task_id).await?),
+            None => None,
+        };
+        // Refused here, before the agent runs, when the store is full or away; `create` still
+        // decides when the first event comes.
+        self.inner.store.check_room(&call.owner(), bytes).await?;
+        let run = ExecutionRun::of(&execution);
+        {
+            let mut running = self.running();
+            // Only a client-chosen id can be taken: by a send of it still starting.
+            if running.contains_key(&task_id) {
+                return Err(super::task_id_unavailable(&task_id));
+            }
+            running.insert(task_id.clone(), execution);
+        }
+        Ok(Prepared {
+            task_id,
+            context_id,
+            existing: None,
+            after: 0,
+            pin: None,
+            initial: Some((Box::new(initial), push_config)),
+            run,
+        })
+    }
+
+    /// Builds the task writer and the agent's context, and runs the agent in a task of its
+    /// own; the receiver of how its first event went (for a new task).
+    fn spawn_agent(
+        &self,
+        mut prepared: Prepared,
+        send: SendParts,
+        call: &CallContext,
+    ) -> oneshot::Receiver<First> {
         let (first_tx, first_rx) = oneshot::channel();
-        let writer = Arc::new(TaskWriter {
-            store: self.inner.store.clone(),
-            task_id: task_id.clone(),
-            owner: call.owner(),
-            protocol_version: call.protocol_version,
-            phase: tokio::sync::Mutex::new(if is_new {
-                Phase::Pending(initial)
-            } else {
-                Phase::Created
-            }),
-            first: Mutex::new(Some(first_tx)),
-            cancel: cancel.clone(),
-            running: self.inner.running.clone(),
-            turns: self.inner.turns.clone(),
-            execution_id,
-            emitted: std::sync::atomic::AtomicUsize::new(0),
-            max_task_bytes,
-            final_task: final_slot,
-            pin: Mutex::new(pin),
-            expiry: self.inner.expiry.clone(),
-        });
+        let writer = Arc::new(self.task_writer(&mut prepared, call, first_tx));
+        let (task_id, context_id) = (prepared.task_id, prepared.context_id);
+        let cancel = writer.cancel.clone();
         let ctx = RequestContext {
-            message,
+            message: send.message,
             task_id: task_id.clone(),
             context_id: context_id.clone(),
-            task: existing,
+            task: prepared.existing,
             principal: call.principal.clone(),
             extensions: call.extensions.clone(),
-            configuration,
-            metadata,
+            configuration: send.configuration,
+            metadata: send.metadata,
             cancel: cancel.clone(),
             trace: Some(match &call.trace {
                 Some(trace) => trace.child(),
@@ -426,74 +527,143 @@ impl RequestHandler {
         if let (Some(pusher), Some(trace)) = (self.pusher(), &trace) {
             pusher.remember_trace(&task_id, trace);
         }
+        let span = tracing::info_span!(
+            "a2a.agent",
+            a2a.task_id = %task_id,
+            a2a.context_id = %context_id,
+            trace_id = trace.as_ref().map(TraceContext::trace_id_hex).unwrap_or_default(),
+            span_id = trace.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
+            a2a.state = tracing::field::Empty,
+        );
         let sink = EventSink {
             target: writer.clone(),
             task_id: task_id.clone(),
             context_id,
         };
-        let handler = self.clone();
-        let span = tracing::info_span!(
-            "a2a.agent",
-            a2a.task_id = %task_id,
-            a2a.context_id = %sink.context_id,
-            trace_id = trace.as_ref().map(TraceContext::trace_id_hex).unwrap_or_default(),
-            span_id = trace.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
-            a2a.state = tracing::field::Empty,
-        );
         let follow = self
             .inner
             .config
             .shared_store
-            .then(|| follow_task(self.inner.store.clone(), task_id.clone(), cancel));
-        tokio::spawn(
-            async move {
-                let agent = handler.inner.agent.clone();
-                // The agent runs in this task; a panic in it is caught here (a second task
-                // just to catch panics cost a spawn and a cross-task wake per request).
-                let run = std::panic::AssertUnwindSafe(agent.execute_boxed(ctx, sink));
-                let run = futures_util::FutureExt::catch_unwind(run);
-                let ran = match follow {
-                    None => run.await,
-                    Some(follow) => tokio::select! {
-                        ran = run => ran,
-                        never = follow => match never {},
-                    },
-                };
-                let outcome = match ran {
-                    Ok(Ok(())) => Ok(()),
-                    Ok(Err(err)) => Err(err.message().to_owned()),
-                    Err(payload) => Err(format!("the agent panicked: {}", panic_text(payload))),
-                };
-                if let Err(reason) = &outcome {
-                    tracing::warn!(%reason, "agent failed");
-                }
-                writer.finish(outcome).await;
-                let span = tracing::Span::current();
-                if !span.is_disabled()
-                    && let Ok(Some(progress)) = handler.inner.store.progress(&writer.task_id).await
-                {
-                    span.record("a2a.state", tracing::field::debug(progress.state));
-                }
-                drop(handler);
-            }
-            .instrument(span),
-        );
+            .then(|| follow_task(self.inner.store.clone(), task_id, cancel));
+        tokio::spawn(run_agent(self.clone(), writer, ctx, sink, follow).instrument(span));
+        first_rx
+    }
 
-        let started = Started::Task {
-            task_id,
-            after,
-            final_task: final_rx,
-        };
-        if !is_new {
-            return Ok(started);
+    /// The writer behind the sink of a prepared execution; it takes the execution's pin and,
+    /// for a new task, the task to create.
+    fn task_writer(
+        &self,
+        prepared: &mut Prepared,
+        call: &CallContext,
+        first: oneshot::Sender<First>,
+    ) -> TaskWriter {
+        let inner = &self.inner;
+        let run = &prepared.run;
+        TaskWriter {
+            store: inner.store.clone(),
+            task_id: prepared.task_id.clone(),
+            owner: call.owner(),
+            protocol_version: call.protocol_version,
+            phase: tokio::sync::Mutex::new(match prepared.initial.take() {
+                Some(initial) => Phase::Pending(Some(initial)),
+                None => Phase::Created,
+            }),
+            first: Mutex::new(Some(first)),
+            cancel: run.cancel.clone(),
+            running: inner.running.clone(),
+            turns: inner.turns.clone(),
+            execution_id: run.id,
+            emitted: std::sync::atomic::AtomicUsize::new(0),
+            max_task_bytes: inner.config.max_task_bytes,
+            final_task: run.final_task.clone(),
+            pin: Mutex::new(prepared.pin.take()),
+            expiry: inner.expiry.clone(),
+            tolerance: inner.config.outage_tolerance,
+            shutdown: inner.shutdown.clone(),
+            lost: Mutex::new(None),
+            agent_run: Mutex::new(Some(inner.store.agent_running(&prepared.task_id))),
+            pending: inner.pending.clone(),
+            // No blocking caller waits for the final task.
+            snapshot_first: lock(&run.final_task).is_none(),
         }
-        match first_rx.await {
-            Ok(First::Reply(message)) => Ok(Started::Replied(message)),
-            Ok(First::Task) => Ok(started),
-            Ok(First::Refused(err)) => Err(err),
-            Err(_) => Err(A2aError::internal(
-                "the agent ended without a result".to_owned(),
-            )),
+    }
+}
+
+/// Runs the agent of an execution to its end, then records the end of its turn. A panic in
+/// the agent is caught here (a second task just to catch panics cost a spawn and a cross-task
+/// wake per request).
+async fn run_agent(
+    handler: RequestHandler,
+    writer: Arc<TaskWriter>,
+    ctx: RequestContext,
+    sink: EventSink,
+    follow: Option<impl std::future::Future<Output = std::convert::Infallible>>,
+) {
+    let agent = handler.inner.agent.clone();
+    let run = std::panic::AssertUnwindSafe(agent.execute_boxed(ctx, sink));
+    let run = futures_util::FutureExt::catch_unwind(run);
+    let ran = match follow {
+        None => run.await,
+        Some(follow) => tokio::select! {
+            ran = run => ran,
+            never = follow => match never {},
+        },
+    };
+    let outcome = match ran {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(err)) => Err(err.message().to_owned()),
+        Err(payload) => Err(format!("the agent panicked: {}", panic_text(payload))),
+    };
+    if let Err(reason) = &outcome {
+        tracing::warn!(%reason, "agent failed");
+    }
+    writer.finish(outcome).await;
+    let span = tracing::Span::current();
+    if !span.is_disabled()
+        && let Ok(Some(progress)) = handler.inner.store.progress(&writer.task_id).await
+    {
+        span.record("a2a.state", tracing::field::debug(progress.state));
+    }
+}
+
+/// A send, checked: what starting it needs.
+struct SendParts {
+    message: Message,
+    configuration: Option<SendMessageConfiguration>,
+    metadata: Option<Struct>,
+    /// The push config the request gave, not yet checked against the task.
+    push_config: Option<TaskPushNotificationConfig>,
+}
+
+/// An execution about to start: its task, existing or to be created, and what the execution
+/// holds.
+struct Prepared {
+    task_id: TaskId,
+    context_id: ContextId,
+    /// The task a follow-up continues.
+    existing: Option<Task>,
+    /// The last event before this message's turn.
+    after: u64,
+    /// Keeps a continued task stored while the agent runs.
+    pin: Option<TaskPin>,
+    /// A new task, created by the agent's first event, with the push config its request gave.
+    initial: Option<(Box<Task>, Option<TaskPushNotificationConfig>)>,
+    run: ExecutionRun,
+}
+
+/// What the writer keeps of its execution (the execution itself is in the running map).
+struct ExecutionRun {
+    id: u64,
+    cancel: CancellationToken,
+    final_task: FinalSlot,
+}
+
+impl ExecutionRun {
+    fn of(execution: &Execution) -> Self {
+        Self {
+            id: execution.id,
+            cancel: execution.cancel.clone(),
+            final_task: execution.final_task.clone(),
         }
     }
 }
@@ -506,6 +676,9 @@ enum Started {
         after: u64,
         /// Receives the task from the update that makes it final (blocking calls only).
         final_task: Option<oneshot::Receiver<Task>>,
+        /// A new task as created (calls that do not block only): what they answer with when
+        /// the store is away a moment just after.
+        created: Option<Box<Task>>,
     },
 }
 
@@ -600,6 +773,19 @@ struct TaskWriter {
     pin: Mutex<Option<TaskPin>>,
     /// Where a turn that leaves the task interrupted schedules its expiry.
     expiry: Arc<Expiry>,
+    /// How long a write waits for a store that fails transiently.
+    tolerance: Duration,
+    /// The handler's: a write stops waiting for the store when it shuts down.
+    shutdown: CancellationToken,
+    /// Why an event of this execution could not be stored, if one could not: the task then
+    /// fails with it, whatever the agent returns.
+    lost: Mutex<Option<String>>,
+    /// Tells the store the agent runs here (a SQL store renews its lease meanwhile).
+    agent_run: Mutex<Option<AgentRun>>,
+    /// Where the end of a turn the store could not take waits for it.
+    pending: Arc<PendingOutcomes>,
+    /// The caller does not block: it gets the task as created with the first signal.
+    snapshot_first: bool,
 }
 
 impl TaskWriter {
@@ -625,6 +811,8 @@ impl TaskWriter {
                     }
                     None => Ok(()),
                 };
+                // Kept for a caller that does not block (see `Started::Task::created`).
+                let snapshot = self.snapshot_first.then(|| task.clone());
                 let created = match stored {
                     Ok(()) => {
                         self.store
@@ -640,18 +828,19 @@ impl TaskWriter {
                     }
                     let refused = SinkError::Store(err.to_string());
                     *phase = Phase::Refused(refused.clone());
-                    self.signal(First::Refused(store_refusal(err)));
+                    self.signal(First::Refused(err.into()));
                     return Err(refused);
                 }
-                // A new task is not terminal, so nothing drops it before the pin holds it.
-                let pin = self
-                    .store
-                    .pin(&self.task_id)
-                    .await
-                    .map_err(|e| SinkError::Store(e.to_string()))?;
-                *lock(&self.pin) = pin;
+                // The task exists: whatever comes next, this execution writes to it.
                 *phase = Phase::Created;
-                self.signal(First::Task);
+                self.signal(First::Task(snapshot));
+                // A new task is not terminal, so nothing drops it before the pin holds it. A
+                // store that fails to pin now (its database away a moment) keeps the task
+                // anyway: it is unfinished, and no store drops an unfinished task.
+                match self.store.pin(&self.task_id).await {
+                    Ok(pin) => *lock(&self.pin) = pin,
+                    Err(err) => tracing::debug!(%err, "cannot pin a new task"),
+                }
                 Ok(())
             }
             Phase::Created => Ok(()),
@@ -690,7 +879,42 @@ impl TaskWriter {
             };
         }
         self.ensure_created(&mut phase).await?;
-        let then = match &event {
+        // Waits, with the phase held (the agent's other sink calls wait too), while the store
+        // fails transiently; a write whose answer was lost is looked for before it is tried
+        // again, so that an event is stored once.
+        let mut patience = Patience::new(self.tolerance);
+        let mut attempted = None;
+        loop {
+            if let Some(edit) = attempted.take() {
+                match landed(&*self.store, &self.task_id, &edit).await {
+                    Ok(true) => {
+                        self.emitted
+                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return Ok(());
+                    }
+                    Ok(false) => {}
+                    Err(err) => {
+                        attempted = Some(edit);
+                        self.wait_for_store(&mut patience, err).await?;
+                        continue;
+                    }
+                }
+            }
+            match self.write(&event, &mut attempted).await {
+                Ok(result) => return result,
+                Err(err) => self.wait_for_store(&mut patience, err).await?,
+            }
+        }
+    }
+
+    /// One try of writing an agent event: `Err` when the store failed (`attempted` then holds
+    /// the edit it decided, if it got that far), else what the agent is told.
+    async fn write(
+        &self,
+        event: &AgentEvent,
+        attempted: &mut Option<TaskEdit>,
+    ) -> Result<Result<(), SinkError>, StoreError> {
+        let then = match event {
             AgentEvent::Status { .. } => final_observer(&self.final_task),
             _ => None,
         };
@@ -702,8 +926,9 @@ impl TaskWriter {
                 &self.task_id,
                 Box::new(|task: &Task, room| {
                     result = Ok(());
+                    *attempted = None;
                     // Cloned per call: the store may decide the change again on a retry.
-                    let edit = match &event {
+                    let edit = match event {
                         AgentEvent::Status { state, message } => {
                             lifecycle::status_edit(task, *state, message.clone())
                         }
@@ -713,7 +938,7 @@ impl TaskWriter {
                             last_chunk,
                         } => lifecycle::artifact_edit(task, artifact.clone(), *append, *last_chunk),
                         AgentEvent::Reply(_) | AgentEvent::Error(_) => {
-                            unreachable!("handled above")
+                            unreachable!("handled by apply")
                         }
                     };
                     let checked = edit.and_then(|edit| {
@@ -726,23 +951,40 @@ impl TaskWriter {
                                 limit,
                             })
                     });
+                    *attempted = checked.as_ref().ok().cloned();
                     checked.map_err(|e| result = Err(e)).ok()
                 }),
                 then,
             )
-            .await
-            .map_err(|e| SinkError::Store(e.to_string()))?;
+            .await?;
         if outcome.is_none() {
-            return Err(SinkError::Store(format!(
+            *attempted = None;
+            return Ok(Err(SinkError::Store(format!(
                 "task {} is no longer stored",
                 self.task_id
-            )));
+            ))));
         }
+        *attempted = None;
         if result.is_ok() {
             self.emitted
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        result
+        Ok(result)
+    }
+
+    /// After a failed write: waits for the store (see [`Patience`]); `Err` when the write is
+    /// given up, which loses the event: the task then fails with the reason.
+    async fn wait_for_store(
+        &self,
+        patience: &mut Patience,
+        err: StoreError,
+    ) -> Result<(), SinkError> {
+        let Err(err) = patience.wait(err, &self.cancel).await else {
+            return Ok(());
+        };
+        let reason = format!("an event of the task could not be stored: {err}");
+        lock(&self.lost).get_or_insert(reason);
+        Err(SinkError::Store(err.to_string()))
     }
 
     /// Forgets this execution, if it is still the task's current one; true when it was.
@@ -756,18 +998,21 @@ impl TaskWriter {
         current
     }
 
-    /// After the agent returned: a task that is not terminal or interrupted is completed (or
-    /// failed, with the error; or canceled, when cancellation was asked for); a request that
-    /// produced nothing gets a completed task; a follow-up that produced nothing restates the
-    /// task's status, so that waiting callers and streams see this turn end. A newer execution
-    /// of the same task (a follow-up accepted meanwhile) is left alone. These edits are the
-    /// server's own and small: no byte limit refuses them, so that every task can end.
+    /// After the agent returned: the end of its turn recorded (see [`TurnEnd`]; an execution
+    /// that lost an event fails its task with the reason, whatever the agent returned). A
+    /// newer execution of the same task (a follow-up accepted meanwhile) is left alone.
     async fn finish(&self, outcome: Result<(), String>) {
+        let outcome = match lock(&self.lost).clone() {
+            Some(reason) => Err(reason),
+            None => outcome,
+        };
         self.finish_turn(outcome).await;
         // A blocking caller still waiting learns that this execution will not make the task
-        // final, and the task is free to go once nobody else holds it.
+        // final, and the task is free to go once nobody else holds it; the agent no longer
+        // runs here.
         lock(&self.final_task).take();
         lock(&self.pin).take();
+        lock(&self.agent_run).take();
     }
 
     async fn finish_turn(&self, outcome: Result<(), String>) {
@@ -779,7 +1024,7 @@ impl TaskWriter {
         if let Err(err) = self.ensure_created(&mut phase).await {
             tracing::error!(%err, "cannot record the task of a finished agent");
             self.retire(&mut lock(&self.running));
-            self.signal(First::Task);
+            self.signal(First::Task(None));
             return;
         }
         drop(phase);
@@ -791,56 +1036,43 @@ impl TaskWriter {
         if !current {
             return;
         }
-        let cancelled = self.cancel.is_cancelled();
-        let emitted = self.emitted.load(std::sync::atomic::Ordering::Relaxed);
-        // Where the turn leaves the task: interrupted (with its status timestamp) starts the
-        // clock of its expiry.
-        let mut waits = None;
-        let result = self
-            .store
-            .update(
-                &self.task_id,
-                Box::new(|task: &Task, _room| {
-                    let state = task.status.state;
-                    let edit = match &outcome {
-                        _ if cancelled && !state.is_terminal() => {
-                            lifecycle::status_edit(task, TaskState::Canceled, None).ok()
-                        }
-                        Ok(()) if state.is_interrupted() && emitted == 0 => {
-                            Some(lifecycle::restate())
-                        }
-                        Ok(()) if state.is_final() => None,
-                        Ok(()) => lifecycle::status_edit(task, TaskState::Completed, None).ok(),
-                        Err(_) if state.is_terminal() => None,
-                        Err(reason) => {
-                            let text = a2a_types::text::truncated(
-                                reason.clone(),
-                                MAX_FAILURE_TEXT,
-                                " ...",
-                            );
-                            let message = lifecycle::agent_message(task, text);
-                            lifecycle::status_edit(task, TaskState::Failed, Some(message)).ok()
-                        }
-                    };
-                    let (after, stamped) = match &edit {
-                        Some(TaskEdit::Status(status)) => (status.state, status.timestamp),
-                        Some(TaskEdit::Restate(timestamp)) => (state, Some(*timestamp)),
-                        _ => (state, task.status.timestamp),
-                    };
-                    waits = after.is_interrupted().then_some(stamped);
-                    edit
-                }),
-                final_observer(&self.final_task),
-            )
-            .await;
-        self.retire(&mut lock(&self.running));
-        match result {
-            Ok(Some(_)) => {
-                if let Some(stamped) = waits {
-                    self.expiry.schedule(&self.task_id, stamped);
+        let end = TurnEnd {
+            execution_id: self.execution_id,
+            outcome,
+            cancelled: self.cancel.is_cancelled(),
+            emitted: self.emitted.load(std::sync::atomic::Ordering::Relaxed),
+        };
+        let mut patience = Patience::new(self.tolerance);
+        let result = loop {
+            // Where the turn leaves the task: interrupted (with its status timestamp) starts
+            // the clock of its expiry.
+            let mut waits = None;
+            let change: Change<'_> = Box::new(|task: &Task, _room| {
+                let (edit, interrupted) = end.edit(task);
+                waits = interrupted;
+                edit
+            });
+            let written = self
+                .store
+                .update(&self.task_id, change, final_observer(&self.final_task))
+                .await;
+            match written {
+                Ok(written) => break Ok(written.map(|_| waits)),
+                Err(err) => {
+                    if let Err(err) = patience.wait(err, &self.shutdown).await {
+                        break Err(err);
+                    }
                 }
             }
-            Ok(None) => {}
+        };
+        self.retire(&mut lock(&self.running));
+        match result {
+            Ok(Some(Some(stamped))) => self.expiry.schedule(&self.task_id, stamped),
+            Ok(_) => {}
+            Err(err) if err.is_transient() => {
+                tracing::warn!(task.id = %self.task_id, %err, "the end of an agent's turn waits for the task store");
+                self.pending.keep(self.task_id.clone(), end);
+            }
             Err(err) => tracing::error!(%err, "cannot record the end of an agent's turn"),
         }
     }

@@ -26,6 +26,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::{Inner, RequestHandler, lifecycle, lock};
 use crate::store::Change;
 
+/// How soon an expiry the store could not make (its database away) is tried again.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
 /// The deadlines of the interrupted tasks of one handler.
 pub(super) struct Expiry {
     ttl: Option<Duration>,
@@ -73,6 +76,16 @@ impl Expiry {
         let Some(deadline) = Instant::now().checked_add(ttl) else {
             return;
         };
+        self.schedule_at(task, since, deadline);
+    }
+
+    /// Tries the expiry of `task` again soon: the store failed transiently (its database away)
+    /// when it was due.
+    fn retry(&self, task: &TaskId, since: Option<Timestamp>) {
+        self.schedule_at(task, since, Instant::now() + RETRY_AFTER);
+    }
+
+    fn schedule_at(&self, task: &TaskId, since: Option<Timestamp>, deadline: Instant) {
         let first = {
             let mut queue = lock(&self.queue);
             let queue = &mut *queue;
@@ -206,6 +219,10 @@ impl RequestHandler {
                     );
                 }
             }
+            Err(err) if err.is_transient() => {
+                tracing::debug!(task.id = %id, %err, "cannot expire an interrupted task yet; trying again soon");
+                self.inner.expiry.retry(id, since);
+            }
             Err(err) => tracing::error!(task.id = %id, %err, "cannot expire an interrupted task"),
         }
     }
@@ -226,7 +243,7 @@ pub(super) fn expiry_text(state: TaskState, ttl: Duration) -> String {
 }
 
 /// `24 h`, `90 min`, `5 s` or `250 ms`: the largest unit that divides the duration.
-fn duration_text(d: Duration) -> String {
+pub(super) fn duration_text(d: Duration) -> String {
     let ms = d.as_millis();
     match ms {
         0 => "0 s".to_owned(),

@@ -29,6 +29,7 @@ mod call;
 mod execution;
 mod expiry;
 pub(crate) mod lifecycle;
+mod outage;
 mod subscribe;
 mod turns;
 
@@ -147,6 +148,8 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// | `max_page_size` | 100 | `ListTasks` with a `pageSize` outside `1..=max_page_size`: `InvalidParamsError` (-32602) "pageSize must be between 1 and 100, got N", with a `google.rpc.BadRequest` field violation naming `pageSize` (over HTTP+JSON a 400) |
 /// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
 /// | `interrupted_ttl` | 24 h | a task left `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED` this long (no follow-up, no agent running) ends `TASK_STATE_FAILED` with the agent message "The task waited longer than 24 h for input and was closed (interrupted_ttl); send a new message without taskId to start a new task."; open streams and waiting calls get that status, a follow-up gets `UnsupportedOperationError` (-32004) "task T is TASK_STATE_FAILED (a terminal state) ..." |
+/// | `outage_tolerance` | 30 s | while the store fails transiently (its database away), an agent's `sink` call, the end of its turn and a stream's read wait for it; past it the sink call fails with `SinkError::Store` ("task store unavailable: for longer than the outage tolerance of 30 s (outage_tolerance): ..."), the task ends `TASK_STATE_FAILED` with "an event of the task could not be stored: ..." once the store is back, and a stream ends with the retryable 503 error |
+/// | `max_pending_outcomes` | 10 000 | no error: the ends of turns the store could not take wait in memory and are written once it is back; beyond it the oldest is given up (a SQL store's lease then ends its task) |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HandlerConfig {
@@ -182,6 +185,18 @@ pub struct HandlerConfig {
     /// agent then gets its cancellation). Costs one store reader per running agent. Default
     /// false.
     pub shared_store: bool,
+    /// How long the handler waits for a store that fails transiently (its database is away)
+    /// before it gives up: an agent's `sink` call waits meanwhile (nothing is acknowledged
+    /// before it is stored), as do the write that ends an agent's turn and a stream's read.
+    /// Past it the sink call fails with the store's error, and the task fails with it once
+    /// the store is back; a stream ends with the error (a retryable 503). A store back within
+    /// it loses nothing and fails nothing. Default 30 s.
+    pub outage_tolerance: Duration,
+    /// The most ends of agents' turns kept in memory while the store cannot take them (past
+    /// `outage_tolerance`), written once it is back: each task then reaches its terminal
+    /// state. Beyond it the oldest is given up (a SQL store's lease then ends its task).
+    /// Default 10 000.
+    pub max_pending_outcomes: usize,
 }
 
 impl Default for HandlerConfig {
@@ -194,6 +209,8 @@ impl Default for HandlerConfig {
             max_page_bytes: 4 * 1024 * 1024,
             interrupted_ttl: Some(Duration::from_secs(24 * 60 * 60)),
             shared_store: false,
+            outage_tolerance: Duration::from_secs(30),
+            max_pending_outcomes: 10_000,
         }
     }
 }
@@ -225,6 +242,22 @@ impl HandlerConfig {
     #[must_use]
     pub fn with_max_page_bytes(mut self, bytes: usize) -> Self {
         self.max_page_bytes = bytes;
+        self
+    }
+
+    /// Sets how long the handler waits for a store that fails transiently (see
+    /// [`outage_tolerance`](Self::outage_tolerance)).
+    #[must_use]
+    pub fn with_outage_tolerance(mut self, tolerance: Duration) -> Self {
+        self.outage_tolerance = tolerance;
+        self
+    }
+
+    /// Sets how many ends of turns are kept while the store cannot take them (see
+    /// [`max_pending_outcomes`](Self::max_pending_outcomes)).
+    #[must_use]
+    pub fn with_max_pending_outcomes(mut self, max: usize) -> Self {
+        self.max_pending_outcomes = max;
         self
     }
 
@@ -260,6 +293,8 @@ struct Inner {
     shutdown: CancellationToken,
     /// The deadlines of interrupted tasks.
     expiry: Arc<expiry::Expiry>,
+    /// The ends of turns the store could not take yet.
+    pending: Arc<outage::PendingOutcomes>,
     /// Push delivery, when switched on.
     #[cfg(feature = "push")]
     push: Option<Arc<Pusher>>,
@@ -407,6 +442,9 @@ impl HandlerBuilder {
         }
         self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
+        let max_pending = self.config.max_pending_outcomes;
+        let shutdown = CancellationToken::new();
+        let pending_stop = shutdown.clone();
         let handler = RequestHandler {
             inner: Arc::new_cyclic(|handler| Inner {
                 agent: self.agent,
@@ -420,8 +458,13 @@ impl HandlerBuilder {
                 running: Running::default(),
                 turns: Arc::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
-                shutdown: CancellationToken::new(),
+                shutdown,
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
+                pending: Arc::new(outage::PendingOutcomes::new(
+                    max_pending,
+                    handler.clone(),
+                    pending_stop,
+                )),
                 #[cfg(feature = "push")]
                 push: self.push.map(|settings| Arc::new(Pusher::new(settings))),
                 #[cfg(feature = "push")]
@@ -973,14 +1016,6 @@ fn final_observer(slot: &FinalSlot) -> Option<Observer<'static>> {
     }
     let slot = slot.clone();
     Some(Box::new(move |task: &Task| deliver_final(&slot, task)))
-}
-
-/// The answer to a request the store refused: a full store is the client's to retry.
-fn store_refusal(err: StoreError) -> A2aError {
-    match err {
-        StoreError::Full(reason) => A2aError::unsupported_operation(reason),
-        other => other.into(),
-    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -2,9 +2,12 @@
 
 use a2a_types::protocol::Operation;
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_types::v1::{StreamResponse, TaskId};
+use tokio_util::sync::CancellationToken;
 
+use super::outage::Patience;
 use super::{CallContext, EventStream, RequestHandler, StreamEvent};
 use crate::error::A2aError;
 use crate::store::{TaskPin, TaskStore};
@@ -46,6 +49,7 @@ impl RequestHandler {
                 last,
                 None,
                 pin,
+                self.inner.config.outage_tolerance,
             ));
         }
         if stored.task.status.state.is_terminal() {
@@ -64,19 +68,22 @@ impl RequestHandler {
             stored.last_seq,
             Some(first),
             pin,
+            self.inner.config.outage_tolerance,
         ))
     }
 }
 
 /// Reads a task's log from `after` on, yielding events until a final one, while `pin` keeps
 /// the task stored. A task that goes anyway (a store that cannot pin) ends the stream with an
-/// error that says so, never quietly.
+/// error that says so, never quietly. A store that fails transiently is waited for, at most
+/// `tolerance` (see [`Patience`]); then the stream ends with its error.
 pub(super) fn log_stream(
     store: Arc<dyn TaskStore>,
     task_id: TaskId,
     after: u64,
     first: Option<StreamEvent>,
     pin: TaskPin,
+    tolerance: Duration,
 ) -> EventStream {
     struct State {
         store: Arc<dyn TaskStore>,
@@ -87,6 +94,9 @@ pub(super) fn log_stream(
         /// The last read found nothing new after a `wait` returned: only then does the
         /// stream ask whether the task is gone.
         waited: bool,
+        /// Waits out a store that fails transiently; renewed after each read that works.
+        patience: Patience,
+        tolerance: Duration,
         _pin: TaskPin,
     }
     let done = first.as_ref().is_some_and(|f| f.event.is_final());
@@ -97,64 +107,85 @@ pub(super) fn log_stream(
         buffer: first.into_iter().collect(),
         done: false,
         waited: false,
+        patience: Patience::new(tolerance),
+        tolerance,
         _pin: pin,
     };
-    let stream = futures_util::stream::unfold(state, move |mut st| async move {
-        loop {
-            if let Some(item) = st.buffer.pop_front() {
-                if item.event.is_final() {
-                    st.done = true;
-                    st.buffer.clear();
+    // Nothing stops the wait but the tolerance: a stream nobody reads is dropped with it.
+    let never = CancellationToken::new();
+    let stream = futures_util::stream::unfold(state, move |mut st| {
+        let never = never.clone();
+        async move {
+            loop {
+                if let Some(item) = st.buffer.pop_front() {
+                    if item.event.is_final() {
+                        st.done = true;
+                        st.buffer.clear();
+                    }
+                    return Some((Ok(item), st));
                 }
-                return Some((Ok(item), st));
-            }
-            if st.done || done {
-                return None;
-            }
-            let entries = match st.store.read_log(&st.task_id, st.after, 64).await {
-                Ok(entries) => entries,
-                Err(err) => {
-                    st.done = true;
-                    return Some((Err(A2aError::from(err)), st));
+                if st.done || done {
+                    return None;
                 }
-            };
-            if entries.is_empty() {
-                // `wait` returns at once when the task is gone or has logged more; its
-                // progress tells which, and is needed only when the read after a wait found
-                // nothing.
-                if st.waited {
-                    match st.store.progress(&st.task_id).await {
-                        Ok(Some(progress)) if progress.last_seq > st.after => continue,
-                        Ok(Some(_)) => {}
-                        Ok(None) => {
-                            st.done = true;
-                            let gone = A2aError::internal(format!(
-                                "task {} was evicted from the store while this stream was \
-                                 reading it (after event {})",
-                                st.task_id, st.after
-                            ));
-                            return Some((Err(gone), st));
-                        }
+                let entries = match st.store.read_log(&st.task_id, st.after, 64).await {
+                    Ok(entries) => {
+                        st.patience = Patience::new(st.tolerance);
+                        entries
+                    }
+                    Err(err) => match st.patience.wait(err, &never).await {
+                        Ok(()) => continue,
                         Err(err) => {
                             st.done = true;
                             return Some((Err(A2aError::from(err)), st));
                         }
+                    },
+                };
+                if entries.is_empty() {
+                    // `wait` returns at once when the task is gone or has logged more; its
+                    // progress tells which, and is needed only when the read after a wait found
+                    // nothing.
+                    if st.waited {
+                        match st.store.progress(&st.task_id).await {
+                            Ok(Some(progress)) if progress.last_seq > st.after => continue,
+                            Ok(Some(_)) => {}
+                            Ok(None) => {
+                                st.done = true;
+                                let gone = A2aError::internal(format!(
+                                    "task {} was evicted from the store while this stream was \
+                                 reading it (after event {})",
+                                    st.task_id, st.after
+                                ));
+                                return Some((Err(gone), st));
+                            }
+                            Err(err) => match st.patience.wait(err, &never).await {
+                                Ok(()) => continue,
+                                Err(err) => {
+                                    st.done = true;
+                                    return Some((Err(A2aError::from(err)), st));
+                                }
+                            },
+                        }
                     }
+                    if let Err(err) = st.store.wait(&st.task_id, st.after).await {
+                        match st.patience.wait(err, &never).await {
+                            Ok(()) => continue,
+                            Err(err) => {
+                                st.done = true;
+                                return Some((Err(A2aError::from(err)), st));
+                            }
+                        }
+                    }
+                    st.waited = true;
+                    continue;
                 }
-                if let Err(err) = st.store.wait(&st.task_id, st.after).await {
-                    st.done = true;
-                    return Some((Err(A2aError::from(err)), st));
+                st.waited = false;
+                for entry in entries {
+                    st.after = entry.seq;
+                    st.buffer.push_back(StreamEvent {
+                        seq: Some(entry.seq),
+                        event: entry.event,
+                    });
                 }
-                st.waited = true;
-                continue;
-            }
-            st.waited = false;
-            for entry in entries {
-                st.after = entry.seq;
-                st.buffer.push_back(StreamEvent {
-                    seq: Some(entry.seq),
-                    event: entry.event,
-                });
             }
         }
     });

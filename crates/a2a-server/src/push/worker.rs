@@ -18,7 +18,7 @@ use tracing::Instrument as _;
 use super::Pusher;
 use super::body::render;
 use super::client::Refused;
-use crate::store::{Delivery, StoreError, TaskStore};
+use crate::store::{Delivery, Settle, StoreError, TaskStore};
 
 /// The `User-Agent` of deliveries.
 const USER_AGENT: &str = concat!("a2a-rs/", env!("CARGO_PKG_VERSION"));
@@ -64,7 +64,11 @@ pub(crate) async fn run(store: Arc<dyn TaskStore>, pusher: Arc<Pusher>, stop: Ca
                         if *busy >= settings.max_per_host {
                             let due = now + HOST_BUSY;
                             if let Err(err) = store
-                                .release_delivery(delivery.id, delivery.lease, due)
+                                .settle_delivery(
+                                    delivery.id,
+                                    delivery.lease,
+                                    Settle::Release { due },
+                                )
                                 .await
                             {
                                 tracing::warn!(target: "a2a_server::push", %err, "cannot release a push delivery");
@@ -147,23 +151,29 @@ async fn deliver(store: &dyn TaskStore, pusher: &Pusher, delivery: Delivery) {
     let settled = match outcome {
         Outcome::Delivered(status) => {
             tracing::debug!(target: "a2a_server::push", %status, "push delivered");
-            store.complete_delivery(id, lease).await
+            store.settle_delivery(id, lease, Settle::Complete).await
         }
         Outcome::Retry(error) if attempts < max_attempts => {
             let wait = jitter(pusher.settings.retry.backoff(attempts));
             tracing::info!(target: "a2a_server::push", %error, retry_in = ?wait, "push delivery failed; it will be retried");
             let due = SystemTime::now() + wait;
-            store.retry_delivery(id, lease, due, error).await
+            store
+                .settle_delivery(id, lease, Settle::Retry { due, error })
+                .await
         }
         Outcome::Retry(error) => {
             let plural = if attempts == 1 { "" } else { "s" };
             let error = format!("gave up after {attempts} attempt{plural}: {error}");
             tracing::warn!(target: "a2a_server::push", %error, "push delivery is dead");
-            store.kill_delivery(id, lease, error).await
+            store
+                .settle_delivery(id, lease, Settle::Kill { error })
+                .await
         }
         Outcome::Dead(error) => {
             tracing::warn!(target: "a2a_server::push", %error, "push delivery is dead");
-            store.kill_delivery(id, lease, error).await
+            store
+                .settle_delivery(id, lease, Settle::Kill { error })
+                .await
         }
     };
     match settled {

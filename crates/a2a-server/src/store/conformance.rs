@@ -38,7 +38,8 @@ use a2a_types::v1::{
 use serde_json::json;
 
 use super::{
-    DeliveryState, ListQuery, Owner, StoreError, TaskEdit, TaskStore, UpdateOutcome, task_bytes,
+    DeliveryState, ListQuery, Owner, Settle, StoreError, TaskEdit, TaskStore, UpdateOutcome,
+    task_bytes,
 };
 use crate::auth::Principal;
 
@@ -702,7 +703,12 @@ pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
             assert_eq!(d.config, config("t", "a"));
             assert_eq!(d.task_id, TaskId::from("t"));
             assert!(matches!(d.event, StreamResponse::Task(_)));
-            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+            assert!(
+                store
+                    .settle_delivery(d.id, d.lease, Settle::Complete)
+                    .await
+                    .unwrap()
+            );
         }
     }
     store
@@ -730,7 +736,12 @@ pub async fn outbox_delivers_in_order(store: Arc<dyn TaskStore>) {
         assert_eq!(queues.len(), claimed.deliveries.len());
         for d in claimed.deliveries {
             order.push((d.config.id.clone().unwrap(), d.seq));
-            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+            assert!(
+                store
+                    .settle_delivery(d.id, d.lease, Settle::Complete)
+                    .await
+                    .unwrap()
+            );
         }
     }
     order.sort();
@@ -773,7 +784,12 @@ pub async fn outbox_settles_under_its_lease(store: Arc<dyn TaskStore>) {
         other => other.unwrap(),
     };
     let d = claimed.deliveries[0].clone();
-    assert!(!store.complete_delivery(d.id, d.lease + 1).await.unwrap());
+    assert!(
+        !store
+            .settle_delivery(d.id, d.lease + 1, Settle::Complete)
+            .await
+            .unwrap()
+    );
     // Leased: nothing more to claim until the lease runs out.
     let none = store.claim_deliveries(now, LEASE, 10).await.unwrap();
     assert!(none.deliveries.is_empty());
@@ -781,13 +797,27 @@ pub async fn outbox_settles_under_its_lease(store: Arc<dyn TaskStore>) {
     let later = now + Duration::from_secs(10);
     assert!(
         store
-            .retry_delivery(d.id, d.lease, later, "HTTP 500".to_owned())
+            .settle_delivery(
+                d.id,
+                d.lease,
+                Settle::Retry {
+                    due: later,
+                    error: "HTTP 500".to_owned()
+                }
+            )
             .await
             .unwrap()
     );
     assert!(
         !store
-            .retry_delivery(d.id, d.lease, later, "again".to_owned())
+            .settle_delivery(
+                d.id,
+                d.lease,
+                Settle::Retry {
+                    due: later,
+                    error: "again".to_owned()
+                }
+            )
             .await
             .unwrap(),
         "settled: the lease is gone"
@@ -808,10 +838,21 @@ pub async fn outbox_settles_under_its_lease(store: Arc<dyn TaskStore>) {
         .clone();
     assert_eq!(d3.id, d.id);
     assert_ne!(d3.lease, d2.lease);
-    assert!(!store.complete_delivery(d2.id, d2.lease).await.unwrap());
+    assert!(
+        !store
+            .settle_delivery(d2.id, d2.lease, Settle::Complete)
+            .await
+            .unwrap()
+    );
     assert!(
         store
-            .kill_delivery(d3.id, d3.lease, "HTTP 410".to_owned())
+            .settle_delivery(
+                d3.id,
+                d3.lease,
+                Settle::Kill {
+                    error: "HTTP 410".to_owned()
+                }
+            )
             .await
             .unwrap()
     );

@@ -17,12 +17,13 @@ mod compact;
 
 use compact::Frozen;
 
-use super::outbox::{Outbox, Settle, Target};
+use super::outbox::{Outbox, Target};
 use super::{
     Change, Claimed, ListPage, ListQuery, LogEntry, Observer, OutboxLimits, Owner, PushStatus,
-    Room, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
+    Room, Settle, StoreError, StoreFuture, StoredTask, TaskEdit, TaskPin, TaskStore, UpdateOutcome,
     bytes::compact_bytes, json_len, present_task, task_bytes,
 };
+use crate::auth::Principal;
 
 /// How much an [`InMemoryTaskStore`] keeps, so that a long-running server's memory stays
 /// bounded.
@@ -30,12 +31,14 @@ use super::{
 /// The store drops only tasks it may drop: those in a terminal state that nobody pins (no
 /// open stream, no waiting call, no running agent; see [`TaskStore::pin`]), oldest final
 /// status first. A task that can still change, or that someone reads, is never lost: when
-/// such tasks fill the store, it refuses new ones instead ([`StoreError::Full`]).
+/// unfinished tasks reach their count, or such tasks and pinned ones their bytes, the store
+/// refuses new ones instead ([`StoreError::Full`], which clients see as a retryable 503).
 ///
 /// | limit | default | what a client sees when it is hit |
 /// |---|---|---|
 /// | `max_tasks` | 10 000 | ended tasks beyond it are dropped, oldest first (`GetTask` on one: `TaskNotFoundError` -32001); tasks that may not be dropped can hold the store above it for a while |
-/// | `max_live_tasks` | 10 000 | a `SendMessage` that would start a new task while this many tasks are unfinished or pinned: `UnsupportedOperationError` (-32004) "the task store holds its limit of N unfinished or pinned tasks (max_live_tasks) ..." |
+/// | `max_live_tasks` | 10 000 | a `SendMessage` that would start a new task while this many tasks are unfinished: HTTP 503 with `Retry-After` (gRPC `UNAVAILABLE`), -32603 "the task store holds its limit of N unfinished tasks (max_live_tasks); try again later", retryable |
+/// | `max_live_tasks_per_principal` | 2 500 | with an authenticator: a `SendMessage` of a principal that has this many unfinished tasks: the same 503, "the caller holds its share of N unfinished tasks (max_live_tasks_per_principal); try again once one of them ends" (anonymous calls share `max_live_tasks` alone) |
 /// | `max_total_bytes` | 256 MiB | ended tasks are dropped, oldest first, until all tasks hold at most this many bytes (see the [module docs](super#bytes)); when unfinished and pinned tasks fill it, a new task gets -32004 "the task store is full ...", and a follow-up message or agent event that does not fit is refused (-32004 to the client, `SinkError::TooLarge` to the agent) |
 /// | `terminal_ttl` | 1 hour | ended tasks whose final status is older are dropped: `TaskNotFoundError` (-32001) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +46,14 @@ use super::{
 pub struct RetentionPolicy {
     /// Drop the oldest ended tasks while more than this many tasks are stored.
     pub max_tasks: usize,
-    /// Create no task while this many tasks may not be dropped (unfinished, or pinned).
+    /// Create no task while this many tasks are unfinished (not in a terminal state). An ended
+    /// task that is pinned (read by a stream or a waiting call) is not dropped either, but no
+    /// longer counts here: its bytes count against `max_total_bytes`.
     pub max_live_tasks: usize,
+    /// Create no task for a principal that has this many unfinished tasks: one authenticated
+    /// caller cannot take the whole of `max_live_tasks`. Calls without a principal (a server
+    /// without an authenticator) are bounded by `max_live_tasks` alone.
+    pub max_live_tasks_per_principal: usize,
     /// Drop ended tasks whose final status is older than this.
     pub terminal_ttl: Option<Duration>,
     /// The most bytes all tasks hold together (see the [module docs](super#bytes)): the oldest
@@ -54,12 +63,13 @@ pub struct RetentionPolicy {
 }
 
 impl Default for RetentionPolicy {
-    /// At most 10 000 tasks, 10 000 of them unfinished, and 256 MiB; ended tasks kept for one
-    /// hour.
+    /// At most 10 000 tasks, 10 000 of them unfinished (2 500 per principal), and 256 MiB;
+    /// ended tasks kept for one hour.
     fn default() -> Self {
         Self {
             max_tasks: 10_000,
             max_live_tasks: 10_000,
+            max_live_tasks_per_principal: 2_500,
             terminal_ttl: Some(Duration::from_secs(3600)),
             max_total_bytes: 256 * 1024 * 1024,
         }
@@ -74,10 +84,17 @@ impl RetentionPolicy {
         self
     }
 
-    /// Sets the most tasks that may not be dropped.
+    /// Sets the most unfinished tasks.
     #[must_use]
     pub fn with_max_live_tasks(mut self, max_live_tasks: usize) -> Self {
         self.max_live_tasks = max_live_tasks;
+        self
+    }
+
+    /// Sets the most unfinished tasks of one principal.
+    #[must_use]
+    pub fn with_max_live_tasks_per_principal(mut self, max: usize) -> Self {
+        self.max_live_tasks_per_principal = max;
         self
     }
 
@@ -146,6 +163,11 @@ struct Inner {
     next_number: u64,
     /// How many tasks each owner has: `ListTasks`' `totalSize` when it filters by owner only.
     owned: HashMap<Owner, usize>,
+    /// How many tasks are unfinished (not terminal): what `max_live_tasks` bounds.
+    unfinished: usize,
+    /// How many unfinished tasks each principal has (tasks without one are not counted):
+    /// what `max_live_tasks_per_principal` bounds.
+    unfinished_by: HashMap<Principal, usize>,
     /// Each task's push configurations, in creation order.
     push: HashMap<TaskId, Vec<Arc<Target>>>,
     outbox: Outbox,
@@ -765,14 +787,23 @@ impl Shared {
         evicted
     }
 
-    /// Whether a task of `bytes` fits once every droppable task is dropped; the reason when not.
-    fn room_for(&self, inner: &Inner, bytes: u64) -> Result<(), StoreError> {
-        let kept = inner.tasks.len() - inner.evictable.len();
+    /// Whether a task of `bytes` for `owner` fits once every droppable task is dropped; the
+    /// reason when not.
+    fn room_for(&self, inner: &Inner, owner: &Owner, bytes: u64) -> Result<(), StoreError> {
         let max_live = self.retention.max_live_tasks;
-        if kept >= max_live {
+        if inner.unfinished >= max_live {
             return Err(StoreError::Full(format!(
-                "the task store holds its limit of {max_live} unfinished or pinned tasks \
-                 (max_live_tasks); try again later"
+                "the task store holds its limit of {max_live} unfinished tasks (max_live_tasks); \
+                 try again later"
+            )));
+        }
+        let share = self.retention.max_live_tasks_per_principal;
+        if let Some(principal) = &owner.principal
+            && inner.unfinished_by.get(principal).copied().unwrap_or(0) >= share
+        {
+            return Err(StoreError::Full(format!(
+                "the caller holds its share of {share} unfinished tasks \
+                 (max_live_tasks_per_principal); try again once one of them ends"
             )));
         }
         let kept_bytes = inner.total_bytes - inner.evictable_bytes;
@@ -801,6 +832,32 @@ impl Shared {
             let evicted = self.evict(inner);
             drop(guard);
             drop(evicted);
+        }
+    }
+}
+
+/// Counts a task of `owner` that became unfinished (`up`) or ended (`!up`) in the counts
+/// `max_live_tasks` and `max_live_tasks_per_principal` bound.
+fn count_unfinished(
+    unfinished: &mut usize,
+    by_principal: &mut HashMap<Principal, usize>,
+    owner: &Owner,
+    up: bool,
+) {
+    if up {
+        *unfinished += 1;
+    } else {
+        *unfinished = unfinished.saturating_sub(1);
+    }
+    let Some(principal) = &owner.principal else {
+        return;
+    };
+    if up {
+        *by_principal.entry(principal.clone()).or_default() += 1;
+    } else if let Some(count) = by_principal.get_mut(principal) {
+        *count -= 1;
+        if *count == 0 {
+            by_principal.remove(principal);
         }
     }
 }
@@ -864,13 +921,6 @@ impl Drop for PinGuard {
     }
 }
 
-impl InMemoryTaskStore {
-    fn settle<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
-        let settled = self.shared.lock().outbox.settle(id, lease, how);
-        Box::pin(std::future::ready(Ok(settled)))
-    }
-}
-
 /// Where a task stands in the store's order: (status timestamp in nanoseconds, number of
 /// creation). Numbers, so that keeping the order costs no copy or comparison of ids.
 type Key = (i64, u64);
@@ -900,7 +950,7 @@ impl TaskStore for InMemoryTaskStore {
                 return Err(StoreError::AlreadyExists(task.id.clone()));
             }
             let bytes = task_bytes(&task);
-            shared.room_for(inner, bytes)?;
+            shared.room_for(inner, &owner, bytes)?;
             let key = time_key(&task);
             let state = task.status.state;
             let id = task.id.clone();
@@ -932,6 +982,14 @@ impl TaskStore for InMemoryTaskStore {
                 inner.evictable_bytes += entry.held();
             }
             *inner.owned.entry(entry.owner().clone()).or_default() += 1;
+            if !state.is_terminal() {
+                count_unfinished(
+                    &mut inner.unfinished,
+                    &mut inner.unfinished_by,
+                    entry.owner(),
+                    true,
+                );
+            }
             inner.tasks.insert(id, entry);
             let evicted = shared.evict(inner);
             drop(guard);
@@ -941,8 +999,8 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(result))
     }
 
-    fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
-        let result = self.shared.room_for(&self.shared.lock(), bytes);
+    fn check_room<'a>(&'a self, owner: &'a Owner, bytes: u64) -> StoreFuture<'a, ()> {
+        let result = self.shared.room_for(&self.shared.lock(), owner, bytes);
         Box::pin(std::future::ready(result))
     }
 
@@ -1054,6 +1112,7 @@ impl TaskStore for InMemoryTaskStore {
         if state.is_terminal() && !was_terminal {
             live.shrink();
         }
+        let ended = state.is_terminal();
         let logged_event = logged.is_some();
         if let Some(logged) = logged {
             live.log.push(logged);
@@ -1073,6 +1132,14 @@ impl TaskStore for InMemoryTaskStore {
         }
         if logged_event {
             notify_all(&mut entry.notify);
+        }
+        if ended != was_terminal {
+            count_unfinished(
+                &mut inner.unfinished,
+                &mut inner.unfinished_by,
+                entry.owner(),
+                !ended,
+            );
         }
         let last_seq = entry.last_seq();
         let evictable = entry.evictable();
@@ -1289,31 +1356,9 @@ impl TaskStore for InMemoryTaskStore {
         Box::pin(std::future::ready(Ok(claimed)))
     }
 
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Complete)
-    }
-
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Retry { due, error })
-    }
-
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Release { due })
-    }
-
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        self.settle(id, lease, Settle::Kill { error })
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        let settled = self.shared.lock().outbox.settle(id, lease, how);
+        Box::pin(std::future::ready(Ok(settled)))
     }
 
     fn push_status<'a>(&'a self, task_id: &'a TaskId) -> StoreFuture<'a, Vec<PushStatus>> {

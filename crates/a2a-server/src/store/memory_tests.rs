@@ -99,8 +99,7 @@ fn max_tasks_evicts_the_oldest_terminal_tasks_only() {
 
 fn full_of_tasks(n: usize) -> StoreError {
     StoreError::Full(format!(
-        "the task store holds its limit of {n} unfinished or pinned tasks (max_live_tasks); try \
-         again later"
+        "the task store holds its limit of {n} unfinished tasks (max_live_tasks); try again later"
     ))
 }
 
@@ -125,7 +124,10 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
                 .await
                 .unwrap();
         }
-        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(2));
+        assert_eq!(
+            store.check_room(&Owner::default(), 0).await.unwrap_err(),
+            full_of_tasks(2)
+        );
         let refused = store
             .create(
                 task("c", TaskState::Working, now),
@@ -137,7 +139,7 @@ fn max_live_tasks_bounds_what_cannot_be_dropped() {
         assert_eq!(refused, full_of_tasks(2));
         assert_eq!(store.len(), 2);
         edit(&store, &"a".into(), status(TaskState::Completed)).await;
-        store.check_room(0).await.unwrap();
+        store.check_room(&Owner::default(), 0).await.unwrap();
         store
             .create(
                 task("c", TaskState::Working, now),
@@ -685,8 +687,71 @@ fn the_total_budget_evicts_by_bytes() {
     });
 }
 
+/// With principals, one of them may hold at most its share of unfinished tasks; others and
+/// anonymous calls are bounded by `max_live_tasks` alone. A task that ends gives its place back.
+#[test]
+fn each_principal_holds_at_most_its_share_of_unfinished_tasks() {
+    block_on(async {
+        let store = InMemoryTaskStore::with_retention(
+            RetentionPolicy::default()
+                .with_max_live_tasks(4)
+                .with_max_live_tasks_per_principal(2),
+        );
+        let alice = Owner::new(Some(Principal::new("alice")), None);
+        // The same principal under another tenant is the same caller.
+        let alice_elsewhere = Owner::new(Some(Principal::new("alice")), Some("t2".to_owned()));
+        let bob = Owner::new(Some(Principal::new("bob")), None);
+        let new = |id: &str| task(id, TaskState::Working, 0);
+        store
+            .create(new("a1"), alice.clone(), ProtocolVersion::V1)
+            .await
+            .unwrap();
+        store
+            .create(new("a2"), alice_elsewhere.clone(), ProtocolVersion::V1)
+            .await
+            .unwrap();
+        let share = StoreError::Full(
+            "the caller holds its share of 2 unfinished tasks (max_live_tasks_per_principal); \
+             try again once one of them ends"
+                .to_owned(),
+        );
+        assert_eq!(store.check_room(&alice, 0).await.unwrap_err(), share);
+        assert_eq!(
+            store
+                .create(new("a3"), alice.clone(), ProtocolVersion::V1)
+                .await
+                .unwrap_err(),
+            share
+        );
+        // Others still have room, up to the store's limit.
+        store
+            .create(new("b1"), bob.clone(), ProtocolVersion::V1)
+            .await
+            .unwrap();
+        store
+            .create(new("n1"), Owner::default(), ProtocolVersion::V1)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.check_room(&bob, 0).await.unwrap_err(),
+            full_of_tasks(4)
+        );
+        // One of alice's tasks ends: her place, and the store's, come back.
+        edit(&store, &"a1".into(), status(TaskState::Completed)).await;
+        store.check_room(&alice, 0).await.unwrap();
+        store
+            .create(new("a3"), alice, ProtocolVersion::V1)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.check_room(&bob, 0).await.unwrap_err(),
+            full_of_tasks(4)
+        );
+    });
+}
+
 /// A pinned task is never dropped, though ended and over every limit; it goes once the last
-/// pin is released.
+/// pin is released. Ended, it no longer counts under `max_live_tasks`.
 #[test]
 fn pinned_tasks_stay_until_released() {
     block_on(async {
@@ -721,17 +786,9 @@ fn pinned_tasks_stay_until_released() {
             TaskEdit::Status(TaskStatus::new(TaskState::Completed)),
         )
         .await;
-        assert_eq!(store.check_room(0).await.unwrap_err(), full_of_tasks(1));
-        assert!(
-            store
-                .create(
-                    task("other", TaskState::Working, 0),
-                    Owner::default(),
-                    ProtocolVersion::V1
-                )
-                .await
-                .is_err()
-        );
+        // Ended: no longer counted under max_live_tasks, though pinned and kept.
+        store.check_room(&Owner::default(), 0).await.unwrap();
+        assert!(store.load(&id).await.unwrap().is_some());
         drop(first);
         assert!(store.load(&id).await.unwrap().is_some());
         drop(second);

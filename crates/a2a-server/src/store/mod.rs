@@ -48,16 +48,15 @@
 //!   none of a queue whose oldest delivery is leased and its lease has not run out. A lease that
 //!   runs out makes the delivery claimable again (its worker died or hangs): delivery is at
 //!   least once.
-//! * **Settle**, with the delivery's id and the lease token of its claim:
-//!   [`complete_delivery`](TaskStore::complete_delivery) removes it (the next one of its queue
-//!   becomes claimable); [`retry_delivery`](TaskStore::retry_delivery) counts a failed attempt,
-//!   keeps the error and makes it due again at the given time;
-//!   [`release_delivery`](TaskStore::release_delivery) makes it due again without counting an
-//!   attempt (the worker could not start it); [`kill_delivery`](TaskStore::kill_delivery)
-//!   counts the attempt, marks it dead (its body is dropped; a record with its attempts and last
-//!   error stays, up to [`OutboxLimits::max_dead_per_config`] per configuration) and lets its
-//!   queue go on. A call whose lease token is not the delivery's current one (the lease ran out
-//!   and another worker claimed it, or it was settled) changes nothing and returns false.
+//! * **Settle**, with the delivery's id and the lease token of its claim, through
+//!   [`settle_delivery`](TaskStore::settle_delivery): [`Settle::Complete`] removes it (the
+//!   next one of its queue becomes claimable); [`Settle::Retry`] counts a failed attempt, keeps
+//!   the error and makes it due again at the given time; [`Settle::Release`] makes it due again
+//!   without counting an attempt (the worker could not start it); [`Settle::Kill`] counts the
+//!   attempt, marks it dead (its body is dropped; a record with its attempts and last error
+//!   stays, up to [`OutboxLimits::max_dead_per_config`] per configuration) and lets its queue
+//!   go on. A call whose lease token is not the delivery's current one (the lease ran out and
+//!   another worker claimed it, or it was settled) changes nothing and returns false.
 //! * **Configurations.** A delivery goes to the configuration as it was when the delivery was
 //!   enqueued (URL, token, authentication, and the [`ProtocolVersion`] it was registered through):
 //!   replacing a configuration changes later deliveries only.
@@ -130,8 +129,9 @@ pub enum StoreError {
     #[error("conflict with a concurrent change: {0}")]
     Conflict(String),
     /// The store cannot take another task, or more bytes, without dropping one it may not drop
-    /// (one that can still change, or that is pinned). The text says which limit was hit. The
-    /// handler answers a new `SendMessage` with `UnsupportedOperationError` (-32004) carrying it.
+    /// (one that can still change, or that is pinned). The text says which limit was hit.
+    /// The handler answers a new `SendMessage` with an overload (HTTP 503 with `Retry-After`,
+    /// gRPC `UNAVAILABLE`) carrying it.
     #[error("{0}")]
     Full(String),
     /// The backend cannot be reached or did not answer in time (a database that is down, a
@@ -389,33 +389,57 @@ pub type Change<'a> = Box<dyn FnMut(&Task, Room) -> Option<TaskEdit> + Send + 'a
 /// blocking `SendMessage` keeps the task that its final update made this way).
 pub type Observer<'a> = Box<dyn FnOnce(&Task) + Send + 'a>;
 
-/// Keeps a task from being dropped by its store while it lives (see [`TaskStore::pin`]).
-#[must_use = "the task is unpinned when the pin is dropped"]
-pub struct TaskPin {
-    _guard: Option<Box<dyn Send + Sync>>,
-}
-
-impl TaskPin {
-    /// A pin that releases the task when `guard` is dropped.
-    pub fn new(guard: impl Send + Sync + 'static) -> Self {
-        Self {
-            _guard: Some(Box::new(guard)),
+/// A guard of the store's: something the store keeps while the value lives (a boxed guard
+/// of the store's own, dropped with it), or nothing for a store that keeps nothing.
+macro_rules! store_guard {
+    ($(#[$meta:meta])* $name:ident, must_use: $must_use:literal, new: $new:literal,
+     none: $none:literal) => {
+        $(#[$meta])*
+        #[must_use = $must_use]
+        pub struct $name {
+            _guard: Option<Box<dyn Send + Sync>>,
         }
-    }
 
-    /// A pin that holds nothing: for stores that cannot pin.
-    pub fn none() -> Self {
-        Self { _guard: None }
-    }
+        impl $name {
+            #[doc = $new]
+            pub fn new(guard: impl Send + Sync + 'static) -> Self {
+                Self {
+                    _guard: Some(Box::new(guard)),
+                }
+            }
+
+            #[doc = $none]
+            pub fn none() -> Self {
+                Self { _guard: None }
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("holds", &self._guard.is_some())
+                    .finish()
+            }
+        }
+    };
 }
 
-impl std::fmt::Debug for TaskPin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TaskPin")
-            .field("holds", &self._guard.is_some())
-            .finish()
-    }
-}
+store_guard!(
+    /// Keeps a task from being dropped by its store while it lives (see [`TaskStore::pin`]).
+    TaskPin,
+    must_use: "the task is unpinned when the pin is dropped",
+    new: "A pin that releases the task when `guard` is dropped.",
+    none: "A pin that holds nothing: for stores that cannot pin."
+);
+
+store_guard!(
+    /// Marks a task's agent as running in this process while it lives (see
+    /// [`TaskStore::agent_running`]).
+    AgentRun,
+    must_use: "the agent counts as running only while the guard lives",
+    new: "A run that ends when `guard` is dropped.",
+    none: "A run the store does not track: for stores without leases."
+);
 
 /// The filters and the page of a `ListTasks` query.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -591,6 +615,38 @@ pub struct Claimed {
     pub next_due: Option<SystemTime>,
 }
 
+/// How a claimed delivery is settled ([`TaskStore::settle_delivery`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[expect(
+    clippy::exhaustive_enums,
+    reason = "every store implements each way; a new one would be a change of the store contract"
+)]
+pub enum Settle {
+    /// The webhook accepted it: the delivery is removed, and the next one of its queue becomes
+    /// claimable.
+    Complete,
+    /// The attempt failed and is worth another: the attempt is counted, `error` kept, and the
+    /// delivery is due again at `due`.
+    Retry {
+        /// When it is due again.
+        due: SystemTime,
+        /// What went wrong.
+        error: String,
+    },
+    /// The worker did not attempt it (its host was busy): due again at `due`, no attempt
+    /// counted.
+    Release {
+        /// When it is due again.
+        due: SystemTime,
+    },
+    /// The attempt failed for good: the attempt is counted and the delivery marked dead with
+    /// `error`; its queue goes on.
+    Kill {
+        /// Why it was given up.
+        error: String,
+    },
+}
+
 /// Where a delivery stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -687,12 +743,14 @@ pub trait TaskStore: Send + Sync + 'static {
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome>;
 
-    /// Whether a task of `bytes` could be created now: [`StoreError::Full`] when not. Lets the
+    /// Whether a task of `bytes` for `owner` could be created now: [`StoreError::Full`] when
+    /// not (the store holds as many tasks as it may, or `owner` its share of them),
+    /// [`StoreError::Unavailable`] when the store knows it cannot reach its backend. Lets the
     /// handler refuse a request before its agent runs; `create` still decides.
     ///
     /// The default always has room.
-    fn check_room<'a>(&'a self, bytes: u64) -> StoreFuture<'a, ()> {
-        let _ = bytes;
+    fn check_room<'a>(&'a self, owner: &'a Owner, bytes: u64) -> StoreFuture<'a, ()> {
+        let _ = (owner, bytes);
         Box::pin(std::future::ready(Ok(())))
     }
 
@@ -719,6 +777,20 @@ pub trait TaskStore: Send + Sync + 'static {
     /// cannot pin keeps its tasks as its own policy says.
     fn pin<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<TaskPin>> {
         Box::pin(async move { Ok(self.progress(id).await?.map(|_| TaskPin::none())) })
+    }
+
+    /// Tells the store that the agent of task `id` runs in this process until the returned
+    /// [`AgentRun`] is dropped (the handler holds one from the start of an execution until
+    /// its outcome is written). A store shared by replicas that leases active tasks to the
+    /// replica running them (a SQL store) renews the leases of such tasks only: a task whose
+    /// agent ended here without its final write (the store was away) keeps no lease alive,
+    /// so that once its lease runs out any replica ends it, and it never lingers `WORKING`.
+    ///
+    /// Synchronous and cheap: no I/O. The default returns [`AgentRun::none`] (a store without
+    /// leases).
+    fn agent_running(&self, id: &TaskId) -> AgentRun {
+        let _ = id;
+        AgentRun::none()
     }
 
     /// Decides a change on the task as it stands, applies the edit it returns and appends the
@@ -801,41 +873,14 @@ pub trait TaskStore: Send + Sync + 'static {
         no_outbox()
     }
 
-    /// The delivery was accepted: removes it. False when `lease` is not its current claim.
-    fn complete_delivery<'a>(&'a self, id: u64, lease: u64) -> StoreFuture<'a, bool> {
-        let _ = (id, lease);
-        no_outbox()
-    }
-
-    /// The attempt failed: counts it, keeps `error`, and makes the delivery due at `due`.
-    /// False when `lease` is not its current claim.
-    fn retry_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-        error: String,
-    ) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, due, error);
-        no_outbox()
-    }
-
-    /// The delivery was not attempted: makes it due at `due` without counting an attempt.
-    /// False when `lease` is not its current claim.
-    fn release_delivery<'a>(
-        &'a self,
-        id: u64,
-        lease: u64,
-        due: SystemTime,
-    ) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, due);
-        no_outbox()
-    }
-
-    /// The last attempt failed for good: counts it and marks the delivery dead with `error`;
-    /// its queue goes on. False when `lease` is not its current claim.
-    fn kill_delivery<'a>(&'a self, id: u64, lease: u64, error: String) -> StoreFuture<'a, bool> {
-        let _ = (id, lease, error);
+    /// Settles a claimed delivery the way `how` says (see [`Settle`] and the
+    /// [module docs](self#the-push-outbox)). False when `lease` is not its current claim: the
+    /// lease ran out and another worker claimed it, or it was settled already; nothing changes
+    /// then.
+    ///
+    /// The default fails with [`StoreError::Unsupported`].
+    fn settle_delivery<'a>(&'a self, id: u64, lease: u64, how: Settle) -> StoreFuture<'a, bool> {
+        let _ = (id, lease, how);
         no_outbox()
     }
 

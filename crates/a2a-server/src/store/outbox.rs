@@ -11,7 +11,8 @@ use a2a_types::protocol::ProtocolVersion;
 use a2a_types::v1::{StreamResponse, TaskId, TaskPushNotificationConfig};
 
 use super::{
-    Claimed, Delivery, DeliveryRecord, DeliveryState, OutboxLimits, PushStatus, delivery_bytes,
+    Claimed, Delivery, DeliveryRecord, DeliveryState, OutboxLimits, PushStatus, Settle,
+    delivery_bytes,
 };
 
 /// The longest error text kept per delivery and configuration.
@@ -77,14 +78,6 @@ struct Item {
     due: SystemTime,
     bytes: u64,
     last_error: Option<String>,
-}
-
-/// Which way a settled delivery goes.
-pub(super) enum Settle {
-    Complete,
-    Retry { due: SystemTime, error: String },
-    Release { due: SystemTime },
-    Kill { error: String },
 }
 
 fn cut(text: String) -> String {

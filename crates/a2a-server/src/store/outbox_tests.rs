@@ -12,7 +12,7 @@ use pretty_assertions::assert_eq;
 use super::memory_tests::block_on;
 use super::{
     Claimed, DeliveryRecord, DeliveryState, InMemoryTaskStore, OutboxLimits, Owner, PushStatus,
-    RetentionPolicy, TaskEdit, TaskStore, delivery_bytes,
+    RetentionPolicy, Settle, TaskEdit, TaskStore, delivery_bytes,
 };
 
 const LEASE: Duration = Duration::from_secs(30);
@@ -83,7 +83,12 @@ async fn drain(store: &InMemoryTaskStore, now: SystemTime) -> Vec<(String, u64, 
         }
         seen.extend(summary(&claimed));
         for d in &claimed.deliveries {
-            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+            assert!(
+                store
+                    .settle_delivery(d.id, d.lease, Settle::Complete)
+                    .await
+                    .unwrap()
+            );
         }
     }
 }
@@ -130,7 +135,12 @@ fn every_logged_event_is_enqueued_for_each_config_in_order() {
             []
         );
         for d in &first.deliveries {
-            assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+            assert!(
+                store
+                    .settle_delivery(d.id, d.lease, Settle::Complete)
+                    .await
+                    .unwrap()
+            );
         }
         assert_eq!(
             drain(&store, now).await,
@@ -170,12 +180,24 @@ fn retries_wait_for_their_time_and_a_lost_lease_is_claimed_again() {
         let later = t0 + Duration::from_secs(5);
         assert!(
             store
-                .retry_delivery(d.id, d.lease, later, "503 Service Unavailable".into())
+                .settle_delivery(
+                    d.id,
+                    d.lease,
+                    Settle::Retry {
+                        due: later,
+                        error: "503 Service Unavailable".into()
+                    }
+                )
                 .await
                 .unwrap()
         );
         // Settled already: the same lease changes nothing more.
-        assert!(!store.complete_delivery(d.id, d.lease).await.unwrap());
+        assert!(
+            !store
+                .settle_delivery(d.id, d.lease, Settle::Complete)
+                .await
+                .unwrap()
+        );
         let early = store.claim_deliveries(t0, LEASE, 10).await.unwrap();
         assert_eq!(summary(&early), []);
         assert_eq!(early.next_due, Some(later));
@@ -193,11 +215,16 @@ fn retries_wait_for_their_time_and_a_lost_lease_is_claimed_again() {
             .clone();
         assert_eq!(d3.id, d.id);
         assert_ne!(d3.lease, d2.lease);
-        assert!(!store.complete_delivery(d2.id, d2.lease).await.unwrap());
+        assert!(
+            !store
+                .settle_delivery(d2.id, d2.lease, Settle::Complete)
+                .await
+                .unwrap()
+        );
         // Released: due again without an attempt counted.
         assert!(
             store
-                .release_delivery(d3.id, d3.lease, expired)
+                .settle_delivery(d3.id, d3.lease, Settle::Release { due: expired })
                 .await
                 .unwrap()
         );
@@ -208,7 +235,12 @@ fn retries_wait_for_their_time_and_a_lost_lease_is_claimed_again() {
             .deliveries[0]
             .clone();
         assert_eq!(d4.attempts, 1);
-        assert!(store.complete_delivery(d4.id, d4.lease).await.unwrap());
+        assert!(
+            store
+                .settle_delivery(d4.id, d4.lease, Settle::Complete)
+                .await
+                .unwrap()
+        );
         let next = store.claim_deliveries(expired, LEASE, 10).await.unwrap();
         assert_eq!(next.deliveries[0].seq, 2);
     });
@@ -233,7 +265,13 @@ fn a_dead_delivery_is_recorded_and_its_queue_goes_on() {
                 .clone();
             assert!(
                 store
-                    .kill_delivery(d.id, d.lease, error.into())
+                    .settle_delivery(
+                        d.id,
+                        d.lease,
+                        Settle::Kill {
+                            error: error.into()
+                        }
+                    )
                     .await
                     .unwrap()
             );
@@ -339,7 +377,12 @@ fn the_outbox_bounds_drop_deliveries_and_say_so() {
             .unwrap()
             .deliveries[0]
             .clone();
-        assert!(store.complete_delivery(d.id, d.lease).await.unwrap());
+        assert!(
+            store
+                .settle_delivery(d.id, d.lease, Settle::Complete)
+                .await
+                .unwrap()
+        );
         set_state(&store, "u", TaskState::Working).await;
         let status = store.push_status(&"u".into()).await.unwrap();
         assert_eq!((status[0].dropped, status[0].deliveries.len()), (1, 1));

@@ -403,7 +403,7 @@ impl JsonRpcBinding {
         )
         .await;
         match dispatched {
-            Ok(Some(bytes)) => json(StatusCode::OK, bytes),
+            Ok(Some(answer)) => answer,
             Ok(None) => response::empty(StatusCode::NO_CONTENT),
             Err(_) => error_response(
                 id.unwrap_or(Id::Null),
@@ -425,14 +425,12 @@ impl JsonRpcBinding {
         version: &RequestedVersion,
         cx: RpcContext,
         concurrency: usize,
-    ) -> Option<Vec<u8>> {
+    ) -> Option<http::Response<A2aBody>> {
         let items = match payload {
             // One call: no batch machinery.
             Routes::Single(routed) => {
                 let (codec, incoming, cx) = (*routed)?;
-                return answer(codec.clone(), incoming, cx)
-                    .await
-                    .map(|r| r.to_vec());
+                return answer(codec.clone(), incoming, cx).await.map(single);
             }
             Routes::Batch(items) => items,
         };
@@ -450,8 +448,12 @@ impl JsonRpcBinding {
             .filter_map(std::future::ready)
             .collect()
             .await;
-        (!responses.is_empty())
-            .then(|| serde_json::to_vec(&responses).expect("responses serialize"))
+        (!responses.is_empty()).then(|| {
+            json(
+                StatusCode::OK,
+                serde_json::to_vec(&responses).expect("responses serialize"),
+            )
+        })
     }
 }
 
@@ -538,10 +540,7 @@ async fn stream(
             permit,
             keep_alive,
         ),
-        Err(error) => json(
-            StatusCode::OK,
-            Response::error(request.id, codec.error(error)).to_vec(),
-        ),
+        Err(error) => single(Response::error(request.id, codec.error(error))),
     }
 }
 
@@ -573,10 +572,26 @@ fn json(status: StatusCode, bytes: Vec<u8>) -> http::Response<A2aBody> {
 
 /// A transport-level failure, in the JSON-RPC shape, with the error's HTTP status.
 pub(crate) fn error_response(id: Id, error: &A2aError) -> http::Response<A2aBody> {
-    json(
-        response::status(error.http_status()),
+    response::error(
+        error,
+        content_type::JSON,
         Response::error(id, ErrorObject::from(error.clone())).to_vec(),
     )
+}
+
+/// The answer to a single call: 200, or, for an error that says when the call may be tried
+/// again (the task store is unavailable or full), 503 with `Retry-After`, so that HTTP
+/// clients, proxies and load balancers see an outage as one.
+fn single(reply: Response) -> http::Response<A2aBody> {
+    let retryable = reply
+        .error_object()
+        .map(|object| A2aError::from(object.clone()).with_http_status(503))
+        .filter(|error| error.retry_after().is_some());
+    let bytes = reply.to_vec();
+    match retryable {
+        Some(error) => response::error(&error, content_type::JSON, bytes),
+        None => json(StatusCode::OK, bytes),
+    }
 }
 
 /// What every codec's tests share: decoding literal params, encoding replies, the values

@@ -228,10 +228,11 @@ where
 
 // ----- errors ----------------------------------------------------------------------------------
 
-/// An error as `codec` answers it: its error body with the mapped HTTP status.
+/// An error as `codec` answers it: its error body with the mapped HTTP status (and
+/// `Retry-After` when the error says when to try again).
 fn error_response(codec: &dyn Codec, error: &A2aError) -> http::Response<A2aBody> {
-    response::full(
-        response::status(error.http_status()),
+    response::error(
+        error,
         codec.content_type(),
         serde_json::to_vec(&codec.error(error)).expect("JSON serializes"),
     )
