@@ -367,7 +367,7 @@ async fn postgres_replicas_starting_together_on_a_new_schema_all_start() {
 async fn the_per_task_byte_bound_holds(config: SqlConfig) {
     use a2a_server::HandlerConfig;
     use a2a_server::agent::{SinkError, agent_fn};
-    use a2a_server::handler::{CallContext, RequestHandler};
+    use a2a_server::handler::CallContext;
     use a2a_types::v1::{
         AgentCard, Artifact, Message, Part, SendMessageRequest, SendMessageResponse,
     };
