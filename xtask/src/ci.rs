@@ -123,14 +123,23 @@ impl Step {
         format!("{program} {}", self.args.join(" "))
     }
 
-    /// The command, at the workspace root, with the spec folder and target directory set.
-    fn command(&self, workspace: &Workspace, spec_dir: &Path) -> Result<Command, String> {
+    /// The command, at the workspace root, with the spec folder and target directory set;
+    /// `xtask` is the executable that runs `cargo xtask` steps (this one when `None`).
+    fn command(
+        &self,
+        workspace: &Workspace,
+        spec_dir: &Path,
+        xtask: Option<&Path>,
+    ) -> Result<Command, String> {
         let mut command = match self.program {
             Program::Cargo => workspace.cargo_command(),
-            Program::Xtask => workspace.command(
-                std::env::current_exe()
-                    .map_err(|e| format!("cannot find the xtask executable: {e}"))?,
-            ),
+            Program::Xtask => match xtask {
+                Some(path) => workspace.command(path),
+                None => workspace.command(
+                    std::env::current_exe()
+                        .map_err(|e| format!("cannot find the xtask executable: {e}"))?,
+                ),
+            },
             #[cfg(test)]
             Program::Other(program) => workspace.command(program),
         };
@@ -158,6 +167,9 @@ pub(crate) struct Options {
     /// Build without incremental compilation (`CARGO_INCREMENTAL=0`): on CI machines, see
     /// [`incremental_off`].
     pub(crate) incremental_off: bool,
+    /// The executable of the `cargo xtask` steps: a copy of this one (see [`private_copy`]),
+    /// or this one (`None`).
+    pub(crate) xtask: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -169,6 +181,7 @@ impl Default for Options {
             only: Vec::new(),
             heartbeat: HEARTBEAT,
             incremental_off: false,
+            xtask: None,
         }
     }
 }
@@ -346,6 +359,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         std::env::var("CI").ok().as_deref(),
         std::env::var_os("CARGO_INCREMENTAL").is_some(),
     );
+    options.xtask = Some(private_copy(workspace)?);
     run_steps(
         workspace,
         &spec_dir.path,
@@ -353,6 +367,27 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         &options,
         &mut std::io::stdout(),
     )
+}
+
+/// A copy of this executable under the log folder, which the `cargo xtask` steps run. The
+/// steps before them (`cargo test`, `cargo hack`) build the xtask package again and replace
+/// `target/debug/xtask`; on Linux the running one then reads `... (deleted)` and cannot be
+/// started again.
+fn private_copy(workspace: &Workspace) -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let dir = log_dir(workspace);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let copy = dir.join(format!("xtask{}", std::env::consts::EXE_SUFFIX));
+    // A copy left by an earlier run may be running still (rare): write beside it, then rename.
+    let fresh = dir.join(format!(
+        "xtask-{}{}",
+        std::process::id(),
+        std::env::consts::EXE_SUFFIX
+    ));
+    std::fs::copy(&me, &fresh)
+        .and_then(|_| std::fs::rename(&fresh, &copy))
+        .map_err(|e| format!("cannot copy {} to {}: {e}", me.display(), copy.display()))?;
+    Ok(copy)
 }
 
 /// The address of the PostgreSQL the tests use: the host and port of `url` (default port
@@ -487,48 +522,50 @@ fn run_step(
 ) -> Outcome {
     let started = Instant::now();
     let progress = Arc::new(Mutex::new(Progress::default()));
-    let status = step.command(workspace, spec_dir).and_then(|mut command| {
-        if options.incremental_off {
-            command.env("CARGO_INCREMENTAL", "0");
-        }
-        if options.verbose {
-            let _ = writeln!(out, "\n==> {}", step.display());
-            let _ = out.flush();
-            return command
-                .status()
-                .map_err(|e| format!("cannot start `{}`: {e}", step.display()));
-        }
-        let mut file = open_log(log, &step.display())?;
-        let seen = Arc::clone(&progress);
-        let on_line = move |line: &[u8]| {
-            // A log that cannot be written loses lines, not the step.
-            let _ = file.write_all(line);
-            let text = String::from_utf8_lossy(line);
-            seen.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .read(&text);
-        };
-        let mut last = Instant::now();
-        let tick = || {
-            if last.elapsed() < options.heartbeat {
-                return;
+    let status = step
+        .command(workspace, spec_dir, options.xtask.as_deref())
+        .and_then(|mut command| {
+            if options.incremental_off {
+                command.env("CARGO_INCREMENTAL", "0");
             }
-            last = Instant::now();
-            let now = progress
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone();
-            let line = heartbeat_line(step.name, started.elapsed(), &now);
-            let _ = if options.progress {
-                write!(out, "\r\x1b[K{line}")
-            } else {
-                writeln!(out, "{line}")
+            if options.verbose {
+                let _ = writeln!(out, "\n==> {}", step.display());
+                let _ = out.flush();
+                return command
+                    .status()
+                    .map_err(|e| format!("cannot start `{}`: {e}", step.display()));
+            }
+            let mut file = open_log(log, &step.display())?;
+            let seen = Arc::clone(&progress);
+            let on_line = move |line: &[u8]| {
+                // A log that cannot be written loses lines, not the step.
+                let _ = file.write_all(line);
+                let text = String::from_utf8_lossy(line);
+                seen.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .read(&text);
             };
-            let _ = out.flush();
-        };
-        run::with_lines(&mut command, on_line, tick)
-            .map_err(|e| format!("`{}`: {e}", step.display()))
-    });
+            let mut last = Instant::now();
+            let tick = || {
+                if last.elapsed() < options.heartbeat {
+                    return;
+                }
+                last = Instant::now();
+                let now = progress
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                let line = heartbeat_line(step.name, started.elapsed(), &now);
+                let _ = if options.progress {
+                    write!(out, "\r\x1b[K{line}")
+                } else {
+                    writeln!(out, "{line}")
+                };
+                let _ = out.flush();
+            };
+            run::with_lines(&mut command, on_line, tick)
+                .map_err(|e| format!("`{}`: {e}", step.display()))
+        });
     let summary = progress
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -779,11 +816,40 @@ mod tests {
     }
 
     #[test]
+    fn xtask_steps_run_the_private_copy_which_outlives_a_rebuild() {
+        let mut workspace = test_workspace("copy");
+        workspace.target_dir =
+            std::env::temp_dir().join(format!("xtask-copy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&workspace.target_dir);
+        let copy = private_copy(&workspace).unwrap();
+        assert_eq!(
+            copy,
+            log_dir(&workspace).join(format!("xtask{}", std::env::consts::EXE_SUFFIX))
+        );
+        let me = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        assert!(
+            std::fs::read(&copy).unwrap() == me,
+            "the copy is this executable"
+        );
+        // Twice: an earlier run's copy is replaced.
+        assert_eq!(private_copy(&workspace).unwrap(), copy);
+        let step = STEPS
+            .iter()
+            .find(|s| matches!(s.program, Program::Xtask))
+            .unwrap();
+        let command = step
+            .command(&workspace, Path::new("/abs/spec"), Some(&copy))
+            .unwrap();
+        assert_eq!(command.get_program(), copy.as_os_str());
+        let _ = std::fs::remove_dir_all(&workspace.target_dir);
+    }
+
+    #[test]
     fn steps_get_the_spec_folder_and_target_dir_and_run_at_the_root() {
         let workspace = test_workspace("env");
         let spec = Path::new("/abs/spec");
         for step in STEPS {
-            let command = step.command(&workspace, spec).unwrap();
+            let command = step.command(&workspace, spec, None).unwrap();
             let envs: Vec<(String, Option<String>)> = command
                 .get_envs()
                 .map(|(k, v)| {

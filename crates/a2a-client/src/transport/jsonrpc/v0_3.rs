@@ -240,7 +240,7 @@ mod tests {
                 r#"{"name":"Extended","description":"d","supportedInterfaces":[{"url":"http://h/rpc","protocolBinding":"JSONRPC","protocolVersion":"0.3"}],"version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"#,
                 r#"error: the agent card at http://h/rpc (agent/getAuthenticatedExtendedCard) is not a valid A2A 1.0 card: name: invalid type: integer `1`, expected a string"#,
                 r#"error: protocol error: ListTasks has no reply in A2A 0.3 JSON-RPC"#,
-                r#"error: cannot decode the answer: result.status.state: unknown value `done` for TaskState, expected one of submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown"#,
+                r#"error: cannot decode the answer: result.status.state: unknown enum value `done` for TaskState, expected one of submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown"#,
             ]
         );
     }
