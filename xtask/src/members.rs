@@ -148,7 +148,13 @@ mod tests {
             .collect();
         assert_eq!(
             unpublished,
-            ["a2a-faults", "a2a-bench", "xtask", "xtask-spec", "a2a-tests"]
+            [
+                "a2a-faults",
+                "a2a-bench",
+                "xtask",
+                "xtask-spec",
+                "a2a-tests"
+            ]
         );
         let libraries: Vec<String> = libraries(&workspace)
             .unwrap()
