@@ -371,3 +371,85 @@ async fn nats_that_is_not_there_is_named() {
         "{text}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_over_max_event_bytes_travels_without_its_body_and_is_read_from_sql() {
+    let nats = shared_nats();
+    let (schema, stream) = (unique("a2a_nats"), unique("A2A").replace('_', "-"));
+    let config = |stream: &str| {
+        NatsConfig::new(nats.url())
+            .with_prefix(stream.to_ascii_lowercase())
+            .with_stream(stream)
+            .with_poll_interval(Duration::from_secs(30))
+            .with_max_event_bytes(200)
+    };
+    let a = NatsEvents::connect(sql(&schema).await, config(&stream))
+        .await
+        .unwrap();
+    let b = NatsEvents::connect(sql(&schema).await, config(&stream))
+        .await
+        .unwrap();
+    let id = TaskId::from("t-1");
+    a.create(task("t-1"), Owner::default(), ProtocolVersion::V1)
+        .await
+        .unwrap();
+    a.update(&id, chunk(2), None).await.unwrap();
+    assert_eq!(follow(&b, &id, 2).await[1..], expected(2, 2)[..]);
+    // Over 200 bytes: published as a reference; B (whose poll is 30 s away) reads it from SQL
+    // at once, and the small one after it over NATS.
+    let big = "x".repeat(300);
+    let edit: Change<'static> = Box::new(move |_task: &Task, _room| {
+        Some(TaskEdit::Artifact {
+            artifact: Artifact::new("a-1", vec![Part::text(big.clone())]),
+            append: true,
+            last_chunk: false,
+        })
+    });
+    a.update(&id, edit, None).await.unwrap();
+    a.update(&id, chunk(4), None).await.unwrap();
+    let rest = tokio::time::timeout(Duration::from_secs(10), follow(&b, &id, 4))
+        .await
+        .expect("within the poll interval: not by the poll");
+    assert_eq!(rest[2], (3, "x".repeat(300)));
+    assert_eq!(rest[3..], expected(4, 4)[..]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn beyond_max_followers_readers_wait_on_the_store() {
+    let nats = shared_nats();
+    let (schema, stream) = (unique("a2a_nats"), unique("A2A").replace('_', "-"));
+    let config = NatsConfig::new(nats.url())
+        .with_prefix(stream.to_ascii_lowercase())
+        .with_stream(&stream)
+        .with_max_followers(1);
+    let a = replica(&nats.url(), &schema, &stream).await;
+    let b = NatsEvents::connect(sql(&schema).await, config)
+        .await
+        .unwrap();
+    for id in ["t-1", "t-2"] {
+        a.create(task(id), Owner::default(), ProtocolVersion::V1)
+            .await
+            .unwrap();
+    }
+    let b = Arc::new(b);
+    let readers: Vec<_> = ["t-1", "t-2"]
+        .into_iter()
+        .map(|id| {
+            let b = b.clone();
+            tokio::spawn(async move { follow(&*b, &id.into(), 5).await })
+        })
+        .collect();
+    for n in 2..=5 {
+        for id in ["t-1", "t-2"] {
+            a.update(&id.into(), chunk(n), None).await.unwrap();
+        }
+    }
+    for reader in readers {
+        assert_eq!(reader.await.unwrap()[1..], expected(2, 5)[..]);
+    }
+    assert_eq!(
+        b.followed(),
+        1,
+        "one task over NATS, the other on the store"
+    );
+}
