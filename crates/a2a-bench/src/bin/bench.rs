@@ -309,7 +309,7 @@ fn scale_out(args: &[String]) -> Result<bool, String> {
         procfs::machine(),
         a2a_bench::scale_out::table(&config, &rows)
     );
-    println!("{table}");
+    eprintln!("{table}");
     std::fs::write(config.out_dir.join("scale-out.md"), &table).map_err(|e| e.to_string())?;
     std::fs::write(
         config.out_dir.join("scale-out.json"),

@@ -535,10 +535,20 @@ mod tests {
             url: "postgres://u:p@h/db".to_owned(),
             schema: Some("echo".to_owned()),
             lease: 30.0,
+            events: None,
         };
         assert_eq!(
             store.describe(),
             "postgres://u:***@h/db, schema echo, running tasks leased for 30 s"
+        );
+        let store = StoreArgs {
+            events: Some("nats://u:p@n:4222".to_owned()),
+            ..store
+        };
+        assert_eq!(
+            store.describe(),
+            "postgres://u:***@h/db, schema echo, events over NATS JetStream at \
+             nats://u:***@n:4222, running tasks leased for 30 s"
         );
     }
 }
