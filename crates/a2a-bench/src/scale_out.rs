@@ -132,12 +132,30 @@ pub fn run(config: &ScaleOutConfig) -> Result<Vec<Row>, String> {
                 let log = logs.join(format!("scale-out-{schema}-{i}.log"));
                 servers.push(process::start("a2a-bench-server", &argv, &[], addr, &log)?);
             }
-            let row = runtime.block_on(measure(config, store, &servers))?;
-            rows.push(row);
+            let row = runtime.block_on(measure(config, store, &servers));
             drop(servers);
+            runtime.block_on(drop_schema(&config.postgres, &schema))?;
+            rows.push(row?);
         }
     }
     Ok(rows)
+}
+
+/// Drops a schema of the run.
+async fn drop_schema(url: &str, schema: &str) -> Result<(), String> {
+    sqlx::any::install_default_drivers();
+    let sql = format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE");
+    let pool = sqlx::any::AnyPoolOptions::new()
+        .max_connections(1)
+        .connect(url)
+        .await
+        .map_err(|e| format!("the database at {url}: {e}"))?;
+    sqlx::query(&sql)
+        .execute(&pool)
+        .await
+        .map_err(|e| format!("{sql}: {e}"))?;
+    pool.close().await;
+    Ok(())
 }
 
 /// The Markdown table of the rows.
