@@ -162,13 +162,21 @@ async fn drop_schema(url: &str, schema: &str) -> Result<(), String> {
 pub fn table(config: &ScaleOutConfig, rows: &[Row]) -> String {
     let mut out = format!(
         "| store | replicas | tasks/s (SendMessage, {} conns) | events/s ({} streams x {}) | \
-         fan-out p50 / p99 (ms) | CPU during the events: replicas / postgres / nats-server (cores) |\n\
-         |---|---:|---:|---:|---:|---|\n",
+         fan-out p50 / p99 (ms) | CPU during the events: replicas / postgres / nats-server (cores) | \
+         the same per event (ms) |\n\
+         |---|---:|---:|---:|---:|---|---|\n",
         config.concurrency, config.streams, config.stream_events
     );
     for row in rows {
+        let per_event = |cores: f64| {
+            if row.events_per_s > 0.0 {
+                cores / row.events_per_s * 1000.0
+            } else {
+                0.0
+            }
+        };
         out.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.1} / {:.1} | {:.2} / {:.2} / {:.2} |\n",
+            "| {} | {} | {:.0} | {:.0} | {:.1} / {:.1} | {:.2} / {:.2} / {:.2} | {:.2} / {:.2} / {:.2} |\n",
             row.store,
             row.replicas,
             row.tasks_per_s,
@@ -177,7 +185,10 @@ pub fn table(config: &ScaleOutConfig, rows: &[Row]) -> String {
             row.fanout_p99_ms,
             row.replicas_cpu,
             row.postgres_cpu,
-            row.nats_cpu
+            row.nats_cpu,
+            per_event(row.replicas_cpu),
+            per_event(row.postgres_cpu),
+            per_event(row.nats_cpu),
         ));
     }
     out
