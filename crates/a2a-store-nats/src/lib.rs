@@ -547,6 +547,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_defaults_are_the_documented_ones() {
+        let c = NatsConfig::new("nats://127.0.0.1:4222");
+        assert_eq!(
+            (c.prefix.as_str(), c.stream.as_str()),
+            ("a2a", "A2A_EVENTS")
+        );
+        assert_eq!(c.max_age, Duration::from_secs(86_400));
+        assert_eq!(c.max_bytes, 1_073_741_824);
+        assert_eq!(c.max_events_per_task, 100_000);
+        assert_eq!(c.max_event_bytes, 524_288);
+        assert_eq!((c.max_followers, c.cache_per_task), (10_000, 256));
+        assert_eq!(c.publish_patience, Duration::from_secs(30));
+        assert_eq!(c.poll_interval, Duration::from_secs(1));
+    }
+
+    #[test]
     fn subjects_escape_what_nats_reads() {
         assert_eq!(subject("a2a", None, "t-1"), "a2a.~.t-1");
         assert_eq!(
