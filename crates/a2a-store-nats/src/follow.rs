@@ -249,6 +249,8 @@ async fn run<S: TaskStore>(shared: Weak<Shared<S>>, id: TaskId, follower: Arc<Fo
     let mut messages: Option<Messages> = None;
     let mut subject: Option<String> = None;
     let mut need_sync = true;
+    // Said once per outage, not at every try.
+    let mut warned = false;
     loop {
         let Some(sh) = shared.upgrade() else { return };
         let poll = sh.config.poll_interval;
@@ -264,9 +266,14 @@ async fn run<S: TaskStore>(shared: Weak<Shared<S>>, id: TaskId, follower: Arc<Fo
                 Ok(started) => {
                     messages = Some(started);
                     need_sync = true;
+                    warned = false;
+                }
+                Err(err) if !warned => {
+                    warned = true;
+                    tracing::warn!(%err, task = %id, "cannot follow the task over NATS; reading the store");
                 }
                 Err(err) => {
-                    tracing::warn!(%err, task = %id, "cannot follow the task over NATS; reading the store");
+                    tracing::debug!(%err, task = %id, "cannot follow the task over NATS yet");
                 }
             }
         }
