@@ -7,7 +7,6 @@ use a2a_server::auth::SecurityRequirements;
 use a2a_server::card::CardSigning;
 use a2a_server::push::PushSettings;
 use a2a_server::{A2aService, HandlerConfig};
-use a2a_store_sql::{Dialect, SqlStore};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 
 use self::agents::{Echo, Exec, Running};
@@ -152,21 +151,14 @@ pub(crate) fn service(
     url: &str,
     grpc: bool,
     push: Option<PushSettings>,
-    store: Option<SqlStore>,
+    store: Option<args::OpenStore>,
     signing: Option<CardSigning>,
     auth: &AuthArgs,
     running: &Running,
 ) -> Result<A2aService, String> {
     let service = |builder: a2a_server::ServiceBuilder| {
         let builder = match store {
-            Some(store) => {
-                // PostgreSQL is shared by replicas: an agent here stops when another replica
-                // cancels its task.
-                let shared = store.dialect() == Dialect::Postgres;
-                builder
-                    .handler_config(HandlerConfig::default().with_shared_store(shared))
-                    .store(store)
-            }
+            Some(store) => store.install(builder),
             None => builder,
         };
         use a2a_grpc::server::GrpcInterface as _;
