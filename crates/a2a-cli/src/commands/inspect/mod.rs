@@ -532,6 +532,22 @@ impl Inspector {
         let conn = self.connection().await?;
         let client = &conn.agent.client;
         let started = Instant::now();
+        let mut body = body;
+        // `"pushToInspector": true` on a send: the task's updates are pushed to the webhook.
+        if let Some(object) = body.as_object_mut()
+            && object.remove("pushToInspector") == Some(Value::Bool(true))
+        {
+            let config = json!({
+                "url": format!("{}{}", self.origin, self.hook_path),
+                "token": conn.push_token,
+            });
+            let configuration = object
+                .entry("configuration")
+                .or_insert_with(|| json!({}));
+            if let Some(configuration) = configuration.as_object_mut() {
+                configuration.insert("taskPushNotificationConfig".into(), config);
+            }
+        }
         let request = body.clone();
         if op == "SendMessage" || op == "SendStreamingMessage" {
             self.session

@@ -276,7 +276,7 @@ $('chat-form').addEventListener('submit', async (e) => {
   try {
     $('chat-text').value = ''; $('chat-files').value = ''; $('chat-data').value = '';
     $('chat-task').value = '';
-    await api(op, { message });
+    await api(op, { message, pushToInspector: $('chat-push').checked });
   } catch (err) { status.className = 'status error'; status.textContent = err.message; }
 });
 
@@ -298,26 +298,42 @@ $('chat-cancel').addEventListener('click', async () => {
 $('chat-new').addEventListener('click', () => { $('chat-task').value = ''; $('chat-context').value = ''; });
 
 // ---- timeline ----
+function timelineRow(row) {
+  if (row.resume) {
+    return el('tr', { class: 'resume' }, el('td', {}, String(row.resume.seq)), el('td', {}, row.resume.via), el('td', {}, ''),
+      el('td', { colspan: 3 }, `⟳ ${row.resume.text} (reconnect ${row.resume.reconnects})`));
+  }
+  const ev = row.ev;
+  const art = ev.artifactUpdate;
+  const content = art
+    ? `${art.append ? '+ ' : ''}${partsText(art.artifact?.parts)}${art.lastChunk ? ' (last chunk)' : ''}`
+    : partsText((ev.statusUpdate?.status?.message || ev.message || ev.task?.status?.message)?.parts);
+  const state = row.state
+    ? el('span', { class: 'state ' + row.state }, (row.transition ? '→ ' : '') + row.state.replace('TASK_STATE_', ''))
+    : '';
+  return el('tr', { class: 'event' },
+    el('td', {}, String(row.r.seq)), el('td', {}, row.r.via), el('td', { class: 'event-id' }, row.r.eventId || ''),
+    el('td', {}, eventKind(ev)), el('td', { class: row.transition ? 'transition' : '' }, state), el('td', {}, content));
+}
+
+function timelineTask(t) {
+  const head = el('h3', {}, 'Task ', el('code', {}, t.id), ' ',
+    el('span', { class: 'state ' + (t.state || '') }, (t.state || '').replace('TASK_STATE_', '')), ' ',
+    el('span', { class: 'muted' }, t.context ? `context ${t.context}` : ''));
+  const table = el('table', { class: 'timeline' },
+    el('thead', {}, el('tr', {}, ['#', 'via', 'event id', 'event', 'state', 'content'].map((h) => el('th', {}, h)))),
+    el('tbody', {}, t.rows.map(timelineRow)));
+  const artifacts = [...t.artifacts.entries()].map(([id, a]) => el('div', { class: 'card-box artifact', 'data-artifact': id },
+    el('b', {}, a.name || id), el('span', { class: 'muted' }, ` · ${a.chunks} chunk(s)${a.last ? ' · complete' : ''}`),
+    el('pre', { class: 'assembled' }, partsText(a.parts))));
+  return el('div', { class: 'task-box', 'data-task': t.id }, head, table, el('h3', {}, 'Artifacts (chunks assembled)'), artifacts);
+}
+
 function renderTimeline() {
   const box = $('timeline');
   const all = [...tasks().values()];
   if (!all.length) { box.replaceChildren(el('p', { class: 'muted' }, 'No events yet.')); return; }
-  box.replaceChildren(...all.map((t) => el('div', { class: 'task-box', 'data-task': t.id },
-    el('h3', {}, 'Task ', el('code', {}, t.id), ' ', el('span', { class: 'state ' + (t.state || '') }, (t.state || '').replace('TASK_STATE_', '')), ' ', el('span', { class: 'muted' }, t.context ? `context ${t.context}` : '')),
-    el('table', { class: 'timeline' },
-      el('thead', {}, el('tr', {}, ['#', 'via', 'event id', 'event', 'state', 'content'].map((h) => el('th', {}, h)))),
-      el('tbody', {}, t.rows.map((row) => row.resume
-        ? el('tr', { class: 'resume' }, el('td', {}, String(row.resume.seq)), el('td', {}, row.resume.via), el('td', {}, ''), el('td', { colspan: 3 }, `⟳ ${row.resume.text} (reconnect ${row.resume.reconnects})`))
-        : el('tr', { class: 'event' },
-          el('td', {}, String(row.r.seq)), el('td', {}, row.r.via), el('td', { class: 'event-id' }, row.r.eventId || ''),
-          el('td', {}, eventKind(row.ev)),
-          el('td', { class: row.transition ? 'transition' : '' }, row.state ? el('span', { class: 'state ' + row.state }, (row.transition ? '→ ' : '') + row.state.replace('TASK_STATE_', '')) : ''),
-          el('td', {}, row.ev.artifactUpdate ? `${row.ev.artifactUpdate.append ? '+ ' : ''}${partsText(row.ev.artifactUpdate.artifact?.parts)}${row.ev.artifactUpdate.lastChunk ? ' (last chunk)' : ''}`
-            : partsText((row.ev.statusUpdate?.status?.message || row.ev.message || row.ev.task?.status?.message)?.parts))))))),
-    el('h3', {}, 'Artifacts (chunks assembled)'),
-    [...t.artifacts.entries()].map(([id, a]) => el('div', { class: 'card-box artifact', 'data-artifact': id },
-      el('b', {}, a.name || id), el('span', { class: 'muted' }, ` · ${a.chunks} chunk(s)${a.last ? ' · complete' : ''}`),
-      el('pre', { class: 'assembled' }, partsText(a.parts)))))));
+  box.replaceChildren(...all.map(timelineTask));
 }
 
 // ---- wire ----
