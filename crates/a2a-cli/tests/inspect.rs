@@ -38,7 +38,9 @@ fn http(method: &str, url: &str, headers: &[(&str, &str)], body: Option<&Value>)
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
     let mut stream = TcpStream::connect(authority).expect("connects");
-    stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
     let payload = body.map(Value::to_string).unwrap_or_default();
     let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
@@ -50,7 +52,10 @@ fn http(method: &str, url: &str, headers: &[(&str, &str)], body: Option<&Value>)
     if body.is_some() {
         request.push_str("Content-Type: application/json\r\n");
     }
-    request.push_str(&format!("Content-Length: {}\r\n\r\n{payload}", payload.len()));
+    request.push_str(&format!(
+        "Content-Length: {}\r\n\r\n{payload}",
+        payload.len()
+    ));
     stream.write_all(request.as_bytes()).unwrap();
     // chromedriver keeps the connection open whatever `Connection` says: read what the head
     // announces (Content-Length, chunked), else to the end.
@@ -67,7 +72,12 @@ fn http(method: &str, url: &str, headers: &[(&str, &str)], body: Option<&Value>)
             None => break,
         }
     }
-    let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
     let mut body = Vec::new();
     if let Some(length) = header("content-length") {
         body.resize(length.parse().unwrap(), 0);
@@ -163,7 +173,11 @@ impl Browser {
     }
 
     fn script(&self, js: &str, args: Value) -> Value {
-        self.command("POST", "/execute/sync", Some(json!({"script": js, "args": args})))
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": js, "args": args})),
+        )
     }
 
     fn find(&self, css: &str) -> String {
@@ -361,7 +375,14 @@ fn the_inspector_refuses_requests_without_its_token_or_from_another_origin() {
     assert_eq!(token.len(), 22, "128 random bits, base64url: {token}");
     assert_eq!(http("GET", url, &[], None).status, 200);
     assert_eq!(http("GET", &format!("{url}app.js"), &[], None).status, 200);
-    for path in ["/", "/app.js", "/events", "/api/state", "/export", "/wrong-token/"] {
+    for path in [
+        "/",
+        "/app.js",
+        "/events",
+        "/api/state",
+        "/export",
+        "/wrong-token/",
+    ] {
         let reply = http("GET", &format!("{origin}{path}"), &[], None);
         assert_eq!(reply.status, 403, "{path}");
         assert_eq!(
@@ -380,7 +401,12 @@ fn the_inspector_refuses_requests_without_its_token_or_from_another_origin() {
         String::from_utf8_lossy(&foreign.body),
         "forbidden: a request from another origin\n"
     );
-    let own = http("GET", &format!("{url}api/state"), &[("Origin", &origin)], None);
+    let own = http(
+        "GET",
+        &format!("{url}api/state"),
+        &[("Origin", &origin)],
+        None,
+    );
     assert_eq!(own.status, 200);
     // DNS rebinding: a name that resolves to 127.0.0.1 but is not the inspector's.
     let rebound = http(
@@ -439,7 +465,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
     // A deliberately invalid card: its findings, by the CLI's validator.
     browser.connect(bad.to_str().unwrap(), "");
     browser.tab("card");
-    assert_eq!(browser.text("#card-validity"), "invalid: 1 error(s), 1 warning(s)");
+    assert_eq!(
+        browser.text("#card-validity"),
+        "invalid: 1 error(s), 1 warning(s)"
+    );
     assert_eq!(
         browser.text("#card-findings"),
         "error capabilities.streaming: expected true or false, found a string\n\
@@ -458,7 +487,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
          const m = document.querySelector('#chat-log .artifact .meta'); \
          return a && m.textContent.endsWith('complete') && a.textContent;",
     );
-    assert_eq!(story, json!("Once upon a time, an agent answered every message it was sent."));
+    assert_eq!(
+        story,
+        json!("Once upon a time, an agent answered every message it was sent.")
+    );
     browser.tab("timeline");
     let rows = browser.script(
         "return [...document.querySelectorAll('#timeline tr.event')].map(r => \
@@ -468,11 +500,23 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
     assert_eq!(
         rows,
         json!([
-            ["stream", "1", "task", "→ SUBMITTED", "stream"],
-            ["stream", "2", "statusUpdate", "→ WORKING", "Writing a short story"],
+            ["stream", "1", "task", "→ SUBMITTED", ""],
+            [
+                "stream",
+                "2",
+                "statusUpdate",
+                "→ WORKING",
+                "Writing a short story"
+            ],
             ["stream", "3", "artifactUpdate", "", "Once upon a time, "],
             ["stream", "4", "artifactUpdate", "", "+ an agent answered "],
-            ["stream", "5", "artifactUpdate", "", "+ every message it was sent. (last chunk)"],
+            [
+                "stream",
+                "5",
+                "artifactUpdate",
+                "",
+                "+ every message it was sent. (last chunk)"
+            ],
             ["stream", "6", "statusUpdate", "→ COMPLETED", ""]
         ])
     );
@@ -490,7 +534,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         "the question",
         "return !document.getElementById('chat-banner').hidden;",
     );
-    let asked = browser.script("return document.getElementById('chat-task').value;", json!([]));
+    let asked = browser.script(
+        "return document.getElementById('chat-task').value;",
+        json!([]),
+    );
     assert!(browser.text("#chat-banner").ends_with(&format!(
         "your next message continues task {}.",
         asked.as_str().unwrap()
@@ -519,7 +566,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         "const s = document.getElementById('chat-status').textContent; \
          return s.endsWith('TASK_STATE_CANCELED') && s;",
     );
-    assert!(canceled.as_str().unwrap().starts_with("task "), "{canceled}");
+    assert!(
+        canceled.as_str().unwrap().starts_with("task "),
+        "{canceled}"
+    );
 
     // The wire, per binding.
     for (binding, route) in [
@@ -530,7 +580,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         browser.connect(mock.host(), binding);
         assert_eq!(browser.text("#binding"), format!("{binding} · A2A 1.0"));
         browser.tab("chat");
-        browser.script("document.getElementById('chat-stream').checked = false;", json!([]));
+        browser.script(
+            "document.getElementById('chat-stream').checked = false;",
+            json!([]),
+        );
         browser.type_in("#chat-text", &format!("over {binding}"));
         browser.click("#chat-send");
         browser.tab("wire");
@@ -541,7 +594,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
              return r && r.querySelector('summary').textContent;",
         );
         let summary = summary.as_str().unwrap();
-        assert!(summary.starts_with(&format!("→ SendMessage {binding} 1.0")), "{summary}");
+        assert!(
+            summary.starts_with(&format!("→ SendMessage {binding} 1.0")),
+            "{summary}"
+        );
         assert!(summary.contains(route), "{summary}");
         browser.script(
             "document.querySelectorAll('#wire details').forEach((d, i) => d.open = i < 2);",
@@ -551,9 +607,15 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         if binding == "GRPC" {
             assert!(body.starts_with("(binary, protobuf: "), "{body}");
         } else {
-            assert!(body.contains(&format!("\"text\": \"over {binding}\"")), "{body}");
+            assert!(
+                body.contains(&format!("\"text\": \"over {binding}\"")),
+                "{body}"
+            );
         }
-        browser.screenshot(&format!("wire-{}", binding.to_lowercase().replace('+', "-")));
+        browser.screenshot(&format!(
+            "wire-{}",
+            binding.to_lowercase().replace('+', "-")
+        ));
     }
 
     // Tasks: listed, one got.
@@ -561,7 +623,7 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
     browser.click("#tasks-list");
     let listed = browser.until(
         "the task list",
-        "return document.querySelectorAll('#tasks tbody tr').length;",
+        "const n = document.querySelectorAll('#tasks tbody tr').length; return n > 0 && n;",
     );
     assert!(listed.as_u64().unwrap() >= 6, "{listed}");
     browser.click("#tasks tbody tr button");
@@ -588,10 +650,17 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
          return d && d.textContent;",
     );
     assert!(
-        check.as_str().unwrap().starts_with("signature verified (task "),
+        check
+            .as_str()
+            .unwrap()
+            .starts_with("signature verified (task "),
         "{check}"
     );
-    assert!(browser.text("#push-signing").starts_with("deliveries must be signed by a key of "));
+    assert!(
+        browser
+            .text("#push-signing")
+            .starts_with("deliveries must be signed by a key of ")
+    );
     browser.screenshot("push");
 
     // Conformance: the hook for the ACTS runner says it is not there yet.
@@ -601,7 +670,10 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         "the conformance answer",
         "const e = document.getElementById('conformance-error'); return e && e.textContent;",
     );
-    assert!(said.as_str().unwrap().contains("conformance_hook"), "{said}");
+    assert!(
+        said.as_str().unwrap().contains("conformance_hook"),
+        "{said}"
+    );
 
     // Export: the session as one document.
     browser.tab("export");
@@ -620,11 +692,16 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         .iter()
         .filter_map(|r| r["kind"].as_str())
         .collect();
-    for kind in ["card", "call", "wire", "event", "user", "push", "connect", "note"] {
+    for kind in [
+        "card", "call", "wire", "event", "user", "push", "connect", "note",
+    ] {
         assert!(kinds.contains(kind), "no {kind} record in {kinds:?}");
     }
     assert_eq!(doc["dropped"], json!(0));
     // Secrets never show: the push token is masked in the wire bodies.
     let text = String::from_utf8_lossy(&export.body);
-    assert!(text.contains(r#"\"token\": \"••••\""#), "the token is masked");
+    assert!(
+        text.contains(r#"\"token\": \"••••\""#),
+        "the token is masked"
+    );
 }

@@ -541,9 +541,7 @@ impl Inspector {
                 "url": format!("{}{}", self.origin, self.hook_path),
                 "token": conn.push_token,
             });
-            let configuration = object
-                .entry("configuration")
-                .or_insert_with(|| json!({}));
+            let configuration = object.entry("configuration").or_insert_with(|| json!({}));
             if let Some(configuration) = configuration.as_object_mut() {
                 configuration.insert("taskPushNotificationConfig".into(), config);
             }
@@ -745,7 +743,7 @@ impl Inspector {
             _ => return text(StatusCode::BAD_REQUEST, "the body cannot be read"),
         };
         let headers = session::headers(&head.headers, &HashSet::new());
-        let shown = session::body(&body);
+        let shown = session::body(&body, false);
         let Some(conn) = self.conn.read().await.clone() else {
             self.session.add("push", json!({"accepted": false, "check": "not connected to an agent", "headers": headers, "body": shown}));
             return text(

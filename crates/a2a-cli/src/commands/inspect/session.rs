@@ -163,10 +163,13 @@ pub(crate) fn headers(map: &http::HeaderMap, extra: &HashSet<String>) -> Value {
 }
 
 /// A body for the wire view: JSON pretty-printed (credentials in it masked), other text as it
-/// is, binary (gRPC's protobuf) as a hex dump; cut at [`MAX_BODY`].
-pub(crate) fn body(bytes: &[u8]) -> Value {
+/// is, binary (gRPC's protobuf: `grpc`) as a hex dump; cut at [`MAX_BODY`].
+pub(crate) fn body(bytes: &[u8], grpc: bool) -> Value {
     if bytes.is_empty() {
         return json!({"empty": true});
+    }
+    if grpc {
+        return hex(bytes);
     }
     if let Ok(mut value) = serde_json::from_slice::<Value>(bytes) {
         mask_json(&mut value);
@@ -175,18 +178,21 @@ pub(crate) fn body(bytes: &[u8]) -> Value {
     }
     match std::str::from_utf8(bytes) {
         Ok(text) if !text.contains('\0') => json!({"text": cut(text), "bytes": bytes.len()}),
-        _ => {
-            let shown = &bytes[..bytes.len().min(MAX_BODY / 4)];
-            let mut hex = String::with_capacity(shown.len() * 3);
-            for (i, b) in shown.iter().enumerate() {
-                if i > 0 {
-                    hex.push(if i % 16 == 0 { '\n' } else { ' ' });
-                }
-                hex.push_str(&format!("{b:02x}"));
-            }
-            json!({"binary": true, "text": hex, "bytes": bytes.len()})
-        }
+        _ => hex(bytes),
     }
+}
+
+/// A hex dump, 16 bytes a line.
+fn hex(bytes: &[u8]) -> Value {
+    let shown = &bytes[..bytes.len().min(MAX_BODY / 4)];
+    let mut hex = String::with_capacity(shown.len() * 3);
+    for (i, b) in shown.iter().enumerate() {
+        if i > 0 {
+            hex.push(if i % 16 == 0 { '\n' } else { ' ' });
+        }
+        hex.push_str(&format!("{b:02x}"));
+    }
+    json!({"binary": true, "text": hex, "bytes": bytes.len()})
 }
 
 fn cut(text: &str) -> String {
@@ -226,6 +232,13 @@ fn mask_json(value: &mut Value) {
     }
 }
 
+/// Whether a message is gRPC's (`application/grpc...`).
+fn is_grpc(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/grpc"))
+}
+
 /// The interceptor that puts each request and response of the client into the session.
 pub(crate) struct Capture {
     /// The session.
@@ -250,7 +263,11 @@ impl Interceptor for Capture {
                 "version": self.version,
                 "http": format!("{} {}", request.method(), request.uri()),
                 "headers": headers(request.headers(), &self.secret_headers),
-                "body": body(request.body()),
+                // gRPC requests are `POST /<package>.A2AService/<rpc>`, their body protobuf.
+                "body": body(
+                    request.body(),
+                    is_grpc(request.headers()) || request.uri().path().contains(".A2AService/")
+                ),
             }),
         );
     }
@@ -262,7 +279,7 @@ impl Interceptor for Capture {
         body_bytes: Option<&Bytes>,
     ) {
         let shown = match body_bytes {
-            Some(bytes) => body(bytes),
+            Some(bytes) => body(bytes, is_grpc(&response.headers)),
             None => json!({"stream": true}),
         };
         self.session.add(
@@ -330,13 +347,17 @@ mod tests {
                 ["a2a-version", "1.0"]
             ])
         );
-        let shown = body(br#"{"pushNotificationConfig":{"url":"http://h","token":"t0"}}"#);
+        let shown = body(
+            br#"{"pushNotificationConfig":{"url":"http://h","token":"t0"}}"#,
+            false,
+        );
         assert_eq!(
             shown["text"],
             json!(
                 "{\n  \"pushNotificationConfig\": {\n    \"token\": \"••••\",\n    \"url\": \"http://h\"\n  }\n}"
             )
         );
-        assert_eq!(body(&[0, 1, 255])["text"], json!("00 01 ff"));
+        assert_eq!(body(&[0, 1, 255], false)["text"], json!("00 01 ff"));
+        assert_eq!(body(b"hi", true)["text"], json!("68 69"));
     }
 }
