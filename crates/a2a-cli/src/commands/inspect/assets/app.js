@@ -206,7 +206,7 @@ function renderChat() {
       if (state) {
         const msg = ev.statusUpdate?.status?.message || ev.task?.status?.message;
         items.push(el('div', { class: 'bubble agent status' }, meta, el('span', { class: 'state ' + state }, state.replace('TASK_STATE_', '')), msg ? ' · ' + partsText(msg.parts) : ''));
-        if (state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED') asking = { task, context: eventContext(ev), state };
+        if (state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED') asking = { task, context: eventContext(ev), state, seq: r.seq };
         else if (asking && asking.task === task) asking = null;
       }
       const arts = ev.artifactUpdate ? [ev.artifactUpdate] : (ev.task?.artifacts || []).map((a) => ({ artifact: a }));
@@ -237,7 +237,11 @@ function renderChat() {
   banner.hidden = !asking;
   if (asking) {
     banner.textContent = `The agent asks (${asking.state.replace('TASK_STATE_', '').toLowerCase()}): your next message continues task ${asking.task}.`;
-    if (!$('chat-task').value) { $('chat-task').value = asking.task; $('chat-context').value = asking.context || ''; }
+    // Filled in once per question: the answer's send clears it.
+    if (ui.filledFor !== asking.seq) {
+      ui.filledFor = asking.seq;
+      $('chat-task').value = asking.task; $('chat-context').value = asking.context || '';
+    }
   }
 }
 
