@@ -405,7 +405,11 @@ impl Inspector {
             }
             opts.headers.push(line.trim().to_owned());
         }
-        let diag = Diag::new(false);
+        // The command's own: `--debug` logs the inspector's calls on stderr too.
+        let diag = self.diag.clone();
+        for secret in [&opts.bearer, &opts.api_key].into_iter().flatten() {
+            diag.secret(secret);
+        }
         self.session.add(
             "connect",
             json!({"agent": agent, "transport": opts.transports, "version": opts.a2a_version}),
@@ -866,15 +870,12 @@ pub(crate) async fn run(args: &InspectArgs, diag: &Diag) -> Result<(), CliError>
             ..ConnectForm::default()
         };
         match inspector.connect(form).await {
-            Ok(info) => match info.get("error").and_then(Value::as_str) {
-                Some(error) => inspector
-                    .diag
-                    .warn(&format!("cannot use the agent {agent}: {error}")),
-                None => {}
-            },
-            Err(error) => inspector
-                .diag
-                .warn(&format!("cannot connect to {agent}: {error}")),
+            Ok(info) => {
+                if let Some(error) = info.get("error").and_then(Value::as_str) {
+                    diag.warn(&format!("cannot use the agent {agent}: {error}"));
+                }
+            }
+            Err(error) => diag.warn(&format!("cannot connect to {agent}: {error}")),
         }
     }
     if args.open {
