@@ -600,12 +600,16 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         );
         assert!(summary.contains(route), "{summary}");
         browser.script(
-            "document.querySelectorAll('#wire details').forEach((d, i) => d.open = i < 2);",
+            "document.querySelectorAll('#wire details.wire-item').forEach((d, i) => d.open = i < 2); \
+             document.querySelectorAll('#wire details.decoded').forEach((d) => d.open = true);",
             json!([]),
         );
         let body = browser.text("#wire .wire-item.request[data-method=SendMessage] pre.body");
         if binding == "GRPC" {
             assert!(body.starts_with("(binary, protobuf: "), "{body}");
+            let decoded =
+                browser.text("#wire .wire-item.request[data-method=SendMessage] .decoded pre");
+            assert!(decoded.contains("\"text\": \"over GRPC\""), "{decoded}");
         } else {
             assert!(
                 body.contains(&format!("\"text\": \"over {binding}\"")),
@@ -704,4 +708,68 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         text.contains(r#"\"token\": \"••••\""#),
         "the token is masked"
     );
+}
+
+/// POSTs `body` to the inspector's `api/OP`; the JSON answer.
+fn api(inspector: &Inspector, op: &str, body: &Value) -> (u16, Value) {
+    let reply = http(
+        "POST",
+        &format!("{}api/{op}", inspector.url),
+        &[],
+        Some(body),
+    );
+    (reply.status, serde_json::from_slice(&reply.body).unwrap())
+}
+
+#[test]
+fn the_inspector_s_limits_are_hit_with_a_clear_answer() {
+    let mock = Mock::start(&[]);
+    let inspector = Inspector::start(&[
+        "-a",
+        mock.host(),
+        "--max-records",
+        "4",
+        "--max-streams",
+        "1",
+        "--max-body",
+        "1KiB",
+    ]);
+    // --max-body: a larger request is refused, named.
+    let big = json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x".repeat(2000)}]}});
+    let (status, answer) = api(&inspector, "SendMessage", &big);
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the request body cannot be read (at most 1024 bytes): "),
+        "{answer}"
+    );
+    // --max-streams: a second stream while one is followed is refused.
+    let slow =
+        json!({"message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "slow"}]}});
+    let (_, first) = api(&inspector, "SendStreamingMessage", &slow);
+    assert_eq!(first, json!({"result": {"streaming": true}}));
+    let again =
+        json!({"message": {"messageId": "m2", "role": "ROLE_USER", "parts": [{"text": "stream"}]}});
+    let (status, second) = api(&inspector, "SendStreamingMessage", &again);
+    assert_eq!(status, 200);
+    assert_eq!(
+        second,
+        json!({"error": "1 streams are followed already (--max-streams): wait for one to end"})
+    );
+    // --max-records: the session keeps the last 4, and counts the others.
+    let export = http("GET", &format!("{}export", inspector.url), &[], None);
+    let doc: Value = serde_json::from_slice(&export.body).unwrap();
+    assert_eq!(doc["maxRecords"], json!(4));
+    assert_eq!(doc["records"].as_array().unwrap().len(), 4);
+    let dropped = doc["dropped"].as_u64().unwrap();
+    assert!(dropped >= 5, "{dropped}");
+    let seqs: Vec<u64> = doc["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs[0], dropped + 1, "the oldest went: {seqs:?}");
 }

@@ -348,18 +348,29 @@ function renderWire() {
   const op = $('wire-op').value.trim().toLowerCase();
   const items = session.records.filter((r) => r.kind === 'wire'
     && (!binding || r.binding === binding) && (!op || String(r.method).toLowerCase().includes(op)));
-  const body = (b) => {
+  // gRPC's protobuf, decoded: the request and result of the call the exchange belongs to.
+  const decoded = (r) => {
+    const call = session.records.find((c) => c.kind === 'call' && c.seq > r.seq && c.op === r.method);
+    if (!call) return null;
+    const value = r.dir === 'request' ? call.request : (call.response ?? { error: call.error });
+    return el('details', { class: 'decoded' }, el('summary', {}, 'decoded (as the call\'s 1.0 JSON)'),
+      el('pre', { class: 'json' }, JSON.stringify(value, null, 2)));
+  };
+  const body = (r) => {
+    const b = r.body;
     if (!b) return null;
     if (b.empty) return el('p', { class: 'muted' }, '(no body)');
     if (b.stream) return el('p', { class: 'muted' }, '(an event stream: its events are in the timeline)');
-    return el('pre', { class: 'json body' }, (b.binary ? `(binary, protobuf: ${b.bytes} bytes)\n` : '') + b.text);
+    if (b.decoded) return [el('p', { class: 'muted' }, '(a gRPC answer, decoded by the transport)'), decoded(r)];
+    const pre = el('pre', { class: 'json body' }, (b.binary ? `(binary, protobuf: ${b.bytes} bytes)\n` : '') + b.text);
+    return b.binary ? [pre, decoded(r)] : pre;
   };
   $('wire').replaceChildren(...items.slice(-300).reverse().map((r) => el('details', { class: `wire-item ${r.dir}`, 'data-binding': r.binding || '', 'data-method': r.method },
     el('summary', {}, el('span', { class: 'dir' }, r.dir === 'request' ? '→' : r.dir === 'response' ? '←' : '✗'), ' ',
       el('b', {}, r.method), ' ', el('span', { class: 'badge' }, `${r.binding || '?'} ${r.version || ''}`), ' ',
       r.http || (r.status ? `HTTP ${r.status}` : '') || '', r.error ? ` ${r.error}` : '', r.attempt ? ` (attempt ${r.attempt + 1})` : ''),
     r.headers ? el('table', { class: 'headers' }, el('tbody', {}, r.headers.map(([k, v]) => el('tr', {}, el('td', {}, el('code', {}, k)), el('td', {}, el('code', {}, v)))))) : null,
-    body(r.body))));
+    body(r))));
   if (!items.length) $('wire').replaceChildren(el('p', { class: 'muted' }, 'No exchanges yet.'));
 }
 
