@@ -773,3 +773,100 @@ fn the_inspector_s_limits_are_hit_with_a_clear_answer() {
         .collect();
     assert_eq!(seqs[0], dropped + 1, "the oldest went: {seqs:?}");
 }
+
+/// The agent written with the official Python SDK (tests/interop/python/agent.py), in the venv
+/// `cargo xtask interop` installs: that step runs this test (`--ignored`) with
+/// `A2A_INTEROP_PYTHON` naming the venv's python.
+#[test]
+#[ignore = "run by `cargo xtask interop`, which installs the Python SDK"]
+fn the_inspector_in_a_browser_against_the_python_sdk_agent() {
+    let python = std::env::var("A2A_INTEROP_PYTHON")
+        .expect("A2A_INTEROP_PYTHON names the python of the interop venv (cargo xtask interop)");
+    ensure_browser();
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/python/agent.py");
+    let mut agent = Command::new(python)
+        .arg(script)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the Python agent starts");
+    let mut first = String::new();
+    BufReader::new(agent.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    struct Kill(Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _agent = Kill(agent);
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+        .to_owned();
+    let inspector = Inspector::start(&[]);
+    let browser = Browser::start();
+    browser.go(&inspector.url);
+    for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+        browser.connect(&url, binding);
+        assert_eq!(browser.text("#binding"), format!("{binding} · A2A 1.0"));
+        browser.tab("chat");
+        browser.click("#chat-new");
+        browser.script(
+            "document.getElementById('chat-stream').checked = true;",
+            json!([]),
+        );
+        // Streamed: three chunks, assembled.
+        browser.type_in("#chat-text", "chunks 3");
+        browser.click("#chat-send");
+        browser.tab("timeline");
+        let assembled = browser.until(
+            "the assembled chunks",
+            "const a = [...document.querySelectorAll('#timeline .artifact')].pop(); \
+             return a && a.textContent.includes('complete') && a.querySelector('pre').textContent;",
+        );
+        assert_eq!(assembled, json!("c0c1c2"), "{binding}");
+        // Input-required, continued.
+        browser.tab("chat");
+        browser.type_in("#chat-text", "ask");
+        browser.click("#chat-send");
+        browser.until(
+            "the question",
+            "return !document.getElementById('chat-banner').hidden;",
+        );
+        browser.type_in("#chat-text", "Lisbon");
+        browser.click("#chat-send");
+        let forecast = browser.until(
+            "the forecast",
+            "const b = [...document.querySelectorAll('#chat-log .artifact-text')] \
+             .find(e => e.textContent.startsWith('Sunny')); return b && b.textContent;",
+        );
+        assert_eq!(forecast, json!("Sunny in Lisbon."), "{binding}");
+        // Cancel.
+        browser.type_in("#chat-text", "wait");
+        browser.click("#chat-send");
+        browser.until(
+            "the working task",
+            "const s = [...document.querySelectorAll('#chat-log .state')].pop(); \
+             return s && s.textContent === 'WORKING';",
+        );
+        browser.click("#chat-cancel");
+        browser.until(
+            "the canceled task",
+            "return document.getElementById('chat-status').textContent.endsWith('TASK_STATE_CANCELED');",
+        );
+        // The wire of this binding.
+        browser.tab("wire");
+        browser.set("wire-binding", binding);
+        browser.until(
+            "the exchange",
+            "return document.querySelector('#wire .wire-item.request[data-method=CancelTask]');",
+        );
+    }
+    browser.tab("timeline");
+    browser.screenshot("python-timeline");
+}
