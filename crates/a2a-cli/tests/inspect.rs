@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 mod support;
 
-use support::{Mock, Serve, TempDir};
+use support::{CuttingProxy, Mock, Serve, Served, TempDir, card_file, card_json, interface};
 
 const A2A: &str = env!("CARGO_BIN_EXE_a2a");
 
@@ -666,6 +666,43 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
             .starts_with("deliveries must be signed by a key of ")
     );
     browser.screenshot("push");
+
+    // A stream cut after each event, resumed by the client: shown as such, chunks assembled.
+    let served = Served::start();
+    let proxy = CuttingProxy::start(&served.url, false);
+    let mut cut = card_json(&served);
+    cut["supportedInterfaces"] = json!([interface(&format!("{}/", proxy.url), "JSONRPC", None)]);
+    let cut = card_file(&dir, "cut.json", &cut);
+    browser.connect(&cut, "");
+    browser.tab("chat");
+    browser.script(
+        "document.getElementById('chat-stream').checked = true; \
+         document.getElementById('chat-push').checked = false;",
+        json!([]),
+    );
+    browser.type_in("#chat-text", "chunks 3");
+    browser.click("#chat-send");
+    browser.tab("timeline");
+    let resumed = browser.until(
+        "the resumed stream",
+        "const t = [...document.querySelectorAll('#timeline .task-box')].pop(); \
+         const a = t && t.querySelector('pre.assembled'); \
+         return a && a.textContent === 'c0c1c2' && t.querySelector('.state').textContent === 'COMPLETED' \
+           && [...t.querySelectorAll('tr.resume')].map(r => r.cells[3].textContent);",
+    );
+    let resumed = resumed.as_array().unwrap();
+    assert!(!resumed.is_empty());
+    assert_eq!(
+        resumed[0],
+        json!(
+            "⟳ the stream dropped and was resumed (SubscribeToTask with Last-Event-ID) (reconnect 1)"
+        )
+    );
+    browser.script(
+        "[...document.querySelectorAll('#timeline .task-box')].pop().scrollIntoView();",
+        json!([]),
+    );
+    browser.screenshot("timeline-resumed");
 
     // Conformance: the hook for the ACTS runner says it is not there yet.
     browser.tab("conformance");
