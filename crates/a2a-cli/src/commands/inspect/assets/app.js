@@ -194,8 +194,12 @@ function renderChat() {
   const items = [];
   const artifactBubbles = new Map();
   let asking = null;
+  // Tasks the user answered: a stream's first event, the task as it stood before the answer,
+  // is no new question.
+  const continued = new Set();
   for (const r of session.records) {
     if (r.kind === 'user') {
+      if (r.message?.taskId) continued.add(r.message.taskId);
       items.push(el('div', { class: 'bubble user' }, el('div', { class: 'meta' }, `you · ${r.op}`), partsText(r.message?.parts)));
     } else if (r.kind === 'event') {
       const ev = r.event || {};
@@ -206,7 +210,10 @@ function renderChat() {
       if (state) {
         const msg = ev.statusUpdate?.status?.message || ev.task?.status?.message;
         items.push(el('div', { class: 'bubble agent status' }, meta, el('span', { class: 'state ' + state }, state.replace('TASK_STATE_', '')), msg ? ' · ' + partsText(msg.parts) : ''));
-        if (state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED') asking = { task, context: eventContext(ev), state, seq: r.seq };
+        const stale = ev.task && r.via !== 'response' && continued.has(task);
+        if ((state === 'TASK_STATE_INPUT_REQUIRED' || state === 'TASK_STATE_AUTH_REQUIRED') && !stale) {
+          asking = { task, context: eventContext(ev), state, seq: r.seq };
+        }
         else if (asking && asking.task === task) asking = null;
       }
       const arts = ev.artifactUpdate ? [ev.artifactUpdate] : (ev.task?.artifacts || []).map((a) => ({ artifact: a }));
