@@ -21,6 +21,11 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Replaces the children of `node` (arrays flattened, null and false left out). */
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 async function api(op, body) {
   const response = await fetch(base + 'api/' + op, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body || {}),
@@ -106,7 +111,7 @@ function renderCard() {
   const c = info.card || info.document || {};
   const findings = info.findings || [];
   const errors = findings.filter((f) => f.severity === 'error').length;
-  box.replaceChildren(
+  fill(box,
     info.error ? el('p', { class: 'error', id: 'card-error' }, info.error) : null,
     el('div', { class: 'card-box' },
       el('h3', {}, c.name || '(no name)', ' ', el('span', { class: 'muted' }, c.version || '')),
