@@ -45,7 +45,7 @@ pub(crate) fn compact(value: &Value) -> String {
     }
 }
 
-const OPERATORS: [&str; 19] = [
+const OPERATORS: [&str; 20] = [
     "type",
     "exists",
     "absent",
@@ -65,6 +65,7 @@ const OPERATORS: [&str; 19] = [
     "any_of",
     "not",
     "equals",
+    "items",
 ];
 
 /// Whether `map` is an operator assertion (every key an operator) rather than a nested object.
@@ -256,6 +257,22 @@ fn operator(op: &str, arg: &Value, got: Option<&Value>, path: &str) -> Result<()
                 Err(format!("{len} elements, not {op} {bound}"))
             }
         }
+        "items" => {
+            let Some(array) = got.and_then(Value::as_array) else {
+                return Err("not an array".into());
+            };
+            match arg {
+                // A list: positional, as a nested array is.
+                Value::Array(_) => check(arg, got, path).map_err(|m| m.to_string()),
+                // One assertion: every element.
+                each => {
+                    for (i, item) in array.iter().enumerate() {
+                        check(each, Some(item), &format!("{path}[{i}]")).map_err(|m| m.to_string())?;
+                    }
+                    Ok(())
+                }
+            }
+        }
         "equals" => match got {
             Some(v) if v == arg => Ok(()),
             _ => Err("not equal".into()),
@@ -376,6 +393,9 @@ mod tests {
                 true,
             ),
             ("missing: {type: string}", false),
+            ("history: {type: array, items: {type: number, gte: 1}}", true),
+            ("history: {items: [{equals: 1}, {equals: 2}]}", true),
+            ("history: {items: {lt: 3}}", false),
         ] {
             assert_eq!(
                 check(&yaml(assertion), Some(&task), "$").is_ok(),

@@ -524,13 +524,41 @@ impl Ctx<'_> {
         }
         if let Some(expected) = step.get("expect") {
             let expected = self.interpolate(expected)?;
-            if step.get("raw").is_none()
+            let raw = step.get("raw").is_some();
+            // `status: error` (or an `error` assertion) expects the call to fail.
+            let wants_error = expected.get("status") == Some(&json!("error"))
+                || expected.get("error").is_some();
+            if !raw
+                && !wants_error
                 && let Some(error) = &outcome.error
             {
                 return Err(format!("the call failed: {}", compact(error)).into());
             }
-            if let Some(status) = expected.get("status") {
-                check(status, Some(&json!(outcome.answer.status)), "$status")?;
+            match expected.get("status") {
+                Some(Value::String(s)) if s == "error" => {
+                    if outcome.error.is_none() {
+                        return Err("expected the call to fail, it succeeded".to_owned().into());
+                    }
+                }
+                Some(status) => check(status, Some(&json!(outcome.answer.status)), "$status")?,
+                None => {}
+            }
+            // Keys besides status, headers and body are assertions on the answer itself
+            // (`task: ...`, `error: ...`), as the suite writes them.
+            let direct: Map<String, Value> = expected
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, _)| !["status", "headers", "body"].contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !direct.is_empty() {
+                let answer = match (&outcome.error, raw) {
+                    (Some(error), false) => json!({"error": error}),
+                    _ if raw => outcome.answer.json(),
+                    _ => outcome.root.clone().unwrap_or(Value::Null),
+                };
+                check(&Value::Object(direct), Some(&answer), "$")?;
             }
             if let Some(headers) = expected.get("headers").and_then(Value::as_object) {
                 let got = outcome.answer.headers_json();
@@ -656,7 +684,7 @@ impl Ctx<'_> {
             .collect();
         let body = match (raw.get("body_raw"), raw.get("body")) {
             (Some(text), _) => Some(text.as_str().unwrap_or_default().as_bytes().to_vec()),
-            (None, Some(body)) => Some(body.to_string().into_bytes()),
+            (None, Some(body)) => Some(with_message_id(body.clone()).to_string().into_bytes()),
             (None, None) => None,
         };
         let answer = self
@@ -868,6 +896,23 @@ fn request_params(operation: Operation, params: Value) -> Value {
         _ => {}
     }
     Value::Object(params)
+}
+
+/// A raw body's message (a JSON-RPC request's `params.message`, or a REST send's `message`)
+/// with a `messageId` when it has none: ACTS §12.4 has the runner generate one for every
+/// request with a message, raw ones included (the specification requires it of a message).
+fn with_message_id(mut body: Value) -> Value {
+    let message = if body.get("jsonrpc").is_some() {
+        body.get_mut("params").and_then(|p| p.get_mut("message"))
+    } else {
+        body.get_mut("message")
+    };
+    if let Some(Value::Object(message)) = message {
+        message
+            .entry("messageId")
+            .or_insert_with(|| Value::String(uuid::Uuid::new_v4().to_string()));
+    }
+    body
 }
 
 /// The REST request of an operation: method, URL (path and query) and body.
