@@ -16,10 +16,13 @@
 //! # }
 //! ```
 //!
-//! What it drives: JSON-RPC and HTTP+JSON over plain HTTP/1.1. gRPC tests, client tests
-//! (ACTS §10), and tests needing a runner capability it lacks (a webhook receiver, reconnection,
-//! concurrent streams, credentials) are skipped with the reason, never passed.
+//! What it drives: JSON-RPC and HTTP+JSON over plain HTTP/1.1, and gRPC through a2a-client's
+//! gRPC transport with the feature `grpc`. Client tests (ACTS §10), and tests needing a runner
+//! capability it lacks (a webhook receiver, reconnection, concurrent streams, credentials) are
+//! skipped with the reason, never passed.
 
+#[cfg(feature = "grpc")]
+mod grpc;
 mod load;
 pub mod matcher;
 mod report;

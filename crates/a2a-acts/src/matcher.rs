@@ -267,7 +267,8 @@ fn operator(op: &str, arg: &Value, got: Option<&Value>, path: &str) -> Result<()
                 // One assertion: every element.
                 each => {
                     for (i, item) in array.iter().enumerate() {
-                        check(each, Some(item), &format!("{path}[{i}]")).map_err(|m| m.to_string())?;
+                        check(each, Some(item), &format!("{path}[{i}]"))
+                            .map_err(|m| m.to_string())?;
                     }
                     Ok(())
                 }
@@ -393,7 +394,10 @@ mod tests {
                 true,
             ),
             ("missing: {type: string}", false),
-            ("history: {type: array, items: {type: number, gte: 1}}", true),
+            (
+                "history: {type: array, items: {type: number, gte: 1}}",
+                true,
+            ),
             ("history: {items: [{equals: 1}, {equals: 2}]}", true),
             ("history: {items: {lt: 3}}", false),
         ] {

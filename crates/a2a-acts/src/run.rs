@@ -13,6 +13,13 @@ use crate::matcher::{Mismatch, check, compact, lookup, select};
 use crate::report::{KnownFailures, Outcome, Report, TestResult};
 use crate::wire::{Answer, Http};
 
+/// The client of the gRPC binding (feature `grpc`).
+#[cfg(feature = "grpc")]
+type GrpcClient = a2a_client::A2aClient;
+/// Without the feature, gRPC tests are skipped.
+#[cfg(not(feature = "grpc"))]
+type GrpcClient = ();
+
 /// A binding of the protocol, as ACTS names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Binding {
@@ -144,6 +151,7 @@ pub async fn run(
         agent: agent.to_owned(),
         results: Vec::new(),
     };
+    let grpc = grpc_client(&bindings, &interfaces, &card_url, suite).await;
     for test in &suite.tests {
         for &binding in &bindings {
             let started = Instant::now();
@@ -151,7 +159,13 @@ pub async fn run(
                 .iter()
                 .find(|(b, _)| *b == binding)
                 .map(|(_, url)| url.clone());
-            let verdict = match skip_reason(test, binding, endpoint.as_deref(), &card, options) {
+            let grpc_missing = match (binding, &grpc) {
+                (Binding::Grpc, Err(reason)) => Some(reason.clone()),
+                _ => None,
+            };
+            let reason =
+                skip_reason(test, binding, endpoint.as_deref(), &card, options).or(grpc_missing);
+            let verdict = match reason {
                 Some(reason) => Verdict::skip(reason),
                 None => {
                     let mut ctx = Ctx {
@@ -164,6 +178,7 @@ pub async fn run(
                         options,
                         captures: HashMap::new(),
                         rpc_id: 0,
+                        grpc: grpc.as_ref().ok(),
                     };
                     ctx.run().await
                 }
@@ -204,6 +219,35 @@ pub async fn run(
         }
     }
     Ok(report)
+}
+
+/// The gRPC client, when a gRPC interface is to be run; else why gRPC tests are skipped.
+#[cfg(feature = "grpc")]
+async fn grpc_client(
+    bindings: &[Binding],
+    interfaces: &[(Binding, String)],
+    card_url: &str,
+    suite: &Suite,
+) -> Result<GrpcClient, String> {
+    if !bindings.contains(&Binding::Grpc) || !interfaces.iter().any(|(b, _)| *b == Binding::Grpc) {
+        return Err("the card declares no 1.0 GRPC interface".into());
+    }
+    let version = suite
+        .tests
+        .first()
+        .map_or("1.0", |t| t.spec_version.as_str());
+    crate::grpc::connect(card_url, if version.is_empty() { "1.0" } else { version }).await
+}
+
+/// Without the feature `grpc`, gRPC tests are skipped.
+#[cfg(not(feature = "grpc"))]
+async fn grpc_client(
+    _bindings: &[Binding],
+    _interfaces: &[(Binding, String)],
+    _card_url: &str,
+    _suite: &Suite,
+) -> Result<GrpcClient, String> {
+    Err("this runner was built without its gRPC driver (feature `grpc` of a2a-acts)".into())
 }
 
 /// The agent's base URL and its card's URL, from either.
@@ -267,10 +311,8 @@ fn skip_reason(
             binding.card_name()
         ));
     }
-    if binding == Binding::Grpc {
-        return Some(
-            "this runner drives JSON-RPC and HTTP+JSON; its gRPC driver is not built yet".into(),
-        );
+    if binding == Binding::Grpc && test.steps.iter().any(|s| s.get("raw").is_some()) {
+        return Some("a raw HTTP step cannot run on gRPC".into());
     }
     for requirement in &test.runner_requirements {
         match requirement.as_str() {
@@ -295,8 +337,20 @@ fn skip_reason(
         ));
     }
     if let Some(pre) = &test.preconditions {
+        // A capability the card leaves out is false (proto3's default).
+        let mut declared = card.get("capabilities").cloned().unwrap_or(json!({}));
+        if let (Some(wanted), Some(map)) = (
+            pre.get("capabilities").and_then(Value::as_object),
+            declared.as_object_mut(),
+        ) {
+            for (name, value) in wanted {
+                if value.is_boolean() {
+                    map.entry(name.clone()).or_insert(Value::Bool(false));
+                }
+            }
+        }
         if let Some(capabilities) = pre.get("capabilities")
-            && let Err(m) = check(capabilities, card.get("capabilities"), "$.capabilities")
+            && let Err(m) = check(capabilities, Some(&declared), "$.capabilities")
         {
             return Some(format!("precondition: the card's {m}"));
         }
@@ -397,6 +451,9 @@ struct Ctx<'a> {
     /// `step.var` and `step.response` of the steps run so far.
     captures: HashMap<String, Value>,
     rpc_id: u64,
+    /// The gRPC client (for the gRPC binding).
+    #[cfg_attr(not(feature = "grpc"), allow(dead_code))]
+    grpc: Option<&'a GrpcClient>,
 }
 
 impl Ctx<'_> {
@@ -526,8 +583,8 @@ impl Ctx<'_> {
             let expected = self.interpolate(expected)?;
             let raw = step.get("raw").is_some();
             // `status: error` (or an `error` assertion) expects the call to fail.
-            let wants_error = expected.get("status") == Some(&json!("error"))
-                || expected.get("error").is_some();
+            let wants_error =
+                expected.get("status") == Some(&json!("error")) || expected.get("error").is_some();
             if !raw
                 && !wants_error
                 && let Some(error) = &outcome.error
@@ -604,6 +661,19 @@ impl Ctx<'_> {
         let timeout = step["expect_stream"]["timeout_ms"]
             .as_u64()
             .map_or(self.options.timeout, Duration::from_millis);
+        // `get_agent_card` with `extended: true` is the extended card (the suite's spelling).
+        let name = if name == "get_agent_card" && params.get("extended") == Some(&json!(true)) {
+            "get_extended_agent_card"
+        } else {
+            name
+        };
+        let params = match (name, params) {
+            ("get_extended_agent_card", Value::Object(mut map)) => {
+                map.remove("extended");
+                Value::Object(map)
+            }
+            (_, params) => params,
+        };
         if name == "get_agent_card" {
             let answer = self
                 .http
@@ -656,9 +726,41 @@ impl Ctx<'_> {
                     .send(method, &url, &headers, body, timeout)
                     .await?
             }
-            Binding::Grpc => return Err("gRPC is not driven by this runner".to_owned().into()),
+            Binding::Grpc => return self.grpc_call(operation, &params, timeout).await,
         };
         Ok(unwrap(self.binding, answer))
+    }
+
+    #[cfg(feature = "grpc")]
+    async fn grpc_call(
+        &self,
+        operation: Operation,
+        params: &Value,
+        timeout: Duration,
+    ) -> Result<Outcome1, Failure> {
+        let client = self.grpc.ok_or_else(|| "no gRPC client".to_owned())?;
+        let answer = crate::grpc::call(client, operation, params, timeout).await?;
+        Ok(Outcome1 {
+            answer: Answer {
+                status: if answer.error.is_some() { 0 } else { 200 },
+                headers: Vec::new(),
+                body: bytes::Bytes::new(),
+                events: None,
+            },
+            root: answer.root,
+            error: answer.error,
+            events: answer.events,
+        })
+    }
+
+    #[cfg(not(feature = "grpc"))]
+    async fn grpc_call(
+        &self,
+        operation: Operation,
+        _params: &Value,
+        _timeout: Duration,
+    ) -> Result<Outcome1, Failure> {
+        Err(format!("{operation}: this runner was built without its gRPC driver").into())
     }
 
     async fn raw(&self, raw: &Value) -> Result<Outcome1, Failure> {
