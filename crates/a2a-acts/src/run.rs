@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use a2a_jsonrpc::ErrorCode;
 use a2a_types::protocol::{Operation, rest};
+use futures_util::StreamExt as _;
 use serde_json::{Map, Value, json};
 
 use crate::load::{Suite, TestCase};
@@ -78,6 +79,8 @@ pub struct Options {
     pub behaviors: Option<Vec<String>>,
     /// The time one request (or one stream) may take, unless the test says otherwise.
     pub timeout: Duration,
+    /// How many tests run at once (results are still reported in suite order).
+    pub concurrency: usize,
 }
 
 impl Default for Options {
@@ -88,6 +91,7 @@ impl Default for Options {
             variables: HashMap::new(),
             behaviors: None,
             timeout: Duration::from_secs(10),
+            concurrency: 8,
         }
     }
 }
@@ -152,24 +156,32 @@ pub async fn run(
         results: Vec::new(),
     };
     let grpc = grpc_client(&bindings, &interfaces, &card_url, suite).await;
-    for test in &suite.tests {
-        for &binding in &bindings {
+    let jobs: Vec<(&TestCase, Binding)> = suite
+        .tests
+        .iter()
+        .flat_map(|test| bindings.iter().map(move |&b| (test, b)))
+        .collect();
+    let (http, card, base, card_url, grpc, interfaces) =
+        (&http, &card, &base, &card_url, &grpc, &interfaces);
+    // Tests share no state (ACTS §4): up to `concurrency` run at once, reported in order.
+    let mut results = futures_util::stream::iter(jobs)
+        .map(|(test, binding)| async move {
             let started = Instant::now();
             let endpoint = interfaces
                 .iter()
                 .find(|(b, _)| *b == binding)
                 .map(|(_, url)| url.clone());
-            let grpc_missing = match (binding, &grpc) {
+            let grpc_missing = match (binding, grpc) {
                 (Binding::Grpc, Err(reason)) => Some(reason.clone()),
                 _ => None,
             };
             let reason =
-                skip_reason(test, binding, endpoint.as_deref(), &card, options).or(grpc_missing);
+                skip_reason(test, binding, endpoint.as_deref(), card, options).or(grpc_missing);
             let verdict = match reason {
                 Some(reason) => Verdict::skip(reason),
                 None => {
                     let mut ctx = Ctx {
-                        http: &http,
+                        http,
                         binding,
                         endpoint: endpoint.unwrap_or_default(),
                         base: base.clone(),
@@ -183,7 +195,7 @@ pub async fn run(
                     ctx.run().await
                 }
             };
-            let mut result = TestResult {
+            let result = TestResult {
                 id: test.id.clone(),
                 name: test.name.clone(),
                 suite: test.suite.clone(),
@@ -195,30 +207,38 @@ pub async fn run(
                 mismatch: verdict.mismatch,
                 duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
             };
-            if let Some(known) = options.known_failures.find(&test.id, binding.acts_name()) {
-                let reason = match &known.spec {
-                    Some(spec) => format!("{} ({spec})", known.reason),
-                    None => known.reason.clone(),
-                };
-                match result.outcome {
-                    Outcome::Fail => {
-                        let got = result.message.take().unwrap_or_default();
-                        result.outcome = Outcome::Xfail;
-                        result.message = Some(format!("known failure: {reason}; {got}"));
-                    }
-                    Outcome::Pass => {
-                        result.outcome = Outcome::Xpass;
-                        result.message =
-                            Some(format!("listed as a known failure but passed: {reason}"));
-                    }
-                    _ => {}
-                }
-            }
-            progress(&result);
-            report.results.push(result);
-        }
+            known_failure(result, options)
+        })
+        .buffered(options.concurrency.max(1));
+    while let Some(result) = results.next().await {
+        progress(&result);
+        report.results.push(result);
     }
     Ok(report)
+}
+
+/// A result as the known failures see it: a listed failure is XFAIL, a listed pass XPASS.
+fn known_failure(mut result: TestResult, options: &Options) -> TestResult {
+    let Some(known) = options.known_failures.find(&result.id, &result.binding) else {
+        return result;
+    };
+    let reason = match &known.spec {
+        Some(spec) => format!("{} ({spec})", known.reason),
+        None => known.reason.clone(),
+    };
+    match result.outcome {
+        Outcome::Fail => {
+            let got = result.message.take().unwrap_or_default();
+            result.outcome = Outcome::Xfail;
+            result.message = Some(format!("known failure: {reason}; {got}"));
+        }
+        Outcome::Pass => {
+            result.outcome = Outcome::Xpass;
+            result.message = Some(format!("listed as a known failure but passed: {reason}"));
+        }
+        _ => {}
+    }
+    result
 }
 
 /// The gRPC client, when a gRPC interface is to be run; else why gRPC tests are skipped.
