@@ -10,6 +10,7 @@ use serde_json::Value;
 /// A conformance level (ACTS §3.2), ordered: `Must` < `Should` < `May`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Level {
     /// An absolute requirement.
     Must,
@@ -32,6 +33,7 @@ impl Level {
 
 /// A failure to read a suite: the file and what is wrong with it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct LoadError {
     /// The file (or directory).
     pub path: PathBuf,
@@ -49,6 +51,7 @@ impl std::error::Error for LoadError {}
 
 /// One test of a suite, with what it needs from its document.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TestCase {
     /// The requirement id, e.g. `CORE-SEND-001`.
     pub id: String,
@@ -103,6 +106,7 @@ impl TestCase {
 
 /// The tests of one or more ACTS documents.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Suite {
     /// The tests, in document order.
     pub tests: Vec<TestCase>,

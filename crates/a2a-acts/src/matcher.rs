@@ -6,6 +6,7 @@ use serde_json::Value;
 /// The first difference between an assertion and a value: where (a JSON path such as
 /// `$.task.status.state`), what was expected and what was there.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Mismatch {
     /// The JSON path of the value.
     pub path: String,

@@ -12,6 +12,7 @@ use crate::matcher::Mismatch;
 /// How a test went on one binding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Outcome {
     /// Every step and assertion held.
     Pass,
@@ -41,6 +42,7 @@ impl Outcome {
 
 /// One test on one binding.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct TestResult {
     /// The test's id.
     pub id: String,
@@ -90,6 +92,7 @@ impl TestResult {
 
 /// Counts of one level (or one binding).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Counts {
     /// Passed.
     pub pass: usize,
@@ -122,6 +125,7 @@ impl Counts {
 
 /// A run's results.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Report {
     /// The agent's URL.
     pub agent: String,
@@ -270,6 +274,7 @@ fn xml(text: &str) -> String {
 /// One known failure: a test (on some bindings, or all) that fails for a reason the project
 /// stands by, with the specification's text that contradicts the test.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct KnownFailure {
     /// The test's id.
     pub id: String,
@@ -285,6 +290,7 @@ pub struct KnownFailure {
 
 /// The known failures of an `--expect-fail` file: a YAML list of [`KnownFailure`]s.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct KnownFailures(pub Vec<KnownFailure>);
 
 impl KnownFailures {

@@ -4,7 +4,6 @@
 //! passed, was skipped or failed as `--expect-fail` lists it; 1 otherwise; 2 for bad
 //! arguments or an unreadable suite; 3 when the agent's card cannot be read.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use a2a_acts::{Binding, KnownFailures, Level, Options, Suite};
@@ -51,23 +50,16 @@ pub(crate) async fn run(args: ActsArgs<'_>, opts: &Common, diag: &Diag) -> Resul
             .map_err(|e| CliError::usage(format!("cannot read --expect-fail: {e}")))?,
         None => KnownFailures::default(),
     };
-    let mut variables = HashMap::new();
+    let mut options = Options::default().with_known_failures(known_failures);
     for var in args.vars {
         let (name, value) = var
             .split_once('=')
             .ok_or_else(|| CliError::usage(format!("--var `{var}` is not NAME=VALUE")))?;
-        variables.insert(name.trim().to_owned(), value.to_owned());
+        options = options.with_variable(name.trim(), value);
     }
-    let bindings = if opts.transports.is_empty() {
-        None
-    } else {
-        Some(
-            opts.transports
-                .iter()
-                .filter_map(|t| Binding::parse(t))
-                .collect(),
-        )
-    };
+    if !opts.transports.is_empty() {
+        options = options.with_bindings(opts.transports.iter().filter_map(|t| Binding::parse(t)));
+    }
     let reference = opts.agent_card.as_deref().ok_or_else(|| {
         CliError::usage("no agent: say which one with -a/--agent-card REF (or A2ACLI_AGENT_CARD)")
     })?;
@@ -85,12 +77,6 @@ pub(crate) async fn run(args: ActsArgs<'_>, opts: &Common, diag: &Diag) -> Resul
             "the ACTS runner speaks plain HTTP only for now; `{card_url}` is HTTPS"
         )));
     }
-    let options = Options {
-        bindings,
-        known_failures,
-        variables,
-        ..Options::default()
-    };
     let mut out = Out::new(opts.output, false, opts.verbose);
     let json = out.json();
     let mut progress = |result: &a2a_acts::TestResult| {
