@@ -144,7 +144,27 @@ mod tests {
     #[test]
     fn the_acts_script_reads() {
         let mock = MockAgent::new(Script::from_yaml(ACTS).unwrap());
-        assert_eq!(rule_names(&mock).len(), 17);
+        assert_eq!(
+            rule_names(&mock),
+            [
+                "tck-complete-task",
+                "tck-input-required",
+                "tck-auth-required",
+                "tck-reject-task",
+                "tck-message-response",
+                "tck-artifact-text",
+                "tck-artifact-file-url",
+                "tck-artifact-file",
+                "tck-artifact-data",
+                "tck-long-running",
+                "tck-multi-turn",
+                "tck-cancel",
+                "tck-stream-basic",
+                "tck-stream-chunked",
+                "tck-task-failure",
+                "done"
+            ]
+        );
         assert_eq!(mock.card().name, "ACTS agent");
     }
 
