@@ -21,6 +21,8 @@
 //! capability it lacks (a webhook receiver, reconnection, concurrent streams, credentials) are
 //! skipped with the reason, never passed.
 
+#[cfg(feature = "client")]
+mod client;
 #[cfg(feature = "grpc")]
 mod grpc;
 mod load;
@@ -29,6 +31,8 @@ mod report;
 mod run;
 mod wire;
 
+#[cfg(feature = "client")]
+pub use client::run_client_tests;
 pub use load::{Level, LoadError, Suite, TestCase};
 pub use report::{Counts, KnownFailure, KnownFailures, Outcome, Report, TestResult};
 pub use run::{Binding, Options, RunError, run};

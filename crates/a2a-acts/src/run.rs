@@ -254,7 +254,7 @@ pub async fn run(
                 mismatch: verdict.mismatch.map(|m| *m),
                 duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
             };
-            known_failure(result, options)
+            known_failure(result, &options.known_failures)
         })
         .buffered(options.concurrency.max(1));
     while let Some(result) = results.next().await {
@@ -265,8 +265,8 @@ pub async fn run(
 }
 
 /// A result as the known failures see it: a listed failure is XFAIL, a listed pass XPASS.
-fn known_failure(mut result: TestResult, options: &Options) -> TestResult {
-    let Some(known) = options.known_failures.find(&result.id, &result.binding) else {
+pub(crate) fn known_failure(mut result: TestResult, known: &KnownFailures) -> TestResult {
+    let Some(known) = known.find(&result.id, &result.binding) else {
         return result;
     };
     let reason = match &known.spec {
