@@ -1034,3 +1034,41 @@ suites:
     ]);
     assert_eq!(unreachable.code, 3, "{}", unreachable.stderr);
 }
+
+/// The specification's next revision (a2aproject/a2a-cli, reconciliation of 2026-08-21):
+/// `server` for `demo-server`, `--env-file` for `--config`, `--text-part`, `--file-part` and
+/// `--data-part` for the part flags, accepted beside the v0.2 spellings.
+#[test]
+fn the_next_revision_spellings_are_accepted() {
+    assert!(ok(&["server", "--help"]).stdout.contains("Usage: a2a mock"));
+    let mock = support::Mock::start(&["--no-grpc"]);
+    let dir = TempDir::new();
+    let env = dir.file(
+        "agent.env",
+        format!("A2ACLI_AGENT_CARD={}\n", mock.host()).as_bytes(),
+    );
+    let note = dir.file("note.txt", b"a note");
+    let sent = ok(&[
+        "send",
+        "--env-file",
+        env.to_str().unwrap(),
+        "--text-part",
+        "echo these parts",
+        "--data-part",
+        r#"{"n": 1}"#,
+        "--file-part",
+        note.to_str().unwrap(),
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(sent["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        sent["task"]["history"][0]["parts"],
+        json!([
+            {"text": "echo these parts"},
+            {"data": {"n": 1}, "mediaType": "application/json"},
+            {"raw": "YSBub3Rl", "filename": "note.txt", "mediaType": "text/plain"}
+        ])
+    );
+}
