@@ -172,6 +172,7 @@ mod tests {
                 "a2a-client",
                 "a2a-store-sql",
                 "a2a-grpc",
+                "a2a-acts",
                 "a2a-otel"
             ]
         );

@@ -163,7 +163,7 @@ enum Command {
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
     #[command(
-        visible_alias = "demo-server",
+        visible_aliases = ["demo-server", "server"],
         long_about = "Serve a scripted mock agent over A2A JSON-RPC and HTTP+JSON (1.0, 0.3 \
             and 0.1) and gRPC, all on one port, until interrupted; --no-grpc leaves gRPC out.\n\n\
             SCRIPT is a JSON or YAML file (docs/mock.md): the agent's card, rules that match a \

@@ -20,7 +20,7 @@ use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 
 /// The 1.0 version of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
-/// `google.rpc.Status` errors, as `application/a2a+json`.
+/// `google.rpc.Status` errors; successes as `application/a2a+json`, errors as `application/json`.
 pub(super) struct V1;
 
 impl Codec for V1 {
