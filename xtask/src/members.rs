@@ -173,7 +173,8 @@ mod tests {
                 "a2a-store-sql",
                 "a2a-grpc",
                 "a2a-acts",
-                "a2a-otel"
+                "a2a-otel",
+                "a2a-store-nats"
             ]
         );
     }
