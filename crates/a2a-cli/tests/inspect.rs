@@ -729,17 +729,34 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
     );
     browser.screenshot("timeline-resumed");
 
-    // Conformance: the hook for the ACTS runner says it is not there yet.
+    // Conformance: the ACTS runner (a2a-acts) on one suite file of the spec's ACTS folder, on
+    // every binding the mock declares; each test a row.
+    browser.connect(mock.host(), "");
     browser.tab("conformance");
+    let discovery = acts_dir().join("discovery.acts.yaml");
+    browser.type_in("#conformance-suite", &discovery.to_string_lossy());
     browser.click("#conformance-run");
-    let said = browser.until(
-        "the conformance answer",
-        "const e = document.getElementById('conformance-error'); return e && e.textContent;",
+    let verdict = browser.until(
+        "the conformance report",
+        "const e = document.getElementById('conformance-verdict') || document.getElementById('conformance-error'); return e && e.textContent;",
     );
     assert!(
-        said.as_str().unwrap().contains("conformance_hook"),
-        "{said}"
+        verdict.as_str().unwrap().contains("discovery.acts.yaml"),
+        "{verdict}"
     );
+    let rows = browser.script(
+        "return [...document.querySelectorAll('#conformance-table tr')].slice(1).map(r => [r.cells[0].textContent, r.cells[2].textContent, r.cells[3].textContent]);",
+        json!([]),
+    );
+    let rows = rows.as_array().unwrap();
+    // CARD-DISC-001 (the card at its well-known path) passes on each binding the mock serves.
+    for binding in ["jsonrpc", "rest", "grpc"] {
+        assert!(
+            rows.contains(&json!([binding, "CARD-DISC-001", "pass"])),
+            "{binding}: {rows:?}"
+        );
+    }
+    browser.screenshot("conformance");
 
     // Export: the session as one document.
     browser.tab("export");
@@ -878,7 +895,7 @@ fn the_inspector_in_a_browser_against_the_python_sdk_agent() {
     let inspector = Inspector::start(&[]);
     let browser = Browser::start();
     browser.go(&inspector.url);
-    for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
+    for binding in ["jsonrpc", "rest", "grpc"] {
         browser.connect(&url, binding);
         assert_eq!(browser.text("#binding"), format!("{binding} · A2A 1.0"));
         browser.tab("chat");
@@ -936,4 +953,14 @@ fn the_inspector_in_a_browser_against_the_python_sdk_agent() {
     }
     browser.tab("timeline");
     browser.screenshot("python-timeline");
+}
+
+/// The A2A spec files' ACTS folder: `$A2A_SPEC_DIR/acts` (which `cargo xtask ci` sets), else
+/// `../shared/spec/acts` beside the workspace.
+fn acts_dir() -> std::path::PathBuf {
+    let spec = std::env::var_os("A2A_SPEC_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec"),
+        std::path::PathBuf::from,
+    );
+    spec.join("acts")
 }

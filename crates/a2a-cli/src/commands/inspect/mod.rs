@@ -363,7 +363,7 @@ impl Inspector {
                 self.connect(form).await
             }
             "push" => self.register_push(body).await,
-            "conformance" => conformance_hook(self.connection().await?.as_ref()),
+            "conformance" => conformance(self.connection().await?.as_ref(), body).await,
             op => self.call(op, body).await,
         }
     }
@@ -783,17 +783,69 @@ impl Inspector {
     }
 }
 
-/// The conformance view's hook: the ACTS runner (`a2a conformance` on the branch `acts`) is
-/// to be called here with the connection's client, its results returned per test and
-/// binding. Until that runner lands, the view says so.
-fn conformance_hook(conn: &Conn) -> Result<Value, String> {
-    let _ = &conn.agent;
-    Err(
-        "the ACTS conformance runner is not part of this build yet: the inspector calls it \
-         through `conformance_hook` (crates/a2a-cli/src/commands/inspect/mod.rs) once it has \
-         landed; meanwhile run `a2a conformance -a AGENT`"
-            .to_owned(),
-    )
+/// The conformance view: the ACTS suite (`suite`: a directory or one `*.acts.yaml` file;
+/// default `$A2A_SPEC_DIR/acts`, as `cargo xtask` finds the spec folder) run by [`a2a_acts`]
+/// against the connected agent on every binding its card declares, with the known failures of
+/// `expectFail` (a file) when given; the report as `a2a conformance -o json` prints it, with
+/// `conformant` at the MUST level.
+async fn conformance(conn: &Conn, body: Value) -> Result<Value, String> {
+    let text = |key: &str| {
+        body.get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(std::path::PathBuf::from)
+    };
+    let suite_path = text("suite").unwrap_or_else(|| {
+        std::env::var_os("A2A_SPEC_DIR")
+            .map_or_else(|| std::path::PathBuf::from("../shared/spec"), Into::into)
+            .join("acts")
+    });
+    let suite = a2a_acts::Suite::load(&suite_path).map_err(|e| {
+        format!(
+            "cannot read the ACTS suite {}: {e} (give a directory with suite.acts.yaml or one \
+             *.acts.yaml file, or set A2A_SPEC_DIR)",
+            suite_path.display()
+        )
+    })?;
+    let mut options = a2a_acts::Options::default();
+    if let Some(path) = text("expectFail") {
+        let known = a2a_acts::KnownFailures::load(&path)
+            .map_err(|e| format!("cannot read the known failures {}: {e}", path.display()))?;
+        options = options.with_known_failures(known);
+    }
+    // The agent as the connection named it, read as `a2a conformance -a` reads it.
+    let url = match crate::connect::parse_ref(&conn.agent.ctx.agent) {
+        Ok(crate::connect::CardRef::Url(urls)) => urls.into_iter().next().unwrap_or_default(),
+        Ok(crate::connect::CardRef::File(_)) => {
+            return Err(
+                "the ACTS runner calls a live agent; this card was read from a file".into(),
+            );
+        }
+        Err(error) => return Err(error_text(&error)),
+    };
+    if url.starts_with("https://") {
+        return Err(format!(
+            "the ACTS runner speaks plain HTTP only for now; `{url}` is HTTPS"
+        ));
+    }
+    // The runner's future is not `Send` (its closures borrow the suite), and the inspector
+    // answers on the multi-thread runtime: it runs on a thread of its own.
+    let url = url.to_owned();
+    let report = tokio::task::spawn_blocking(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the ACTS runner: {e}"))?
+            .block_on(a2a_acts::run(&suite, &url, &options, &mut |_| {}))
+            .map_err(|e| e.message)
+    })
+    .await
+    .map_err(|e| format!("the ACTS runner stopped: {e}"))??;
+    let mut document = report.to_json();
+    document["suite"] = suite_path.display().to_string().into();
+    document["conformant"] = report.conformant(a2a_acts::Level::Must).into();
+    Ok(document)
 }
 
 fn error_text(error: &CliError) -> String {

@@ -447,8 +447,21 @@ $('conformance-run').addEventListener('click', async () => {
   const box = $('conformance');
   box.replaceChildren(el('p', { class: 'muted' }, 'running…'));
   try {
-    const result = await api('conformance', {});
-    box.replaceChildren(el('pre', { class: 'json' }, JSON.stringify(result, null, 2)));
+    const result = await api('conformance', {
+      suite: $('conformance-suite').value, expectFail: $('conformance-expect-fail').value,
+    });
+    const rows = result.results.map((r) => el('tr', { class: 'acts-' + r.outcome.toLowerCase() },
+      el('td', {}, r.binding), el('td', {}, r.level), el('td', {}, r.id), el('td', {}, r.outcome),
+      el('td', {}, r.message || '')));
+    box.replaceChildren(
+      el('p', { id: 'conformance-verdict' }, (result.conformant ? 'conformant at MUST' : 'not conformant at MUST') + ' — ' + result.suite),
+      el('table', { id: 'conformance-summary' },
+        el('tr', {}, ...['binding', 'level', 'pass', 'fail', 'skip', 'xfail', 'xpass'].map((h) => el('th', {}, h))),
+        ...Object.entries(result.summary).flatMap(([binding, levels]) => Object.entries(levels).map(([level, n]) =>
+          el('tr', {}, el('td', {}, binding), el('td', {}, level),
+            ...['pass', 'fail', 'skip', 'xfail', 'xpass'].map((k) => el('td', {}, String(n[k] ?? 0))))))),
+      el('table', { id: 'conformance-table' },
+        el('tr', {}, ...['binding', 'level', 'test', 'outcome', 'why'].map((h) => el('th', {}, h))), ...rows));
   } catch (err) { box.replaceChildren(el('p', { class: 'error', id: 'conformance-error' }, err.message)); }
 });
 
