@@ -171,3 +171,131 @@ async fn the_0_2_authenticated_extended_card() {
         "EXTENDED_AGENT_CARD_NOT_CONFIGURED"
     );
 }
+
+/// The served versions as a choice: with 1.0 alone, a pure 1.0 card and -32009 (HTTP 400 on
+/// REST) for every older method and route; with 1.0 and 0.3, the 0.3 fields but not 0.1's.
+#[tokio::test]
+async fn served_versions_are_a_choice() {
+    use a2a_server::card::Versions;
+    use common::rpc_with;
+
+    let plain = || {
+        let mut card = card();
+        card.security_schemes.clear();
+        card.security_requirements.clear();
+        card.capabilities.extended_agent_card = None;
+        card
+    };
+    let only_1_0 = A2aService::builder(scripted_agent(Arc::new(Semaphore::new(10))), plain())
+        .public_url("https://weather.example")
+        .versions(Versions::v1_only())
+        .build();
+    let server = start(only_1_0).await;
+    let (status, body) = get(server.addr, "/.well-known/agent-card.json", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({
+            "name": "Weather",
+            "description": "Forecasts",
+            "supportedInterfaces": [
+                {"url": "https://weather.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": "https://weather.example", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            ],
+            "version": "2.1.0",
+            "capabilities": {"streaming": true},
+            "defaultInputModes": ["text/plain"],
+            "defaultOutputModes": ["text/plain"],
+            "skills": [{"id": "forecast", "name": "Forecast", "description": "Tells the weather", "tags": ["weather"]}]
+        })
+    );
+    // 0.3's message/send (without a header, and with 0.3), 0.1's tasks/send, and the methods
+    // 0.3 and 0.1 share: the version error, naming what is served.
+    let refusal = |method: &str, version: &str| {
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32009, "message": format!(
+            "{method} is a method of A2A {version}, which this endpoint does not serve; it \
+             serves A2A 1.0 (send `A2A-Version: 1.0` with the 1.0 method names)"),
+            "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "domain": "a2a-protocol.org", "reason": "VERSION_NOT_SUPPORTED"}]}})
+    };
+    let v0_3_send = r#"{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"hi"}]}}}"#;
+    for headers in [&[][..], &[("A2A-Version", "0.3")][..]] {
+        let (status, _, body) = rpc_with(server.addr, v0_3_send, headers).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            serde_json::from_str::<Value>(&body).unwrap(),
+            refusal("message/send", "0.2/0.3")
+        );
+    }
+    let v0_1_send = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"t-1","message":{"role":"user","parts":[{"type":"text","text":"hi"}]}}}"#;
+    // 0.1 peers read the version error in 0.1's codes (-32600, the reason in `data`).
+    let (_, _, body) = rpc_with(server.addr, v0_1_send, &[]).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message":
+            "tasks/send is a method of A2A 0.1, which this endpoint does not serve; it serves \
+             A2A 1.0 (send `A2A-Version: 1.0` with the 1.0 method names)",
+            "data": {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "domain": "a2a-protocol.org", "reason": "VERSION_NOT_SUPPORTED"}}})
+    );
+    let (_, _, body) = rpc_with(
+        server.addr,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t-1"}}"#,
+        &[],
+    )
+    .await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        refusal("tasks/get", "0.2/0.3")
+    );
+    // The 1.0 method still answers.
+    let (_, _, body) = rpc_with(
+        server.addr,
+        r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t-1"}}"#,
+        &[("A2A-Version", "1.0")],
+    )
+    .await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
+        -32001
+    );
+    // REST 0.3 under /v1 (no A2A-Version): a 1.0 route of tenant `v1`, refused for its version.
+    let request = http::Request::post("/v1/message:send")
+        .header("host", "t")
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from_static(
+            br#"{"message":{"messageId":"m","role":"user","parts":[{"text":"hi"}]}}"#,
+        )))
+        .unwrap();
+    let response = send(server.addr, request).await;
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&body).unwrap()["error"]["details"][0]["reason"],
+        "VERSION_NOT_SUPPORTED"
+    );
+    // The 0.2 extended card is not served beside the endpoint.
+    let (status, _) = get(server.addr, "/agent/authenticatedExtendedCard", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // 1.0 and 0.3: the 0.3 fields, not 0.1's; 0.1's methods refused.
+    let with_0_3 = A2aService::builder(scripted_agent(Arc::new(Semaphore::new(10))), plain())
+        .public_url("https://weather.example")
+        .versions(Versions::parse(["1.0", "0.3"]).unwrap())
+        .build();
+    let server = start(with_0_3).await;
+    let (_, body) = get(server.addr, "/.well-known/agent-card.json", &[]).await;
+    let document: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(document["protocolVersion"], "0.3.0");
+    assert_eq!(document["supportedInterfaces"].as_array().unwrap().len(), 4);
+    assert_eq!(document.get("authentication"), None);
+    let (_, _, body) = rpc_with(server.addr, v0_1_send, &[]).await;
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message":
+            "tasks/send is a method of A2A 0.1, which this endpoint does not serve; it serves \
+             A2A 1.0, 0.3 (send `A2A-Version: 1.0` with the 1.0 method names)",
+            "data": {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "domain": "a2a-protocol.org", "reason": "VERSION_NOT_SUPPORTED"}}})
+    );
+}

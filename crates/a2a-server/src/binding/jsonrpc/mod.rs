@@ -42,6 +42,7 @@ pub(crate) use v0_3::{
 };
 
 use crate::binding::{Framing, sse_response};
+use crate::card::Versions;
 use crate::common::Settings;
 use crate::common::body::{A2aBody, read_body};
 use crate::common::head::{self, RequestedVersion};
@@ -171,6 +172,8 @@ pub(crate) struct RpcContext {
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
     versions: Vec<Arc<dyn Codec>>,
+    /// Which of them are served: a call of another is refused with -32009.
+    served: Versions,
     /// The flat dialect, and the tasks it started.
     flat: Arc<dyn Codec>,
     flat_tasks: Arc<flat::FlatTasks>,
@@ -195,12 +198,14 @@ impl std::fmt::Debug for JsonRpcBinding {
 type Routed<'a> = Option<(&'a Arc<dyn Codec>, Incoming, RpcContext)>;
 
 impl JsonRpcBinding {
-    /// The endpoint with every version the server speaks; the flat dialect remembers the
-    /// last `max_flat_tasks` tasks it started.
-    pub(crate) fn new(max_flat_tasks: usize) -> Self {
+    /// The endpoint with every version the server speaks, of which `served` are served (the
+    /// flat dialect with 0.3); the flat dialect remembers the last `max_flat_tasks` tasks it
+    /// started.
+    pub(crate) fn new(max_flat_tasks: usize, served: Versions) -> Self {
         let flat_tasks = Arc::new(flat::FlatTasks::new(max_flat_tasks));
         Self {
             versions: vec![Arc::new(v1::V1), Arc::new(v0_3::V0_3), Arc::new(v0_1::V0_1)],
+            served,
             flat: Arc::new(flat::Flat::new(flat_tasks.clone())),
             flat_tasks,
         }
@@ -228,7 +233,8 @@ impl JsonRpcBinding {
             return Some((fallback, incoming, cx.clone()));
         };
         let flat = &self.flat;
-        let chosen = if flat.operation(method).is_some()
+        let chosen = if self.served.serves(ProtocolVersion::V0_3)
+            && flat.operation(method).is_some()
             && flat::claims(&self.flat_tasks, method, &incoming)
         {
             flat.check_version(version)
@@ -250,6 +256,13 @@ impl JsonRpcBinding {
                 Some(_) => self.shared(method, &incoming, version, cx).await,
             }
         };
+        let chosen = chosen.and_then(|codec| {
+            if self.served.serves(codec.protocol_version()) {
+                Ok(codec)
+            } else {
+                Err((codec, self.unserved(method, codec.protocol_version())))
+            }
+        });
         let streams = single && matches!(incoming, Incoming::Request(_));
         let (codec, refused) = match chosen {
             // Here, a streaming method is in a batch (or a notification).
@@ -288,6 +301,15 @@ impl JsonRpcBinding {
 }
 
 impl JsonRpcBinding {
+    /// -32009 for a method of a version this endpoint does not serve.
+    fn unserved(&self, method: &str, version: ProtocolVersion) -> A2aError {
+        A2aError::version_not_supported(format!(
+            "{method} is a method of {version}, which this endpoint does not serve; it serves \
+             A2A {} (send `A2A-Version: 1.0` with the 1.0 method names)",
+            self.served.names().join(", ")
+        ))
+    }
+
     /// The version of a method several versions share: the one `A2A-Version` names,
     /// else the one the task (`params.id`) was created through: 0.1 for a task created through
     /// a 0.1 method, 0.3 for any other (and when there is no such task).

@@ -26,6 +26,7 @@ use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
 use crate::binding::{Framing, sse_response};
+use crate::card::Versions;
 use crate::common::Settings;
 use crate::common::body::{A2aBody, read_body};
 use crate::common::head::{self, RequestedVersion};
@@ -112,9 +113,13 @@ impl From<A2aError> for Refused {
 
 /// The route of a request, or the response refusing it in the shape of the version whose
 /// path it is (see [`Codec::resolve`]).
-pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Response<A2aBody>>> {
+pub(crate) fn resolve(
+    head: &http::request::Parts,
+    versions: Versions,
+) -> Result<Route, Box<http::Response<A2aBody>>> {
     let (codec, resolved) = CODECS
         .into_iter()
+        .filter(|codec| versions.serves(codec.protocol_version()))
         .find_map(|codec| Some((codec, codec.resolve(head)?)))
         .unwrap_or((&v1::V1, Err(A2aError::method_not_found("no route").into())));
     resolved.map_err(|refused| {
@@ -288,7 +293,8 @@ pub(super) mod testing {
             request = request.header(*name, *value);
         }
         let head = request.body(()).unwrap().into_parts().0;
-        let route = resolve(&head).unwrap_or_else(|_| panic!("{method} {path_and_query}"));
+        let route = resolve(&head, crate::card::Versions::all())
+            .unwrap_or_else(|_| panic!("{method} {path_and_query}"));
         let codec = codec(route.protocol_version);
         let query = Query::parse(head.uri.query()).unwrap();
         let call = codec

@@ -343,7 +343,7 @@ mod tests {
             .unwrap()
             .into_parts()
             .0;
-        super::super::resolve(&head).unwrap()
+        super::super::resolve(&head, crate::card::Versions::all()).unwrap()
     }
 
     fn query(raw: &str) -> Query {
