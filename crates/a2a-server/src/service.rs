@@ -683,6 +683,7 @@ impl A2aService {
             &inner.handler,
             settings,
             &inner.streams,
+            inner.versions,
             route,
             head,
             body,

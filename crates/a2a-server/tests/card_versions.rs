@@ -299,3 +299,36 @@ async fn served_versions_are_a_choice() {
                 "domain": "a2a-protocol.org", "reason": "VERSION_NOT_SUPPORTED"}}})
     );
 }
+
+/// The A2A 1.1 draft is served only when chosen: its interfaces come after the 1.0 ones (a
+/// 1.0 client keeps picking 1.0), the older versions after them.
+#[tokio::test]
+async fn the_1_1_draft_is_opt_in() {
+    use a2a_server::card::Versions;
+
+    let with_1_1 = A2aService::builder(scripted_agent(Arc::new(Semaphore::new(10))), card())
+        .public_url("https://weather.example")
+        .versions(Versions::parse(["1.0", "1.1"]).unwrap())
+        .build();
+    let server = start(with_1_1).await;
+    let (_, body) = get(server.addr, "/.well-known/agent-card.json", &[]).await;
+    let document: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        document["supportedInterfaces"],
+        json!([
+            {"url": "https://weather.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "https://weather.example", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            {"url": "https://weather.example/", "protocolBinding": "JSONRPC", "protocolVersion": "1.1"},
+            {"url": "https://weather.example", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.1"}
+        ])
+    );
+    assert_eq!(document.get("protocolVersion"), None);
+    // The default serves no 1.1 interface.
+    let (_, body) = get(
+        start(service("/")).await.addr,
+        "/.well-known/agent-card.json",
+        &[],
+    )
+    .await;
+    assert!(!body.contains("\"1.1\""), "{body}");
+}

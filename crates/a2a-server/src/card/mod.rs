@@ -11,6 +11,7 @@ mod endpoint;
 #[cfg(feature = "signing")]
 mod signing;
 
+use a2a_types::protocol::generations::VERSION_1_1;
 use a2a_types::protocol::{
     ProtocolVersion, VERSION_0_1, VERSION_0_3, VERSION_1_0, VersionNumber, paths,
 };
@@ -129,7 +130,10 @@ impl InterfaceUrl {
 /// The protocol versions a service serves on its JSON-RPC and HTTP+JSON bindings (and its
 /// card announces): 1.0 always; 0.3 (with 0.2, and the flat dialect that shares 0.3's method
 /// names) and 0.1 by choice, both by default
-/// ([`ServiceBuilder::versions`](crate::ServiceBuilder::versions)).
+/// ([`ServiceBuilder::versions`](crate::ServiceBuilder::versions)); the A2A 1.1 draft (task
+/// generations, long-poll `GetTask`, `ifGenerationMatch`: `docs/versions.md`) only when
+/// chosen ([`with_v1_1`](Self::with_v1_1), or `1.1` among the names given to
+/// [`parse`](Self::parse)).
 ///
 /// A version left out is not in the card (with only 1.0 served, the card is a pure 1.0 card:
 /// no `url`, `preferredTransport`, `protocolVersion` nor `additionalInterfaces`), and its
@@ -144,17 +148,20 @@ impl InterfaceUrl {
 /// assert!(!only_1_0.serves(ProtocolVersion::V0_3));
 /// assert_eq!(Versions::parse(["1", "0.2"]).unwrap().names(), ["1.0", "0.3"]);
 /// assert_eq!(Versions::default().names(), ["1.0", "0.3", "0.1"]);
+/// assert_eq!(Versions::parse(["1.0", "1.1"]).unwrap(), Versions::v1_only().with_v1_1());
+/// assert_eq!(Versions::all().with_v1_1().names(), ["1.1", "1.0", "0.3", "0.1"]);
 /// assert_eq!(
 ///     Versions::parse(["0.3"]).unwrap_err().to_string(),
 ///     "A2A 1.0 is always served: name it beside the older versions (1.0, 0.3)"
 /// );
 /// assert_eq!(
 ///     Versions::parse(["1.0", "2.0"]).unwrap_err().to_string(),
-///     "A2A version `2.0` is not one this server can serve (1.0; 0.3 and 0.2; 0.1)"
+///     "A2A version `2.0` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Versions {
+    v1_1: bool,
     v0_3: bool,
     v0_1: bool,
 }
@@ -167,9 +174,10 @@ impl Default for Versions {
 }
 
 impl Versions {
-    /// Every version: 1.0, 0.3 (with 0.2), 0.1.
+    /// Every released version: 1.0, 0.3 (with 0.2), 0.1 (not the 1.1 draft).
     pub const fn all() -> Self {
         Self {
+            v1_1: false,
             v0_3: true,
             v0_1: true,
         }
@@ -178,6 +186,7 @@ impl Versions {
     /// 1.0 alone.
     pub const fn v1_only() -> Self {
         Self {
+            v1_1: false,
             v0_3: false,
             v0_1: false,
         }
@@ -192,6 +201,19 @@ impl Versions {
             _ => {}
         }
         self
+    }
+
+    /// These versions and the A2A 1.1 draft: a caller that sends `A2A-Version: 1.1` gets
+    /// the task generations, and the card lists the 1.1 interfaces (after the 1.0 ones).
+    #[must_use]
+    pub const fn with_v1_1(mut self) -> Self {
+        self.v1_1 = true;
+        self
+    }
+
+    /// Whether the A2A 1.1 draft is served.
+    pub const fn serves_v1_1(&self) -> bool {
+        self.v1_1
     }
 
     /// Whether `version` is served.
@@ -221,12 +243,15 @@ impl Versions {
             let number = VersionNumber::parse(name);
             match number.and_then(VersionNumber::protocol_version) {
                 Some(ProtocolVersion::V1) if number == Some(VersionNumber::new(1, 0)) => v1 = true,
+                Some(ProtocolVersion::V1) if number == Some(VersionNumber::new(1, 1)) => {
+                    versions = versions.with_v1_1();
+                }
                 Some(version @ (ProtocolVersion::V0_3 | ProtocolVersion::V0_1)) => {
                     versions = versions.with(version);
                 }
                 _ => {
                     return Err(InvalidVersions(format!(
-                        "A2A version `{}` is not one this server can serve (1.0; 0.3 and 0.2; 0.1)",
+                        "A2A version `{}` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)",
                         name.trim()
                     )));
                 }
@@ -244,6 +269,7 @@ impl Versions {
     /// The versions served, newest first, as a card's interfaces name them.
     pub fn names(&self) -> Vec<&'static str> {
         [
+            (VERSION_1_1, self.v1_1),
             (VERSION_1_0, true),
             (VERSION_0_3, self.v0_3),
             (VERSION_0_1, self.v0_1),
@@ -255,7 +281,11 @@ impl Versions {
 
     /// Whether a card interface's `version` is served.
     pub(crate) fn serves_name(&self, version: &str) -> bool {
-        VersionNumber::parse(version)
+        let number = VersionNumber::parse(version);
+        if number == Some(VersionNumber::new(1, 1)) {
+            return self.v1_1;
+        }
+        number
             .and_then(VersionNumber::protocol_version)
             .is_some_and(|v| self.serves(v))
     }
@@ -282,15 +312,22 @@ pub(crate) struct Served {
     pub(crate) versions: Vec<&'static str>,
 }
 
-/// The interfaces the card lists first, in the order of preference: the newest version of
-/// each binding the service serves (in the order of `served`), then `added` (bindings served
-/// beside it, such as gRPC), then the older versions, newest first.
+/// The interfaces the card lists first, in the order of preference: 1.0 of each binding the
+/// service serves (in the order of `served`), then `added` (bindings served beside it, such
+/// as gRPC), then the other versions, newest first (the 1.1 draft, which only a client that
+/// opts in looks for, then the older ones).
 pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interface> {
     let mut versions: Vec<&str> = served
         .iter()
         .flat_map(|s| s.versions.iter().copied())
         .collect();
-    versions.sort_by_key(|v| std::cmp::Reverse(VersionNumber::parse(v)));
+    versions.sort_by_key(|v| {
+        let number = VersionNumber::parse(v);
+        (
+            number != Some(VersionNumber::new(1, 0)),
+            std::cmp::Reverse(number),
+        )
+    });
     versions.dedup();
     let mut added = Some(added);
     let mut out = Vec::new();

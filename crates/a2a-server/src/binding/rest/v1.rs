@@ -19,11 +19,24 @@ use super::{Codec, Query, Refused, Route, bad_param, percent_decode};
 use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 
-/// The 1.0 version of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
-/// `google.rpc.Status` errors, as `application/a2a+json`.
-pub(super) struct V1;
+/// The 1.x versions of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
+/// `google.rpc.Status` errors, as `application/a2a+json`; 1.0, and the 1.1 draft (1.0 with the
+/// task generations, `?currentGeneration=N` on `GET /tasks/{id}`).
+pub(super) struct V1 {
+    /// 1.1: the generations are read and written.
+    generations: bool,
+}
+
+/// 1.0.
+pub(super) const V1_0: V1 = V1 { generations: false };
+/// The 1.1 draft.
+pub(super) const V1_1: V1 = V1 { generations: true };
 
 impl Codec for V1 {
+    fn generations(&self) -> bool {
+        self.generations
+    }
+
     fn protocol_version(&self) -> ProtocolVersion {
         ProtocolVersion::V1
     }
@@ -166,6 +179,7 @@ fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
         Operation::GetTask => {
             let mut req = GetTaskRequest::new(task_id(String::new())?);
             req.history_length = query.int("historyLength", 0..=i32::MAX)?;
+            req.current_generation = query.int64("currentGeneration")?;
             req.tenant = tenant(None)?;
             Request::GetTask(req).into()
         }
@@ -331,7 +345,7 @@ mod tests {
     #[test]
     fn every_reply_is_its_proto_json() {
         let written: Vec<serde_json::Value> =
-            replies().into_iter().map(|r| encoded(&V1, r)).collect();
+            replies().into_iter().map(|r| encoded(&V1_0, r)).collect();
         assert_eq!(written, replies_json());
     }
 
