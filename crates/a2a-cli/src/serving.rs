@@ -8,10 +8,11 @@ use crate::request_log::Logged;
 /// `--a2a-version` of the commands that serve: the protocol versions served.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub(crate) struct VersionArgs {
-    /// A protocol version to serve on JSON-RPC and HTTP+JSON: 1.0, 0.3 (also 0.2), 0.1;
-    /// repeatable (`--a2a-version 1.0 --a2a-version 0.3`). 1.0 is always among them. Default:
-    /// every one. A version left out is not on the card (with 1.0 alone, a pure 1.0 card) and
-    /// its methods are answered with VersionNotSupportedError.
+    /// A protocol version to serve on JSON-RPC and HTTP+JSON: 1.0, 0.3 (also 0.2), 0.1, and
+    /// 1.1 (the unreleased draft: task generations, long-poll GetTask; only when named);
+    /// repeatable (`--a2a-version 1.0 --a2a-version 1.1`). 1.0 is always among them. Default:
+    /// 1.0, 0.3, 0.1. A version left out is not on the card (with 1.0 alone, a pure 1.0 card)
+    /// and its methods are answered with VersionNotSupportedError.
     #[arg(long = "a2a-version", value_name = "VERSION")]
     pub(crate) versions: Vec<String>,
 }
@@ -24,7 +25,7 @@ impl VersionArgs {
         }
         a2a_server::card::Versions::parse(&self.versions).map_err(|err| {
             CliError::usage(err.to_string())
-                .hint("pass --a2a-version 1.0, and 0.3 (or 0.2) or 0.1 for older clients")
+                .hint("pass --a2a-version 1.0, and 0.3 (or 0.2) or 0.1 for older clients, 1.1 for the draft")
         })
     }
 }
@@ -137,6 +138,10 @@ mod version_tests {
         assert_eq!(served(&[]).unwrap(), ["1.0", "0.3", "0.1"]);
         assert_eq!(served(&["--a2a-version", "1.0"]).unwrap(), ["1.0"]);
         assert_eq!(
+            served(&["--a2a-version", "1.0", "--a2a-version", "1.1"]).unwrap(),
+            ["1.1", "1.0"]
+        );
+        assert_eq!(
             served(&["--a2a-version", "1.0", "--a2a-version", "0.2"]).unwrap(),
             ["1.0", "0.3"]
         );
@@ -146,7 +151,7 @@ mod version_tests {
         );
         assert_eq!(
             served(&["--a2a-version", "1.0", "--a2a-version", "0.4"]).unwrap_err(),
-            "A2A version `0.4` is not one this server can serve (1.0; 0.3 and 0.2; 0.1)"
+            "A2A version `0.4` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)"
         );
     }
 }

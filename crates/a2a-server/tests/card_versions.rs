@@ -323,6 +323,30 @@ async fn the_1_1_draft_is_opt_in() {
         ])
     );
     assert_eq!(document.get("protocolVersion"), None);
+
+    // A 1.1 caller reads the generations: 1 at creation, +1 per event (working, the artifact,
+    // completed); a 1.0 caller the same task without them, as 1.0 writes it.
+    let send = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"echo me"}]}}}"#;
+    let (_, _, body) = common::rpc_with(server.addr, send, &[("A2A-Version", "1.1")]).await;
+    let sent: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(sent["result"]["task"]["generation"], "4", "{body}");
+    assert_eq!(
+        sent["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    let id = sent["result"]["task"]["id"].as_str().unwrap().to_owned();
+    let get_task = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{{"id":"{id}","historyLength":0,"currentGeneration":"1"}}}}"#
+    );
+    let (_, _, v1_1) = common::rpc_with(server.addr, &get_task, &[("A2A-Version", "1.1")]).await;
+    let (_, _, v1_0) = common::rpc_with(server.addr, &get_task, &[("A2A-Version", "1.0")]).await;
+    let v1_1: Value = serde_json::from_str(&v1_1).unwrap();
+    let mut v1_0: Value = serde_json::from_str(&v1_0).unwrap();
+    assert_eq!(v1_1["result"]["generation"], "4");
+    assert_eq!(v1_0["result"].get("generation"), None, "{v1_0}");
+    v1_0["result"]["generation"] = json!("4");
+    assert_eq!(v1_0, v1_1, "the same task, but for the generation");
+
     // The default serves no 1.1 interface.
     let (_, body) = get(
         start(service("/")).await.addr,
