@@ -131,7 +131,7 @@ impl InterfaceUrl {
 /// card announces): 1.0 always; 0.3 (with 0.2, and the flat dialect that shares 0.3's method
 /// names) and 0.1 by choice, both by default
 /// ([`ServiceBuilder::versions`](crate::ServiceBuilder::versions)); the A2A 1.1 draft (task
-/// generations, long-poll `GetTask`, `ifGenerationMatch`: `docs/versions.md`) only when
+/// generations: `docs/versions.md`) only when
 /// chosen ([`with_v1_1`](Self::with_v1_1), or `1.1` among the names given to
 /// [`parse`](Self::parse)).
 ///
