@@ -356,3 +356,85 @@ async fn the_1_1_draft_is_opt_in() {
     .await;
     assert!(!body.contains("\"1.1\""), "{body}");
 }
+
+/// Long-poll `GetTask` (A2A 1.1 `currentGeneration`): at once when the task is past it; held
+/// until the task changes (a cancel, here); answered as it is on the timeout; and bounded.
+#[tokio::test]
+async fn long_polls_wait_for_a_change_time_out_and_are_bounded() {
+    use a2a_server::HandlerConfig;
+    use a2a_server::card::Versions;
+    use common::rpc_with;
+
+    let v1_1 = [("A2A-Version", "1.1")];
+    let serve = |config: HandlerConfig| {
+        let service = A2aService::builder(scripted_agent(Arc::new(Semaphore::new(10))), card())
+            .versions(Versions::all().with_v1_1())
+            .handler_config(config)
+            .build();
+        start(service)
+    };
+    let call = |addr, body: String| async move {
+        let (status, _, body) = rpc_with(addr, &body, &v1_1).await;
+        (status, serde_json::from_str::<Value>(&body).unwrap())
+    };
+    let get = |id: &str, seen: i64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{{"id":"{id}","historyLength":0,"currentGeneration":"{seen}"}}}}"#
+        )
+    };
+    let wait = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"wait"}]},"configuration":{"returnImmediately":true}}}"#;
+
+    let server = serve(HandlerConfig::default().with_max_long_polls(1)).await;
+    let addr = server.addr;
+    let (_, sent) = call(addr, wait.to_owned()).await;
+    let id = sent["result"]["task"]["id"].as_str().unwrap().to_owned();
+    // The task is at generation 2 (created, working) once its agent runs.
+    let mut at = 0;
+    while at < 2 {
+        let (_, got) = call(addr, get(&id, 0)).await;
+        at = got["result"]["generation"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+    }
+    assert_eq!(at, 2);
+    // Past the generation asked: at once.
+    let (_, got) = call(addr, get(&id, 1)).await;
+    assert_eq!(got["result"]["generation"], "2");
+    // Two polls at generation 2 with room for one: one is held, the other refused.
+    let first = tokio::spawn(call(addr, get(&id, 2)));
+    let second = tokio::spawn(call(addr, get(&id, 2)));
+    let (done, held) = match futures_util::future::select(first, second).await {
+        futures_util::future::Either::Left(pair) | futures_util::future::Either::Right(pair) => {
+            pair
+        }
+    };
+    let (status, refused) = done.unwrap();
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused["error"]["code"], -32603);
+    assert_eq!(
+        refused["error"]["message"],
+        "the server holds 1 long polls already (max_long_polls); poll again later"
+    );
+    // The held poll answers once the task changes: canceled, generation 3.
+    let cancel =
+        format!(r#"{{"jsonrpc":"2.0","id":3,"method":"CancelTask","params":{{"id":"{id}"}}}}"#);
+    let (_, canceled) = call(addr, cancel).await;
+    assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
+    let (status, woken) = held.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(woken["result"]["generation"], "3");
+    assert_eq!(woken["result"]["status"]["state"], "TASK_STATE_CANCELED");
+
+    // On the timeout: the task as it is.
+    let server = serve(
+        HandlerConfig::default().with_long_poll_timeout(std::time::Duration::from_millis(50)),
+    )
+    .await;
+    let (_, sent) = call(server.addr, wait.to_owned()).await;
+    let id = sent["result"]["task"]["id"].as_str().unwrap().to_owned();
+    let (_, got) = call(server.addr, get(&id, 99)).await;
+    assert_eq!(got["result"]["id"], id.as_str());
+    assert_eq!(got["result"]["status"]["state"], "TASK_STATE_WORKING");
+}
