@@ -438,3 +438,75 @@ async fn long_polls_wait_for_a_change_time_out_and_are_bounded() {
     assert_eq!(got["result"]["id"], id.as_str());
     assert_eq!(got["result"]["status"]["state"], "TASK_STATE_WORKING");
 }
+
+/// A2A 1.1 `ifGenerationMatch`: a follow-up expecting another generation is refused with
+/// `TaskGenerationMismatchError` (-32010; HTTP 409 `ABORTED` on REST) naming both, and changes
+/// nothing; one expecting the task's generation goes on; a 1.0 caller's is ignored.
+#[tokio::test]
+async fn if_generation_match_refuses_a_stale_follow_up() {
+    use a2a_server::card::Versions;
+    use common::rpc_with;
+
+    let service = A2aService::builder(scripted_agent(Arc::new(Semaphore::new(10))), card())
+        .versions(Versions::all().with_v1_1())
+        .build();
+    let server = start(service).await;
+    let v1_1 = [("A2A-Version", "1.1")];
+    let ask = r#"{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"ask"}]}}}"#;
+    let (_, _, body) = rpc_with(server.addr, ask, &v1_1).await;
+    let asked: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        asked["result"]["task"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    assert_eq!(asked["result"]["task"]["generation"], "2");
+    let id = asked["result"]["task"]["id"].as_str().unwrap().to_owned();
+    let follow_up = |expected: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{{"message":{{"messageId":"m-{expected}","taskId":"{id}","role":"ROLE_USER","parts":[{{"text":"Paris"}}]}},"configuration":{{"ifGenerationMatch":"{expected}","returnImmediately":true}}}}}}"#
+        )
+    };
+    let (status, _, body) = rpc_with(server.addr, &follow_up("1"), &v1_1).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32010,
+            "message": "Task generation mismatch: expected 1 but current generation is 2",
+            "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": "TASK_GENERATION_MISMATCH", "domain": "a2a-protocol.org",
+                "metadata": {"taskId": id, "expectedGeneration": "1", "currentGeneration": "2"}}]}})
+    );
+    // REST: 409, google.rpc.Status ABORTED.
+    let body = follow_up("7");
+    let params = serde_json::from_str::<Value>(&body).unwrap()["params"].to_string();
+    let request = http::Request::post("/message:send")
+        .header("host", "t")
+        .header("content-type", "application/json")
+        .header("A2A-Version", "1.1")
+        .body(Full::new(Bytes::from(params.clone())))
+        .unwrap();
+    let response = send(server.addr, request).await;
+    assert_eq!(response.status(), StatusCode::CONFLICT);
+    let rest: Value =
+        serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(rest["error"]["code"], 409);
+    assert_eq!(rest["error"]["status"], "ABORTED");
+    assert_eq!(
+        rest["error"]["details"][0]["metadata"]["currentGeneration"],
+        "2"
+    );
+    // Nothing changed: the history has the first message only.
+    let get = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"GetTask","params":{{"id":"{id}"}}}}"#);
+    let (_, _, body) = rpc_with(server.addr, &get, &v1_1).await;
+    let task: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(task["result"]["generation"], "2");
+    assert_eq!(
+        task["result"]["history"].as_array().unwrap().len(),
+        2,
+        "{task}"
+    );
+    // A 1.0 caller's ifGenerationMatch is not 1.0's: ignored (the follow-up goes on).
+    let (_, _, body) = rpc_with(server.addr, &follow_up("1"), &[("A2A-Version", "1.0")]).await;
+    let went_on: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(went_on["result"]["task"]["id"], id.as_str(), "{went_on}");
+}
