@@ -354,6 +354,7 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
     // First of all, before anything is compiled: are the spec files there?
     let spec_dir = SpecDir::locate(&workspace.root)?;
     postgres_preflight(std::env::var("A2A_TEST_POSTGRES_URL").ok().as_deref())?;
+    nats_preflight()?;
     options.progress = !options.verbose && std::io::stdout().is_terminal();
     options.incremental_off = incremental_off(
         std::env::var("CI").ok().as_deref(),
@@ -433,6 +434,35 @@ fn postgres_preflight(url: Option<&str>) -> Result<(), String> {
         }
     }
     Err(unreachable(last))
+}
+
+/// The `nats-server` binary the a2a-store-nats and replica tests start (their own, on a free
+/// port): installed from Debian (`apt-get install nats-server`) when missing and apt-get is
+/// there, else one line saying so.
+fn nats_preflight() -> Result<(), String> {
+    let present = || {
+        Command::new("nats-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if present() {
+        return Ok(());
+    }
+    eprintln!("nats-server is missing: apt-get install -y nats-server");
+    let _ = Command::new("apt-get")
+        .args(["install", "-y", "-q", "nats-server"])
+        .status();
+    if present() {
+        return Ok(());
+    }
+    Err(
+        "nats-server is not installed and apt-get could not install it; the a2a-store-nats and \
+         a2a-cli replica tests need it: install nats-server (Debian: apt-get install nats-server)"
+            .to_owned(),
+    )
 }
 
 /// The folder of the step logs: `xtask/ci/` under the target directory.

@@ -12,6 +12,8 @@
 //! 4. Runs each client's scenario script against each agent, once per binding ([`CELLS`]). A
 //!    script prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario that
 //!    client cannot express) per scenario.
+//!    Then `a2a inspect` in a browser against the Python SDK agent (the ignored test of
+//!    `crates/a2a-cli/tests/inspect.rs`).
 //! 5. Prints the matrix (one table per binding), writes `interop/report.md` (under the target
 //!    directory), and fails on any failure, on a known divergence ([`KNOWN`]) that no longer
 //!    fails, and on a cell that printed nothing.
@@ -329,6 +331,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
 
     let push_failures = run_push(&paths, &built);
     let signing_failures = run_card_signing(&paths, &built);
+    let inspect_failures = run_inspect(&paths);
 
     // Matrix columns in CELLS order (the cells ran grouped by agent, agents side by side).
     results.sort_by_key(|r| {
@@ -339,6 +342,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     let mut report = Report::new(&results);
     report.failures.extend(push_failures);
     report.failures.extend(signing_failures);
+    report.failures.extend(inspect_failures);
     eprintln!("\n{}", report.text_matrix());
     if report.failures.is_empty()
         && let Err(stale) = check_doc(&paths, &report.table())
@@ -798,6 +802,35 @@ fn run_card_signing(paths: &Paths<'_>, built: &Built) -> Vec<String> {
         "tests/interop/python/card_signing.py",
         built.cli.as_os_str(),
     )
+}
+
+/// `a2a inspect` in a browser against the Python SDK agent: the ignored test of
+/// `crates/a2a-cli/tests/inspect.rs`, given the venv's python. The same `--workspace
+/// --all-features` build as the test step's, so nothing is compiled again.
+fn run_inspect(paths: &Paths<'_>) -> Vec<String> {
+    eprintln!("\n==> interop: `a2a inspect` in a browser against the python SDK agent");
+    let log_path = paths.work.join("logs").join("inspect.log");
+    let stderr = fs::File::create(&log_path).map_or_else(|_| Stdio::null(), Stdio::from);
+    let mut command = paths.workspace.cargo_command();
+    command
+        .args(["test", "--workspace", "--all-features", "--locked"])
+        .args(["--test", "inspect", "--", "--ignored"])
+        .env("A2A_INTEROP_PYTHON", &paths.venv_python)
+        .stderr(stderr);
+    match run_capture(&mut command, BUILD_TIMEOUT, "the inspector's browser test") {
+        Ok(captured) if captured.status.success() => {
+            eprintln!("    PASS inspect_python_sdk_agent");
+            Vec::new()
+        }
+        Ok(captured) => vec![format!(
+            "[inspect] the browser test against the python SDK agent failed ({}; cargo's \
+             output in {}):\n{}",
+            captured.status,
+            log_path.display(),
+            captured.stdout
+        )],
+        Err(err) => vec![format!("[inspect] {err}")],
+    }
 }
 
 /// Runs one of the Python scenario scripts (`script`, under the root) with `arg`, its stderr in

@@ -172,7 +172,9 @@ mod tests {
                 "a2a-client",
                 "a2a-store-sql",
                 "a2a-grpc",
-                "a2a-otel"
+                "a2a-acts",
+                "a2a-otel",
+                "a2a-store-nats"
             ]
         );
     }

@@ -27,6 +27,7 @@ pub mod alloc_stats;
 pub mod process;
 pub mod procfs;
 pub mod scale;
+pub mod scale_out;
 pub mod server;
 pub mod soak;
 pub mod wire;

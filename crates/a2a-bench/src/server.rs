@@ -28,7 +28,13 @@
 //! additions for the SSE phases: the text `stream N` emits `N` artifact chunks between working
 //! and completed (`paced N` the same, yielding to the runtime after each chunk, as an agent
 //! relaying a model's tokens does), `hold` keeps the task working until it is cancelled, and
-//! `ask` leaves the task waiting for input.
+//! `ask` leaves the task waiting for input; `stamped N` (for `cargo xtask bench --scale-out`)
+//! waits 300 ms, then emits `N` chunks 10 ms apart, each the wall-clock time of its emission
+//! in microseconds since the epoch ([`wire::stamped_command`]).
+//!
+//! `--store URL` (with `--store-schema NAME`) keeps the tasks in PostgreSQL (shared by the
+//! replicas `--scale-out` starts), and `--events nats://...` carries their events over NATS
+//! JetStream (`a2a-store-nats`), as `a2a serve --store ... --events ...` does.
 
 use crate::wire;
 use a2a_grpc::server::{GrpcInterface as _, SharedPort};
@@ -44,7 +50,20 @@ impl Agent for Bench {
     async fn execute(&self, ctx: RequestContext, sink: EventSink) -> Result<(), AgentError> {
         let text = ctx.text();
         let paced = wire::parse_paced_command(&text);
-        if let Some(n) = wire::parse_stream_command(&text).or(paced) {
+        if let Some(n) = wire::parse_stamped_command(&text) {
+            sink.working(None).await?;
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            for i in 0..n {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_micros();
+                let chunk = Artifact::new(wire::STREAM_ARTIFACT, vec![Part::text(now.to_string())]);
+                sink.artifact_chunk(chunk, i > 0, i + 1 == n).await?;
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            sink.complete(None).await?;
+        } else if let Some(n) = wire::parse_stream_command(&text).or(paced) {
             sink.working(None).await?;
             for i in 0..n {
                 let chunk =
@@ -125,12 +144,19 @@ pub async fn run(args: &[String]) -> Result<(), String> {
     if grpc {
         builder = builder.grpc_interface(InterfaceUrl::Authority);
     }
-    let service = builder
-        .store(InMemoryTaskStore::with_retention(
+    let store: String = crate::flag(&flags, "store", String::new())?;
+    let builder = if store.is_empty() {
+        builder.store(InMemoryTaskStore::with_retention(
             defaults
                 .with_max_tasks(max_tasks)
                 .with_max_total_bytes(max_total_bytes),
         ))
+    } else {
+        let schema: String = crate::flag(&flags, "store-schema", String::new())?;
+        let events: String = crate::flag(&flags, "events", String::new())?;
+        replicated(builder, &store, &schema, &events).await?
+    };
+    let service = builder
         .limits(Limits::default().with_max_streams(max_streams))
         .build();
     match crate::flag(&flags, "serve", "auto".to_owned())?.as_str() {
@@ -216,6 +242,31 @@ async fn soak_service(
                 .with_interrupted_ttl(Some(preset::INTERRUPTED_TTL)),
         )
         .build())
+}
+
+/// A store shared by replicas: PostgreSQL at `url` in `schema`, its events over NATS at
+/// `events` when given (`a2a-store-nats`), as `a2a serve --store ... --events ...` builds it.
+async fn replicated(
+    builder: a2a_server::ServiceBuilder,
+    url: &str,
+    schema: &str,
+    events: &str,
+) -> Result<a2a_server::ServiceBuilder, String> {
+    let mut config = a2a_store_sql::SqlConfig::new(url).with_log_notify(events.is_empty());
+    if !schema.is_empty() {
+        config = config.with_schema(schema);
+    }
+    let sql = a2a_store_sql::SqlStore::connect(config)
+        .await
+        .map_err(|e| format!("--store: {e}"))?;
+    let builder = builder.handler_config(HandlerConfig::default().with_shared_store(true));
+    if events.is_empty() {
+        return Ok(builder.store(sql));
+    }
+    let store = a2a_store_nats::NatsEvents::connect(sql, a2a_store_nats::NatsConfig::new(events))
+        .await
+        .map_err(|e| format!("--events: {e}"))?;
+    Ok(builder.store(store))
 }
 
 /// The connection limits of the soak.

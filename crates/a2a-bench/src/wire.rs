@@ -36,6 +36,17 @@ pub fn parse_paced_command(text: &str) -> Option<usize> {
     text.strip_prefix("paced ")?.trim().parse().ok()
 }
 
+/// The text that makes the bench agent emit `n` chunks 10 ms apart, each its emission time
+/// (microseconds since the epoch), after 300 ms: the cross-replica fan-out latency.
+pub fn stamped_command(n: usize) -> String {
+    format!("stamped {n}")
+}
+
+/// The `n` of [`stamped_command`], if `text` is one.
+pub fn parse_stamped_command(text: &str) -> Option<usize> {
+    text.strip_prefix("stamped ")?.trim().parse().ok()
+}
+
 /// The text of artifact chunk `i`: `"chunk 0042 "`.
 pub fn chunk_text(i: usize) -> String {
     format!("chunk {i:04} ")

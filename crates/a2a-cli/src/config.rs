@@ -91,10 +91,14 @@ fn explicit_config(args: &[OsString]) -> Option<PathBuf> {
         if text == "--" {
             break;
         }
-        if text == "--config" {
+        // `--env-file` is the next revision's spelling of `--config`.
+        if text == "--config" || text == "--env-file" {
             return iter.next().map(PathBuf::from);
         }
-        if let Some(value) = text.strip_prefix("--config=") {
+        if let Some(value) = text
+            .strip_prefix("--config=")
+            .or_else(|| text.strip_prefix("--env-file="))
+        {
             return Some(PathBuf::from(value));
         }
     }

@@ -408,6 +408,17 @@ pub(crate) enum Trust {
 
 /// Resolves the card and builds a client for it, with the credentials its schemes take.
 pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<Agent, CliError> {
+    connect_with(opts, diag, trust, None).await
+}
+
+/// [`connect`], with `capture` added after every other interceptor (so that it sees the
+/// requests as they leave): `a2a inspect`'s wire view.
+pub(crate) async fn connect_with(
+    opts: &Common,
+    diag: &Diag,
+    trust: Trust,
+    capture: Option<std::sync::Arc<dyn a2a_client::Interceptor>>,
+) -> Result<Agent, CliError> {
     let card = resolve(opts, diag).await?;
     let reference = opts.agent_card.clone().unwrap_or_default();
     let mut builder = builder(opts, diag)?;
@@ -431,7 +442,10 @@ pub(crate) async fn connect(opts: &Common, diag: &Diag, trust: Trust) -> Result<
         }
         builder = builder.interceptor(credentials);
     }
-    let builder = logged(builder, diag);
+    let mut builder = logged(builder, diag);
+    if let Some(capture) = capture {
+        builder = builder.interceptor(capture);
+    }
     let built = match &card.url {
         Some(url) => builder.from_card_at(card.card.clone(), url),
         None => builder.from_card(card.card.clone()),

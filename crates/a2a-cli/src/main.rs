@@ -11,6 +11,7 @@
 //! a2a tools 127.0.0.1:7420 --format mcp          # its skills as LLM tool descriptors
 //! a2a mcp 127.0.0.1:7420                         # those tools served to an MCP client (stdio)
 //! a2a mock [SCRIPT]                              # a scripted agent (the demo agent without one)
+//! a2a inspect -a 127.0.0.1:7420 [--open]          # a web inspector in the browser
 //! ```
 //!
 //! Every command has `--help`, which shows each option's default and `A2ACLI_*` variable.
@@ -51,7 +52,7 @@ use crate::commands::conformance::ConformanceArgs;
 use crate::commands::send::SendArgs;
 use crate::commands::task::TaskCommand;
 use crate::commands::{
-    auth, card, chat, completion, conformance, mcp, mock, send, serve, task, tools,
+    auth, card, chat, completion, conformance, inspect, mcp, mock, send, serve, task, tools,
 };
 use crate::diag::Diag;
 use crate::error::{CliError, Code};
@@ -162,7 +163,7 @@ enum Command {
     /// Serve a scripted mock agent (the built-in demo agent without SCRIPT): the
     /// specification's demo-server.
     #[command(
-        visible_alias = "demo-server",
+        visible_aliases = ["demo-server", "server"],
         long_about = "Serve a scripted mock agent over A2A JSON-RPC and HTTP+JSON (1.0, 0.3 \
             and 0.1) and gRPC, all on one port, until interrupted; --no-grpc leaves gRPC out.\n\n\
             SCRIPT is a JSON or YAML file (docs/mock.md): the agent's card, rules that match a \
@@ -176,6 +177,9 @@ enum Command {
             logged on stderr as with `a2a serve` (-q, -v)."
     )]
     Mock(mock::MockArgs),
+    /// A web inspector of agents in the browser: card, chat, timeline, wire, tasks, push
+    /// (docs/inspect.md); prints the URL to open (with its token).
+    Inspect(inspect::InspectArgs),
 }
 
 /// The command tree, with the `-v/--version` flag the specification spells.
@@ -283,6 +287,7 @@ impl Command {
             Command::Conformance(args) => &args.common,
             Command::Tools(args) => &args.common,
             Command::Mcp(args) => &args.common,
+            Command::Inspect(args) => &args.common,
             Command::Completion(_) | Command::Serve(_) | Command::Mock(_) => {
                 return None;
             }
@@ -337,6 +342,7 @@ async fn run(
         Command::Mcp(args) => mcp::run(&args, diag).await,
         Command::Serve(args) => serve::run(args, diag).await,
         Command::Mock(args) => mock::run(&args).await,
+        Command::Inspect(args) => inspect::run(&args, diag).await,
     }
 }
 

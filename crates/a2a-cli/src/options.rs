@@ -155,8 +155,9 @@ pub(crate) struct Common {
     pub(crate) ca_cert: Option<PathBuf>,
 
     /// Read settings from this `.env` file instead of the nearest `.env` of the working
-    /// directory or its parents (the environment still wins over it).
-    #[arg(long, value_name = "PATH")]
+    /// directory or its parents (the environment still wins over it). Also spelled
+    /// `--env-file` (the specification's next revision).
+    #[arg(long, visible_alias = "env-file", value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
 }
 

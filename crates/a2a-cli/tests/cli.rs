@@ -854,3 +854,221 @@ fn mock_logs_each_call_and_each_failed_task() {
         "{lines:?}"
     );
 }
+
+/// The A2A spec files' ACTS folder: `$A2A_SPEC_DIR/acts` (which `cargo xtask ci` sets), else
+/// `../shared/spec/acts` beside the workspace.
+fn acts_dir() -> std::path::PathBuf {
+    let spec = std::env::var_os("A2A_SPEC_DIR")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec")
+        });
+    let acts = spec.join("acts");
+    assert!(
+        acts.join("suite.acts.yaml").is_file(),
+        "the ACTS files are not at {}: set A2A_SPEC_DIR to the spec folder (docs/conformance.md)",
+        acts.display()
+    );
+    acts
+}
+
+/// The whole ACTS suite against `a2a mock --acts` on JSON-RPC, HTTP+JSON and gRPC: every MUST
+/// test passes or is a known failure of tests/acts-known-failures.yaml (with the spec section
+/// that contradicts it), none of those passes unnoticed, and the JUnit file says the same.
+#[test]
+fn the_acts_suite_against_the_acts_mock_on_three_bindings() {
+    let acts = acts_dir();
+    let mock = support::Mock::start(&["--acts"]);
+    let dir = TempDir::new();
+    let junit = dir.path().join("acts.xml");
+    let known = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/acts-known-failures.yaml"
+    );
+    let run = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        acts.to_str().unwrap(),
+        "--expect-fail",
+        known,
+        "--junit",
+        junit.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        run.code, 0,
+        "stderr: {}\nstdout: {}",
+        run.stderr, run.stdout
+    );
+    let report = run.json();
+    assert_eq!(report["conformant"], true);
+    assert_eq!(report["level"], "must");
+    let results = report["results"].as_array().unwrap();
+    let mut bindings: Vec<&str> = results
+        .iter()
+        .map(|r| r["binding"].as_str().unwrap())
+        .collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    assert_eq!(bindings, ["grpc", "jsonrpc", "rest"]);
+    for binding in ["grpc", "jsonrpc", "rest"] {
+        let must = &report["summary"][binding]["must"];
+        assert_eq!(must["fail"], 0, "{binding}: {must}");
+        assert_eq!(must["xpass"], 0, "{binding}: {must}");
+        assert!(must["pass"].as_u64().unwrap() >= 30, "{binding}: {must}");
+    }
+    // Not one failure at any level: what fails is listed, and what is listed fails.
+    let unexpected: Vec<String> = results
+        .iter()
+        .filter(|r| r["outcome"] == "fail" || r["outcome"] == "xpass")
+        .map(|r| format!("{} [{}]: {}", r["id"], r["binding"], r["message"]))
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+    // A known failure carries its reason and the contradicting section.
+    let xfail = results
+        .iter()
+        .find(|r| r["id"] == "REST-PD-001" && r["binding"] == "rest")
+        .unwrap();
+    assert_eq!(xfail["outcome"], "xfail");
+    assert!(
+        xfail["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("known failure: the test expects RFC 9457 problem details"),
+        "{xfail}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ACTS\">\n  <testsuite name=\"grpc\" tests=\""), "{xml}");
+    assert!(!xml.contains("<failure"), "{xml}");
+}
+
+/// `conformance --suite`: a failing MUST test is exit 1 (with the text report and the first
+/// mismatch), a suite that cannot be read is a usage error (2), an agent that cannot be reached
+/// is 3.
+#[test]
+fn acts_exit_statuses() {
+    let mock = support::Mock::start(&["--acts", "--no-grpc"]);
+    let dir = TempDir::new();
+    let suite = dir.file(
+        "one.acts.yaml",
+        br#"acts_version: "1.0"
+spec_version: "1.0"
+suites:
+  - id: s
+    name: one
+    tests:
+      - id: T-001
+        name: "a completed task"
+        level: must
+        transport: [jsonrpc]
+        steps:
+          - id: send
+            operation: send_message
+            params:
+              message:
+                parts:
+                  - text: "tck-complete-task hi"
+            capture:
+              taskId: task.id
+            expect:
+              body:
+                task:
+                  status:
+                    state: TASK_STATE_FAILED
+"#,
+    );
+    let failed = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        suite.to_str().unwrap(),
+    ]);
+    assert_eq!(failed.code, 1, "{}", failed.stderr);
+    assert_eq!(
+        failed.stdout.lines().next().unwrap(),
+        "FAIL  T-001 [jsonrpc] a completed task -- step `send`: $.task.status.state: not equal; \
+         expected \"TASK_STATE_FAILED\", got \"TASK_STATE_COMPLETED\""
+    );
+    assert!(
+        failed
+            .stdout
+            .contains("MUST   jsonrpc 0/1 passed (1 failed, 0 skipped, 0 xfail, 0 xpass)"),
+        "{}",
+        failed.stdout
+    );
+    assert_eq!(
+        failed.stderr,
+        "warning: 1 test(s) at level must or stricter failed: the agent is not conformant\n"
+    );
+    let missing = dir.path().join("nowhere");
+    let usage = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(usage.code, 2, "{}", usage.stderr);
+    assert!(
+        usage.stderr.starts_with(&format!(
+            "Error: cannot read the ACTS suite: {}: no such file or directory\n",
+            missing.display()
+        )),
+        "{}",
+        usage.stderr
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = closed.local_addr().unwrap().to_string();
+    drop(closed);
+    let unreachable = run(&[
+        "conformance",
+        "-a",
+        &addr,
+        "--suite",
+        suite.to_str().unwrap(),
+    ]);
+    assert_eq!(unreachable.code, 3, "{}", unreachable.stderr);
+}
+
+/// The specification's next revision (a2aproject/a2a-cli, reconciliation of 2026-08-21):
+/// `server` for `demo-server`, `--env-file` for `--config`, `--text-part`, `--file-part` and
+/// `--data-part` for the part flags, accepted beside the v0.2 spellings.
+#[test]
+fn the_next_revision_spellings_are_accepted() {
+    assert!(ok(&["server", "--help"]).stdout.contains("Usage: a2a mock"));
+    let mock = support::Mock::start(&["--no-grpc"]);
+    let dir = TempDir::new();
+    let env = dir.file(
+        "agent.env",
+        format!("A2ACLI_AGENT_CARD={}\n", mock.host()).as_bytes(),
+    );
+    let note = dir.file("note.txt", b"a note");
+    let sent = ok(&[
+        "send",
+        "--env-file",
+        env.to_str().unwrap(),
+        "--text-part",
+        "echo these parts",
+        "--data-part",
+        r#"{"n": 1}"#,
+        "--file-part",
+        note.to_str().unwrap(),
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(sent["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        sent["task"]["history"][0]["parts"],
+        json!([
+            {"text": "echo these parts"},
+            {"data": {"n": 1}, "mediaType": "application/json"},
+            {"raw": "YSBub3Rl", "filename": "note.txt", "mediaType": "text/plain"}
+        ])
+    );
+}

@@ -188,9 +188,18 @@ async fn get(client: &A2aClient, id: &TaskId) -> Task {
 
 #[test]
 fn a_stream_on_b_sees_every_event_of_a_task_running_on_a_and_resumes_on_a() {
-    let store = postgres_store();
-    let a = Replica::start(&store, &lines(5, 0.3));
-    let b = Replica::start(&store, "cat");
+    stream_on_b_resumes_on_a(&postgres_store());
+}
+
+#[test]
+fn nats_a_stream_on_b_sees_every_event_of_a_task_running_on_a_and_resumes_on_a() {
+    let nats = Nats::start();
+    stream_on_b_resumes_on_a(&nats_store(&nats));
+}
+
+fn stream_on_b_resumes_on_a(store: &[String]) {
+    let a = Replica::start(store, &lines(5, 0.3));
+    let b = Replica::start(store, "cat");
     runtime().block_on(async {
         let (on_a, on_b) = (a.client().await, b.client().await);
         let id = start_task(&on_a).await;
@@ -224,11 +233,20 @@ fn a_stream_on_b_sees_every_event_of_a_task_running_on_a_and_resumes_on_a() {
 
 #[test]
 fn a_cancel_sent_to_b_stops_the_agent_running_on_a() {
-    let store = postgres_store();
+    cancel_on_b_stops_a(&postgres_store());
+}
+
+#[test]
+fn nats_a_cancel_sent_to_b_stops_the_agent_running_on_a() {
+    let nats = Nats::start();
+    cancel_on_b_stops_a(&nats_store(&nats));
+}
+
+fn cancel_on_b_stops_a(store: &[String]) {
     let marker = std::env::temp_dir().join(unique("a2a_cli_cancel"));
     let exec = format!("echo started; sleep 4; touch {}", marker.display());
-    let a = Replica::start(&store, &exec);
-    let b = Replica::start(&store, "cat");
+    let a = Replica::start(store, &exec);
+    let b = Replica::start(store, "cat");
     runtime().block_on(async {
         let (on_a, on_b) = (a.client().await, b.client().await);
         let id = start_task(&on_a).await;
@@ -318,4 +336,186 @@ fn sqlite_tasks_survive_kill_9() {
 #[test]
 fn postgres_tasks_survive_kill_9() {
     survives_kill_9(&postgres_store());
+}
+
+#[test]
+fn nats_tasks_survive_kill_9() {
+    let nats = Nats::start();
+    survives_kill_9(&nats_store(&nats));
+}
+
+/// `kill -9` of the replica running the agent, mid-stream: the client resumes on the other
+/// replica with `Last-Event-ID` and gets the rest of what was acknowledged, nothing twice,
+/// then the task's end by the lease policy.
+fn resumes_elsewhere_after_kill_9(store: &[String]) {
+    let store = &[store, &["--store-lease".to_owned(), "2".to_owned()]].concat();
+    let a = Replica::start(store, &lines(30, 0.2));
+    let b = Replica::start(store, "cat");
+    runtime().block_on(async {
+        let on_a = a.client().await;
+        let request = SendMessageRequest::new(Message::user_text("go"));
+        let mut stream = on_a.send_streaming_message(request).await.unwrap();
+        let mut seen = Vec::new();
+        while summary(&seen).0.len() < 3 {
+            seen.push(stream.next().await.unwrap().unwrap());
+        }
+        let id = stream.task_id().cloned().expect("a task stream");
+        let last_id = stream.last_event_id().expect("events carry ids").to_owned();
+        drop(stream);
+        a.kill();
+        let on_b = b.client().await;
+        let rest = on_b
+            .subscribe_to_task_after(SubscribeToTaskRequest::new(id.clone()), Some(last_id))
+            .await
+            .unwrap();
+        let rest: Vec<StreamResponse> =
+            tokio::time::timeout(Duration::from_secs(30), rest.map(Result::unwrap).collect())
+                .await
+                .expect("the task ends by the lease policy");
+        seen.extend(rest);
+        let (texts, state) = summary(&seen);
+        let expected: Vec<String> = (1..=texts.len()).map(|i| format!("line{i}")).collect();
+        assert_eq!(texts, expected, "every line once, in order");
+        assert_eq!(state, Some(TaskState::Failed));
+        // Everything the task keeps, the client saw.
+        let kept = get(&on_b, &id).await.artifacts[0].parts.len();
+        assert_eq!(kept, texts.len());
+    });
+}
+
+#[test]
+fn postgres_a_stream_resumes_on_b_after_kill_9_of_a() {
+    resumes_elsewhere_after_kill_9(&postgres_store());
+}
+
+#[test]
+fn nats_a_stream_resumes_on_b_after_kill_9_of_a() {
+    let nats = Nats::start();
+    resumes_elsewhere_after_kill_9(&nats_store(&nats));
+}
+
+/// nats-server killed and restarted while a task streams to a client of the other replica:
+/// the stream pauses, then goes on with every line once, in order.
+#[test]
+fn nats_restarted_mid_stream_is_a_pause_never_a_gap() {
+    let mut nats = Nats::start();
+    let store = nats_store(&nats);
+    let a = Replica::start(&store, &lines(20, 0.2));
+    let b = Replica::start(&store, "cat");
+    runtime().block_on(async {
+        let (on_a, on_b) = (a.client().await, b.client().await);
+        let id = start_task(&on_a).await;
+        let stream = on_b
+            .subscribe_to_task(SubscribeToTaskRequest::new(id.clone()))
+            .await
+            .unwrap();
+        let reader = tokio::spawn(async move {
+            tokio::time::timeout(
+                Duration::from_secs(60),
+                stream.map(Result::unwrap).collect::<Vec<_>>(),
+            )
+            .await
+            .expect("the task ends")
+        });
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        nats.kill();
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        nats.restart();
+        let seen = reader.await.unwrap();
+        let (texts, state) = summary(&seen);
+        let expected: Vec<String> = (1..=20).map(|i| format!("line{i}")).collect();
+        assert_eq!(texts, expected);
+        assert_eq!(state, Some(TaskState::Completed));
+    });
+}
+
+/// A `nats-server -js` of the test's own (a free port, a temporary store directory), so that
+/// a test can kill and restart it; killed when dropped, and by a watchdog when the test
+/// process dies first.
+struct Nats {
+    child: Option<std::process::Child>,
+    port: u16,
+    dir: std::path::PathBuf,
+}
+
+impl Nats {
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = std::env::temp_dir().join(unique("a2a_cli_nats"));
+        let mut nats = Self {
+            child: None,
+            port,
+            dir,
+        };
+        nats.restart();
+        nats
+    }
+
+    /// Starts the server (again: same port, same store directory); waits until it accepts.
+    fn restart(&mut self) {
+        use std::process::{Command, Stdio};
+        let child = Command::new("nats-server")
+            .args([
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-sd",
+            ])
+            .arg(&self.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|err| {
+                panic!("cannot start nats-server (install it: apt-get install nats-server): {err}")
+            });
+        let _watchdog = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "while kill -0 {} 2>/dev/null; do sleep 1; done; kill -9 {} 2>/dev/null",
+                std::process::id(),
+                child.id()
+            ))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        self.child = Some(child);
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        panic!("nats-server did not accept on port {}", self.port);
+    }
+
+    /// `kill -9`.
+    fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The `--store` and `--events` options of a PostgreSQL store whose events go over `nats`.
+fn nats_store(nats: &Nats) -> Vec<String> {
+    let mut store = postgres_store();
+    store.extend([
+        "--events".to_owned(),
+        format!("nats://127.0.0.1:{}", nats.port),
+    ]);
+    store
 }

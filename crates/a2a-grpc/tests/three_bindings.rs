@@ -96,10 +96,33 @@ async fn the_same_task_through_all_three_bindings() {
         .unwrap();
     assert_eq!(listed.configs, [config]);
     grpc.delete_task_push_notification_config(
-        a2a_types::v1::DeleteTaskPushNotificationConfigRequest::new(task_id.clone(), config_id),
+        a2a_types::v1::DeleteTaskPushNotificationConfigRequest::new(
+            task_id.clone(),
+            config_id.clone(),
+        ),
     )
     .await
     .unwrap();
+    // Deleting it again succeeds on every binding: the operation is idempotent (spec 1.0
+    // §3.1.10; its only errors are PushNotificationNotSupported and TaskNotFound).
+    for (again, name) in [(&rpc, "JSON-RPC"), (&rest, "REST"), (&grpc, "gRPC")] {
+        again
+            .delete_task_push_notification_config(
+                a2a_types::v1::DeleteTaskPushNotificationConfigRequest::new(
+                    task_id.clone(),
+                    config_id.clone(),
+                ),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("a second delete over {name}: {e}"));
+    }
+    let error = rest
+        .delete_task_push_notification_config(
+            a2a_types::v1::DeleteTaskPushNotificationConfigRequest::new("no-such-task", "c"),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), Some(ErrorCode::TASK_NOT_FOUND), "{error}");
     let card = grpc
         .get_extended_agent_card(a2a_types::v1::GetExtendedAgentCardRequest::new())
         .await

@@ -177,11 +177,11 @@
 )]
 #![cfg_attr(
     feature = "signing",
-    doc = "[`ServiceBuilder::sign_card`]: ServiceBuilder::sign_card\n[`signing`]: signing"
+    doc = "[`ServiceBuilder::sign_card`]: ServiceBuilder::sign_card"
 )]
 #![cfg_attr(
     not(feature = "signing"),
-    doc = "[`ServiceBuilder::sign_card`]: crate#features\n[`signing`]: crate#features"
+    doc = "[`ServiceBuilder::sign_card`]: crate#features"
 )]
 #![cfg_attr(
     feature = "jwt",

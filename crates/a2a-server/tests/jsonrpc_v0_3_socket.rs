@@ -277,6 +277,49 @@ async fn resubscribe_and_cancel() {
     );
 }
 
+/// A 0.3 subscription that fails before its stream starts (an unknown task, bad params) is
+/// still the stream 0.3 §7.9 describes: 200, `text/event-stream`, one event whose data is the
+/// JSON-RPC error response, then the end. That is what the SDKs' 0.3 servers send and the
+/// only answer their 0.3 clients read as the A2A error (a JSON body fails their SSE reading).
+#[tokio::test]
+async fn a_failed_subscription_is_a_stream_of_one_error() {
+    let server = start(service()).await;
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tasks/resubscribe","params":{"id":"no-such-task"}}"#,
+            json!({"jsonrpc": "2.0", "id": 9, "error": {
+                "code": -32001,
+                "message": "task no-such-task not found",
+                "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org", "metadata": {"taskId": "no-such-task"}}]
+            }}),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"s","method":"message/stream","params":{"message":{"kind":"message","role":"user","parts":[{"kind":"text","text":"x"}],"messageId":"m-1","taskId":"no-such-task"}}}"#,
+            json!({"jsonrpc": "2.0", "id": "s", "error": {
+                "code": -32001,
+                "message": "task no-such-task not found",
+                "data": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org", "metadata": {"taskId": "no-such-task"}}]
+            }}),
+        ),
+    ];
+    for (body, expected) in cases {
+        let response = send(server.addr, rpc_request(body, V0_3)).await;
+        assert_eq!(response.status(), StatusCode::OK, "{body}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "text/event-stream",
+            "{body}"
+        );
+        let events: Vec<Value> = Events::new(response)
+            .collect()
+            .await
+            .into_iter()
+            .map(|(_, data)| data)
+            .collect();
+        assert_eq!(events, [expected], "{body}");
+    }
+}
+
 /// The four push configuration methods, with the 0.3 shapes (`pushNotificationConfig`,
 /// `authentication.schemes`); a configuration without id takes the task's.
 #[tokio::test]

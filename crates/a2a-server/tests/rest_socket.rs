@@ -110,7 +110,14 @@ async fn rest_json(
     body: Option<&str>,
 ) -> (StatusCode, Value) {
     let (status, headers, text) = rest(addr, method, path, body).await;
-    assert_eq!(headers["content-type"], "application/a2a+json", "{text}");
+    // Spec 1.0 §11.1 and the §11.6 example: an error (google.rpc.Status) is
+    // `application/json`; a success keeps `application/a2a+json`.
+    let media_type = if status.is_success() {
+        "application/a2a+json"
+    } else {
+        "application/json"
+    };
+    assert_eq!(headers["content-type"], media_type, "{status} {text}");
     (status, normalized(&text))
 }
 
@@ -243,7 +250,7 @@ async fn json_content_types_and_none_are_accepted_others_get_415() {
     )
     .await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(normalized(&answer), status_doc_415());
 }
 
@@ -858,6 +865,13 @@ async fn push_notification_config_routes() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers["content-type"], "application/a2a+json");
     assert_eq!(body, "{}");
+    // A second delete of the same config succeeds too: the operation is idempotent
+    // (spec 1.0 §3.1.10).
+    let (status, headers, body) =
+        rest(server.addr, "DELETE", &format!("{configs}/c-1"), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(body, "{}");
     expect(
         server.addr,
         "GET",
@@ -1148,7 +1162,7 @@ async fn the_version_gate() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(
         normalized(&answer),
         doc(
@@ -1210,7 +1224,7 @@ async fn authentication_in_the_rest_shape() {
     let (status, headers, answer) = rest(server.addr, "GET", "/tasks", None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(headers["www-authenticate"], "X-User");
-    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(
         normalized(&answer),
         doc(
@@ -1280,7 +1294,7 @@ async fn unknown_paths_and_wrong_methods() {
     let server = start(service()).await;
     let (status, headers, answer) = rest(server.addr, "GET", "/nowhere/at/all", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(
         normalized(&answer),
         doc(
@@ -1369,7 +1383,7 @@ async fn bodies_over_the_limit_and_too_slow() {
         "{answer}"
     );
     assert!(
-        answer.contains("content-type: application/a2a+json\r\n"),
+        answer.contains("content-type: application/json\r\n"),
         "{answer}"
     );
     let body = &answer[answer.find("\r\n\r\n").unwrap() + 4..];
@@ -1487,7 +1501,7 @@ async fn bindings_can_be_switched_off() {
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(headers["content-type"], "application/a2a+json");
+    assert_eq!(headers["content-type"], "application/json");
     assert_eq!(
         normalized(&answer)["error"]["details"][0]["reason"],
         "METHOD_NOT_FOUND"
@@ -1622,7 +1636,7 @@ mod no_panic {
                 let error = &document["error"];
                 // `POST /` is the JSON-RPC endpoint, which answers in its own shape.
                 if document.get("jsonrpc").is_none() {
-                    prop_assert_eq!(content_type.unwrap(), "application/a2a+json");
+                    prop_assert_eq!(content_type.unwrap(), "application/json");
                     prop_assert_eq!(&error["code"], &json!(status.as_u16()));
                     prop_assert_eq!(
                         &error["details"][0]["@type"],

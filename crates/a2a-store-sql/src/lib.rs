@@ -171,6 +171,10 @@ pub struct SqlConfig {
     pub replica: String,
     /// What is kept, and how the sweeper deletes the rest.
     pub retention: SqlRetention,
+    /// PostgreSQL: whether a commit that grows a task's log sends `NOTIFY` (default true).
+    /// Off when another path carries events to the replicas (`a2a-store-nats`): `NOTIFY`
+    /// serializes the commits of every replica; the push outbox's wake-ups are sent anyway.
+    pub log_notify: bool,
 }
 
 impl SqlConfig {
@@ -187,7 +191,15 @@ impl SqlConfig {
             lease: Some(Duration::from_secs(30)),
             replica: lease::replica_name(),
             retention: SqlRetention::default(),
+            log_notify: true,
         }
+    }
+
+    /// Sets whether a commit that grows a task's log sends `NOTIFY` (PostgreSQL).
+    #[must_use]
+    pub fn with_log_notify(mut self, on: bool) -> Self {
+        self.log_notify = on;
+        self
     }
 
     /// Sets this replica's name in its leases (two stores with one name renew each other's

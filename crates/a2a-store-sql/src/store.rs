@@ -375,7 +375,9 @@ impl SqlStore {
     /// Inside a transaction: tells the other replicas what its commit will have done.
     async fn notify_in(&self, tx: &mut Tx, id: &str, enqueued: bool) -> Result<(), StoreError> {
         if let Some(channel) = &self.inner.channel {
-            notify(&mut **tx, channel, &format!("l:{id}")).await?;
+            if self.inner.config.log_notify {
+                notify(&mut **tx, channel, &format!("l:{id}")).await?;
+            }
             if enqueued {
                 notify(&mut **tx, channel, "o:").await?;
             }

@@ -61,8 +61,8 @@ impl Waiters {
         }
     }
 
-    /// Wakes every waiter (a listener reconnected: what it missed is unknown).
-    #[cfg(feature = "postgres")]
+    /// Wakes every waiter (a listener reconnected, or the database is reachable again: what was
+    /// missed is unknown).
     pub(crate) fn wake_all(&self) {
         for notify in lock(&self.tasks).values() {
             notify.notify_waiters();

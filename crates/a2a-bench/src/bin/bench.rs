@@ -99,6 +99,14 @@ fn run(args: &[String]) -> Result<bool, String> {
         eprintln!("{}", USAGE.trim());
         return Ok(true);
     }
+    if args.iter().any(|a| a == "--scale-out") {
+        let rest: Vec<String> = args
+            .iter()
+            .filter(|a| *a != "--scale-out")
+            .cloned()
+            .collect();
+        return scale_out(&rest);
+    }
     let flags = a2a_bench::parse_flags(args)?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let bin_dir = exe.parent().ok_or("no executable directory")?.to_path_buf();
@@ -254,7 +262,62 @@ usage: cargo xtask bench [-- OPTIONS]   (or target/release/a2a-bench OPTIONS)
                            (default all; floor-grpc is the gRPC rows' floor)
   --root DIR               the workspace (default: this crate's ../..)
 
-Writes target/bench/report.md and target/bench/results.json.";
+Writes target/bench/report.md and target/bench/results.json.
+
+usage: cargo xtask bench --scale-out [-- OPTIONS]   (see a2a_bench::scale_out)
+
+  --replicas LIST          replica counts (default 1,2,3), each on PostgreSQL alone and with
+                           its events over NATS JetStream
+  --postgres URL           (default postgres://postgres@127.0.0.1:5432/test)
+  --nats URL               (default nats://127.0.0.1:4222, JetStream enabled)
+  --duration SECS          the SendMessage run (default 5)
+  --concurrency N          its connections (default 16)
+  --streams N              concurrent streams of the events run (default 16)
+  --stream-events N        artifact chunks per stream (default 200)
+  --fanout-events N        chunks of the fan-out task (default 200)
+
+Writes target/bench/scale-out.md and target/bench/scale-out.json.";
+
+/// `--scale-out`: the replicas' capacity on PostgreSQL, alone and with NATS.
+fn scale_out(args: &[String]) -> Result<bool, String> {
+    let flags = a2a_bench::parse_flags(args)?;
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let bin_dir = exe.parent().ok_or("no executable directory")?.to_path_buf();
+    let default_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root: PathBuf = a2a_bench::flag(&flags, "root", default_root)?;
+    let replicas: String = a2a_bench::flag(&flags, "replicas", "1,2,3".to_owned())?;
+    let config = a2a_bench::scale_out::ScaleOutConfig {
+        bin_dir,
+        out_dir: root.join("target/bench"),
+        postgres: a2a_bench::flag(
+            &flags,
+            "postgres",
+            "postgres://postgres@127.0.0.1:5432/test".to_owned(),
+        )?,
+        nats: a2a_bench::flag(&flags, "nats", "nats://127.0.0.1:4222".to_owned())?,
+        replicas: a2a_bench::scale::parse_counts(&replicas)?,
+        duration: a2a_bench::flag(&flags, "duration", 5.0)?,
+        concurrency: a2a_bench::flag(&flags, "concurrency", 16)?,
+        streams: a2a_bench::flag(&flags, "streams", 16)?,
+        stream_events: a2a_bench::flag(&flags, "stream-events", 200)?,
+        fanout_events: a2a_bench::flag(&flags, "fanout-events", 200)?,
+        clock_ticks: procfs::clock_ticks(),
+    };
+    let rows = a2a_bench::scale_out::run(&config)?;
+    let table = format!(
+        "{}\n\n{}",
+        procfs::machine(),
+        a2a_bench::scale_out::table(&config, &rows)
+    );
+    eprintln!("{table}");
+    std::fs::write(config.out_dir.join("scale-out.md"), &table).map_err(|e| e.to_string())?;
+    std::fs::write(
+        config.out_dir.join("scale-out.json"),
+        a2a_bench::scale_out::to_json(&rows).to_string(),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(true)
+}
 
 fn targets(config: &Config) -> Vec<Target> {
     let bin = |name: &str| config.bin_dir.join(name).display().to_string();

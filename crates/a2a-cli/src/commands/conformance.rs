@@ -5,6 +5,8 @@
 //!
 //! Every check passes, fails (with what was seen) or is skipped (with why); the exit status is
 //! 0 when the checks ran, whatever they found: the result is in the output.
+//!
+//! With `--suite DIR|FILE` it runs an ACTS suite instead (`conformance_acts.rs`).
 
 use a2a_client::ErrorCode;
 use a2a_types::v1::{
@@ -29,6 +31,23 @@ pub(crate) struct ConformanceArgs {
     /// The text of the messages the checks send.
     #[arg(long, value_name = "TEXT", default_value = "ping")]
     pub(crate) message: String,
+    /// Run an ACTS suite (the A2A Conformance Test Specification) instead of the smoke check: a
+    /// directory (its suite.acts.yaml, e.g. $A2A_SPEC_DIR/acts) or one *.acts.yaml file.
+    #[arg(long, value_name = "DIR|FILE")]
+    pub(crate) suite: Option<std::path::PathBuf>,
+    /// With --suite: the strictest level whose failures fail the run (must, should, may).
+    #[arg(long, value_name = "LEVEL", default_value = "must", value_parser = super::conformance_acts::parse_level, requires = "suite")]
+    pub(crate) level: a2a_acts::Level,
+    /// With --suite: write the results as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub(crate) junit: Option<std::path::PathBuf>,
+    /// With --suite: known failures (a YAML list of id, bindings, reason, spec), reported as
+    /// XFAIL (XPASS when they pass) and not failing the run.
+    #[arg(long = "expect-fail", value_name = "FILE", requires = "suite")]
+    pub(crate) expect_fail: Option<std::path::PathBuf>,
+    /// With --suite: a variable for the suite, NAME=VALUE (webhookUrl, tokens); repeatable.
+    #[arg(long = "var", value_name = "NAME=VALUE", requires = "suite")]
+    pub(crate) vars: Vec<String>,
     #[command(flatten)]
     pub(crate) common: Common,
 }
@@ -83,6 +102,16 @@ impl Report {
 /// Runs `conformance`.
 pub(crate) async fn run(args: &ConformanceArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
+    if let Some(suite) = &args.suite {
+        let acts = super::conformance_acts::ActsArgs {
+            suite,
+            level: args.level,
+            junit: args.junit.as_ref(),
+            expect_fail: args.expect_fail.as_ref(),
+            vars: &args.vars,
+        };
+        return super::conformance_acts::run(acts, opts, diag).await;
+    }
     let mut report = Report { checks: Vec::new() };
     let card = connect::resolve(opts, diag).await?;
     let errors: Vec<String> = validate(&card.raw)

@@ -16,6 +16,9 @@ use crate::serving::{VersionArgs, listen, serve_on};
 /// The built-in script: the demo agent.
 pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
 
+/// The ACTS behaviour contract (`a2a mock --acts`).
+pub(crate) const ACTS: &str = include_str!("../../examples/acts.yaml");
+
 /// What `a2a mock` replaces in a script's text by the URL it serves at.
 const AGENT: &str = "{{agent}}";
 
@@ -25,6 +28,11 @@ pub(crate) struct MockArgs {
     /// The script: a JSON (.json) or YAML file. Default: the built-in demo agent.
     #[arg(value_name = "SCRIPT")]
     pub(crate) script: Option<std::path::PathBuf>,
+    /// Serve the ACTS agent under test instead (the behaviour contract of the A2A Conformance
+    /// Test Specification §11: tck-complete-task, tck-multi-turn, tck-cancel, ...;
+    /// crates/a2a-cli/examples/acts.yaml).
+    #[arg(long, conflicts_with = "script")]
+    pub(crate) acts: bool,
     /// The address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:7420")]
     pub(crate) addr: String,
@@ -48,7 +56,13 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     let versions = args.versions.served()?;
     request_log::install(&args.log, None)?;
     let (listener, url) = listen("--addr", &args.addr, false).await?;
-    let agent = agent(args.script.as_deref(), &url).map_err(CliError::usage)?;
+    let agent = if args.acts {
+        Script::from_yaml(ACTS)
+            .map(MockAgent::new)
+            .map_err(|err| CliError::usage(format!("the ACTS script: {err}")))?
+    } else {
+        agent(args.script.as_deref(), &url).map_err(CliError::usage)?
+    };
     let service = service(&agent, &url, grpc, versions);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(
@@ -136,6 +150,33 @@ mod tests {
             ]
         );
         assert_eq!(mock.card().name, "Demo agent");
+    }
+
+    #[test]
+    fn the_acts_script_reads() {
+        let mock = MockAgent::new(Script::from_yaml(ACTS).unwrap());
+        assert_eq!(
+            rule_names(&mock),
+            [
+                "tck-complete-task",
+                "tck-input-required",
+                "tck-auth-required",
+                "tck-reject-task",
+                "tck-message-response",
+                "tck-artifact-text",
+                "tck-artifact-file-url",
+                "tck-artifact-file",
+                "tck-artifact-data",
+                "tck-long-running",
+                "tck-multi-turn",
+                "tck-cancel",
+                "tck-stream-basic",
+                "tck-stream-chunked",
+                "tck-task-failure",
+                "done"
+            ]
+        );
+        assert_eq!(mock.card().name, "ACTS agent");
     }
 
     #[test]

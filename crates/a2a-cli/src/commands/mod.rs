@@ -7,6 +7,8 @@ pub(crate) mod chat;
 pub(crate) mod completion;
 pub(crate) mod config;
 pub(crate) mod conformance;
+pub(crate) mod conformance_acts;
+pub(crate) mod inspect;
 pub(crate) mod mcp;
 pub(crate) mod mock;
 pub(crate) mod send;

@@ -25,18 +25,29 @@ pub(crate) struct SendArgs {
     pub(crate) message: Option<String>,
 
     /// A text part (repeatable; parts keep the order of the flags).
-    #[arg(long = "text", value_name = "TEXT", help_heading = "Message parts")]
+    #[arg(
+        long = "text",
+        visible_alias = "text-part",
+        value_name = "TEXT",
+        help_heading = "Message parts"
+    )]
     pub(crate) texts: Vec<String>,
 
     /// A file part: a local file, sent inline (base64), or an http(s) URL the agent fetches
     /// (repeatable). Its media type is guessed from the name unless --media-type follows.
-    #[arg(long = "file", value_name = "PATH|URL", help_heading = "Message parts")]
+    #[arg(
+        long = "file",
+        visible_alias = "file-part",
+        value_name = "PATH|URL",
+        help_heading = "Message parts"
+    )]
     pub(crate) files: Vec<String>,
 
     /// A data part: a JSON file, `-` for stdin, or JSON written inline (`{...}`, `[...]`)
     /// (repeatable).
     #[arg(
         long = "data",
+        visible_alias = "data-part",
         value_name = "PATH|-|JSON",
         help_heading = "Message parts"
     )]

@@ -976,19 +976,13 @@ impl RequestHandler {
         self.authorize(Operation::DeleteTaskPushNotificationConfig, call)?;
         self.push_supported()?;
         self.load_visible(&req.task_id, call).await?;
-        if self
-            .inner
+        // Idempotent (spec 1.0 §3.1.10): deleting a config that is already gone succeeds; the
+        // operation's only errors are PushNotificationNotSupported and TaskNotFound.
+        self.inner
             .store
             .delete_push_config(&req.task_id, &req.id)
-            .await?
-        {
-            Ok(())
-        } else {
-            Err(A2aError::invalid_params(format!(
-                "task {} has no push config `{}`",
-                req.task_id, req.id
-            )))
-        }
+            .await?;
+        Ok(())
     }
 
     /// `GetExtendedAgentCard`: for an authenticated caller (the service has an

@@ -387,6 +387,38 @@ pub(crate) struct StoreArgs {
         default_value_t = 30.0
     )]
     pub(crate) lease: f64,
+    /// With a PostgreSQL store: carry every task's events to the replicas over NATS
+    /// JetStream at this URL (`nats://HOST:4222`) instead of PostgreSQL's NOTIFY: tasks stay
+    /// in PostgreSQL (docs/replicas.md).
+    #[arg(id = "events", long = "events", value_name = "NATS_URL")]
+    pub(crate) events: Option<String>,
+}
+
+/// The store `a2a serve` keeps its tasks in, as the options named it.
+pub(crate) enum OpenStore {
+    /// SQLite or PostgreSQL.
+    Sql(SqlStore),
+    /// PostgreSQL, its events over NATS JetStream (`--events`).
+    Nats(a2a_store_nats::NatsEvents<SqlStore>),
+}
+
+impl OpenStore {
+    /// Hands the store to `builder`; on PostgreSQL (shared by replicas) an agent here stops
+    /// when another replica cancels its task.
+    pub(crate) fn install(self, builder: a2a_server::ServiceBuilder) -> a2a_server::ServiceBuilder {
+        use a2a_server::HandlerConfig;
+        match self {
+            OpenStore::Sql(store) => {
+                let shared = store.dialect() == Dialect::Postgres;
+                builder
+                    .handler_config(HandlerConfig::default().with_shared_store(shared))
+                    .store(store)
+            }
+            OpenStore::Nats(store) => builder
+                .handler_config(HandlerConfig::default().with_shared_store(true))
+                .store(store),
+        }
+    }
 }
 
 impl StoreArgs {
@@ -399,13 +431,24 @@ impl StoreArgs {
         if let Some(schema) = &self.schema {
             text.push_str(&format!(", schema {schema}"));
         }
+        if let Some(events) = &self.events {
+            text.push_str(&format!(
+                ", events over NATS JetStream at {}",
+                without_password(events)
+            ));
+        }
         text.push_str(&format!(", running tasks leased for {} s", self.lease));
         text
     }
 
     /// The SQL store the options name (connected and migrated); `None` for `memory`.
-    pub(crate) async fn open(&self) -> Result<Option<SqlStore>, CliError> {
+    pub(crate) async fn open(&self) -> Result<Option<OpenStore>, CliError> {
         if self.url == "memory" {
+            if self.events.is_some() {
+                return Err(CliError::usage(
+                    "--events needs --store postgres://...".to_owned(),
+                ));
+            }
             if self.schema.is_some() {
                 return Err(CliError::usage(
                     "--store-schema needs --store postgres://...".to_owned(),
@@ -424,7 +467,14 @@ impl StoreArgs {
                     self.lease
                 ))
             })?;
-        let mut config = SqlConfig::new(&self.url).with_lease(Some(lease));
+        if self.events.is_some() && dialect != Dialect::Postgres {
+            return Err(CliError::usage(
+                "--events needs --store postgres://...".to_owned(),
+            ));
+        }
+        let mut config = SqlConfig::new(&self.url)
+            .with_lease(Some(lease))
+            .with_log_notify(self.events.is_none());
         match (&self.schema, dialect) {
             (Some(schema), Dialect::Postgres) => config = config.with_schema(schema),
             (Some(_), _) => {
@@ -434,10 +484,16 @@ impl StoreArgs {
             }
             (None, _) => {}
         }
-        SqlStore::connect(config)
+        let sql = SqlStore::connect(config)
             .await
-            .map(Some)
-            .map_err(|err| CliError::new(Code::Unreachable, format!("--store: {err}")))
+            .map_err(|err| CliError::new(Code::Unreachable, format!("--store: {err}")))?;
+        let Some(events) = &self.events else {
+            return Ok(Some(OpenStore::Sql(sql)));
+        };
+        a2a_store_nats::NatsEvents::connect(sql, a2a_store_nats::NatsConfig::new(events))
+            .await
+            .map(|store| Some(OpenStore::Nats(store)))
+            .map_err(|err| CliError::new(Code::Unreachable, format!("--events: {err}")))
     }
 }
 
@@ -479,10 +535,20 @@ mod tests {
             url: "postgres://u:p@h/db".to_owned(),
             schema: Some("echo".to_owned()),
             lease: 30.0,
+            events: None,
         };
         assert_eq!(
             store.describe(),
             "postgres://u:***@h/db, schema echo, running tasks leased for 30 s"
+        );
+        let store = StoreArgs {
+            events: Some("nats://u:p@n:4222".to_owned()),
+            ..store
+        };
+        assert_eq!(
+            store.describe(),
+            "postgres://u:***@h/db, schema echo, events over NATS JetStream at \
+             nats://u:***@n:4222, running tasks leased for 30 s"
         );
     }
 }

@@ -7,7 +7,6 @@ use a2a_server::auth::SecurityRequirements;
 use a2a_server::card::CardSigning;
 use a2a_server::push::PushSettings;
 use a2a_server::{A2aService, HandlerConfig};
-use a2a_store_sql::{Dialect, SqlStore};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill};
 
 use self::agents::{Echo, Exec, Running};
@@ -159,7 +158,7 @@ pub(crate) fn service(
     grpc: bool,
     versions: a2a_server::card::Versions,
     push: Option<PushSettings>,
-    store: Option<SqlStore>,
+    store: Option<args::OpenStore>,
     signing: Option<CardSigning>,
     auth: &AuthArgs,
     running: &Running,
@@ -167,14 +166,7 @@ pub(crate) fn service(
     let service = |builder: a2a_server::ServiceBuilder| {
         let builder = builder.versions(versions);
         let builder = match store {
-            Some(store) => {
-                // PostgreSQL is shared by replicas: an agent here stops when another replica
-                // cancels its task.
-                let shared = store.dialect() == Dialect::Postgres;
-                builder
-                    .handler_config(HandlerConfig::default().with_shared_store(shared))
-                    .store(store)
-            }
+            Some(store) => store.install(builder),
             None => builder,
         };
         use a2a_grpc::server::GrpcInterface as _;

@@ -129,6 +129,13 @@ pub(crate) trait Codec: Send + Sync + 'static {
     /// Writes one stream event as this version's `result`.
     fn event(&self, event: &StreamResponse, out: &mut Vec<u8>);
 
+    /// Whether an error before a streaming call's stream starts is answered as a stream: 200,
+    /// `text/event-stream`, one event whose data is the JSON-RPC error response (by default,
+    /// no: one JSON response).
+    fn opening_error_in_stream(&self) -> bool {
+        false
+    }
+
     /// An error object (the handler's, or the endpoint's own) as this version's peers read it:
     /// its codes and its `data` (by default, as it is).
     fn error(&self, error: ErrorObject) -> ErrorObject {
@@ -585,6 +592,17 @@ async fn stream(
     match opened.await {
         Ok(events) => sse_response(
             events,
+            JsonRpcFraming {
+                id: request.id,
+                codec: codec.clone(),
+            },
+            permit,
+            keep_alive,
+        ),
+        Err(error) if codec.opening_error_in_stream() => sse_response(
+            Box::pin(futures_util::stream::once(std::future::ready(Err(
+                A2aError::from(error),
+            )))),
             JsonRpcFraming {
                 id: request.id,
                 codec: codec.clone(),

@@ -76,6 +76,16 @@ impl Codec for V0_3 {
         }
     }
 
+    /// Yes: 0.3 §7.2 and §7.9 answer `message/stream` and `tasks/resubscribe` with "a stream
+    /// of Server-Sent Events", each `data` a `SendStreamingMessageResponse` (the error response
+    /// among them). The SDKs' 0.3 servers answer a failed subscription so (200, one error
+    /// event), and their 0.3 clients read only that as the A2A error: the Python client's
+    /// `aiter_sse` refuses a JSON body whatever the status, the JS client refuses a 200 JSON
+    /// body ("Invalid response Content-Type for SSE stream").
+    fn opening_error_in_stream(&self) -> bool {
+        true
+    }
+
     /// The 0.3 params, converted to the 1.0 request.
     fn decode(
         &self,

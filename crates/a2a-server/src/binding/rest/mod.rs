@@ -1,7 +1,8 @@
 //! The HTTP+JSON (REST) binding (spec 1.0 §11, the `google.api.http` options of `a2a.proto`):
 //! one route per operation, each also under a `/{tenant}` prefix; ProtoJSON bodies and query
 //! parameters in; ProtoJSON results, `google.rpc.Status` errors and SSE streams of bare
-//! `StreamResponse`s out, all as `application/a2a+json`.
+//! `StreamResponse`s out; successes as `application/a2a+json`, errors as `application/json`
+//! (spec 1.0 §11.1, the §11.6 example).
 //!
 //! Each version is a [`Codec`]: its routes, how it decodes a request into a [`Call`], writes a
 //! [`Reply`], frames a stream event and renders an error. This module holds what every version
@@ -264,11 +265,13 @@ where
 // ----- errors ----------------------------------------------------------------------------------
 
 /// An error as `codec` answers it: its error body with the mapped HTTP status (and
-/// `Retry-After` when the error says when to try again).
+/// `Retry-After` when the error says when to try again), as `application/json` in every
+/// version (spec 1.0 §11.1 and the §11.6 example: a `google.rpc.Status` error is
+/// `application/json`, though a 1.0 success is `application/a2a+json`).
 fn error_response(codec: &dyn Codec, error: &A2aError) -> http::Response<A2aBody> {
     response::error(
         error,
-        codec.content_type(),
+        content_type::JSON,
         serde_json::to_vec(&codec.error(error)).expect("JSON serializes"),
     )
 }

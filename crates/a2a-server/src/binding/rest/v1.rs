@@ -20,8 +20,9 @@ use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 
 /// The 1.x versions of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
-/// `google.rpc.Status` errors, as `application/a2a+json`; 1.0, and the 1.1 draft (1.0 with the
-/// task generations, `?currentGeneration=N` on `GET /tasks/{id}`).
+/// `google.rpc.Status` errors; successes as `application/a2a+json`, errors as
+/// `application/json`; 1.0, and the 1.1 draft (1.0 with the task generations,
+/// `?currentGeneration=N` on `GET /tasks/{id}`).
 pub(super) struct V1 {
     /// 1.1: the generations are read and written.
     generations: bool,

@@ -94,7 +94,8 @@ pub(crate) struct ReceiveArgs {
     pub(crate) common: Common,
 }
 
-/// Runs `task push-config receive`.
+/// Runs `task push-config receive`: listen, register the config, take the deliveries until the
+/// task ends, delete the config, print the outcome.
 pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError> {
     let opts = &args.common;
     let id = task_id(&args.id)?;
@@ -115,36 +116,9 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
     let token = args.token.clone().unwrap_or_else(a2a_jose::random_id);
     diag.secret(&token);
     diag.hide_header(a2a_types::protocol::headers::NOTIFICATION_TOKEN);
+    let (receiver, signed) = checking_receiver(args, &agent, &waiter, &url, &token, diag).await?;
 
-    let mut receiver = PushReceiver::new().expect_token(token.clone());
-    let signed = match jwks_url(&agent.card.card) {
-        Some(jwks) => {
-            let keys = waiter
-                .bounded(async {
-                    fetch_jwks(jwks, opts.timeout).await.map_err(|err| {
-                        CliError::new(
-                            Code::Internal,
-                            format!("cannot read the agent's JWKS at {jwks}: {err}"),
-                        )
-                        .hint("its card names it for its signed push deliveries (docs/push.md)")
-                    })
-                })
-                .await?;
-            diag.debug(&format!(
-                "deliveries must be signed with a key of {jwks} ({} keys)",
-                keys.keys.len()
-            ));
-            receiver = receiver.verify_with(
-                Verifier::new(keys)
-                    .with_audience(url.clone())
-                    .with_replay_capacity(args.max_deliveries.saturating_mul(2)),
-            );
-            true
-        }
-        None => false,
-    };
-
-    let (deliveries, mut taken) = mpsc::channel(QUEUE);
+    let (deliveries, taken) = mpsc::channel(QUEUE);
     let hook = Hook(Arc::new(HookInner {
         path,
         task: id.clone(),
@@ -156,24 +130,7 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
         diag: diag.clone(),
         refusals: AtomicUsize::new(0),
     }));
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let mut config = a2a_server::ServeConfig::default()
-        .with_max_connections(MAX_CONNECTIONS)
-        .with_idle_timeout(Duration::from_secs(30));
-    config.header_read_timeout = BODY_TIME;
-    config.shutdown_deadline = Duration::from_secs(1);
-    let server = tokio::spawn(a2a_server::serve_with_shutdown(
-        listener,
-        hook,
-        async {
-            let _ = stopped.await;
-        },
-        config,
-    ));
-    let shutdown = |server: tokio::task::JoinHandle<std::io::Result<()>>| async move {
-        let _ = stop.send(());
-        let _ = tokio::time::timeout(Duration::from_secs(2), server).await;
-    };
+    let server = Server::start(listener, hook);
 
     let push = TaskPushNotificationConfig::new(url.clone())
         .with_task_id(id.clone())
@@ -184,7 +141,7 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
     {
         Ok(created) => created,
         Err(error) => {
-            shutdown(server).await;
+            server.stop().await;
             return Err(error);
         }
     };
@@ -200,65 +157,161 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
     ));
 
     let mut out = Out::new(opts.output, args.stream, opts.verbose);
-    let outcome = {
-        let out = &mut out;
-        let waiter = &waiter;
-        waiter
-            .bounded(async {
-                let now = agent
-                    .client
-                    .get_task(GetTaskRequest::new(id.clone()).with_history_length(0))
-                    .await
-                    .map_err(|e| waiter.error(&e))?;
-                if now.status.state.is_terminal() {
-                    return Ok(Ended::Already(now));
-                }
-                waiter.seen.borrow_mut().task(&now);
-                let mut count = 0usize;
-                while let Some(event) = taken.recv().await {
-                    count += 1;
-                    waiter.seen.borrow_mut().event(&event, None);
-                    diag.debug(&format!(
-                        "delivery {count}: {}",
-                        serde_json::to_string(&event).unwrap_or_default()
-                    ));
-                    if args.stream {
-                        out.event(&event, None);
-                    }
-                    if event.is_final() {
-                        return Ok(Ended::Event(event));
-                    }
-                    if count >= args.max_deliveries {
-                        let what = if count == 1 { "delivery" } else { "deliveries" };
-                        return Err(CliError::new(
-                            Code::Internal,
-                            format!(
-                                "stopped after {count} {what} for task {id}, the most \
-                                 --max-deliveries allows; the task goes on"
-                            ),
-                        )
-                        .hint(format!(
-                            "raise --max-deliveries, or follow the task with `a2a task get -a {} \
-                             --wait {}`",
-                            agent.reference(),
-                            quote(id.as_str())
-                        )));
-                    }
-                }
-                Err(CliError::new(
-                    Code::Internal,
-                    "the webhook receiver stopped",
-                ))
-            })
-            .await
-    };
-    out.close();
-    // Deliveries from now on are answered 503 at once.
-    drop(taken);
+    let outcome = take(args, &agent, &waiter, &id, taken, &mut out, diag).await;
+    // `take` dropped the queue: deliveries from now on are answered 503 at once.
     delete(&agent, &id, &config_id, diag).await;
-    shutdown(server).await;
+    server.stop().await;
+    finish(args, &agent, &waiter, id, outcome?, &mut out, diag).await
+}
 
-    match outcome? {
+/// The receiver that checks each delivery's token and, when the agent's card names a JWKS, its
+/// signature; `true` when deliveries must be signed.
+async fn checking_receiver(
+    args: &ReceiveArgs,
+    agent: &Agent,
+    waiter: &Waiter<'_>,
+    url: &str,
+    token: &str,
+    diag: &Diag,
+) -> Result<(PushReceiver, bool), CliError> {
+    let receiver = PushReceiver::new().expect_token(token.to_owned());
+    let Some(jwks) = jwks_url(&agent.card.card) else {
+        return Ok((receiver, false));
+    };
+    let timeout = args.common.timeout;
+    let keys = waiter
+        .bounded(async {
+            fetch_jwks(jwks, timeout).await.map_err(|err| {
+                CliError::new(
+                    Code::Internal,
+                    format!("cannot read the agent's JWKS at {jwks}: {err}"),
+                )
+                .hint("its card names it for its signed push deliveries (docs/push.md)")
+            })
+        })
+        .await?;
+    diag.debug(&format!(
+        "deliveries must be signed with a key of {jwks} ({} keys)",
+        keys.keys.len()
+    ));
+    let verifier = Verifier::new(keys)
+        .with_audience(url.to_owned())
+        .with_replay_capacity(args.max_deliveries.saturating_mul(2));
+    Ok((receiver.verify_with(verifier), true))
+}
+
+/// The webhook server, running until [`Server::stop`].
+struct Server {
+    stop: tokio::sync::oneshot::Sender<()>,
+    running: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Serves `hook` on `listener` with the receiver's bounds.
+    fn start(listener: tokio::net::TcpListener, hook: Hook) -> Server {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let mut config = a2a_server::ServeConfig::default()
+            .with_max_connections(MAX_CONNECTIONS)
+            .with_idle_timeout(Duration::from_secs(30));
+        config.header_read_timeout = BODY_TIME;
+        config.shutdown_deadline = Duration::from_secs(1);
+        let running = tokio::spawn(a2a_server::serve_with_shutdown(
+            listener,
+            hook,
+            async {
+                let _ = stopped.await;
+            },
+            config,
+        ));
+        Server { stop, running }
+    }
+
+    /// Stops serving, waiting at most 2 s for the connections to close.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.running).await;
+    }
+}
+
+/// Takes the deliveries (printing each with `--stream`) until one ends the task, the task had
+/// ended already, or `--max-deliveries` is reached; `taken` is dropped on return.
+async fn take(
+    args: &ReceiveArgs,
+    agent: &Agent,
+    waiter: &Waiter<'_>,
+    id: &TaskId,
+    mut taken: mpsc::Receiver<StreamResponse>,
+    out: &mut Out,
+    diag: &Diag,
+) -> Result<Ended, CliError> {
+    let outcome = waiter
+        .bounded(async {
+            let now = agent
+                .client
+                .get_task(GetTaskRequest::new(id.clone()).with_history_length(0))
+                .await
+                .map_err(|e| waiter.error(&e))?;
+            if now.status.state.is_terminal() {
+                return Ok(Ended::Already(now));
+            }
+            waiter.seen.borrow_mut().task(&now);
+            let mut count = 0usize;
+            while let Some(event) = taken.recv().await {
+                count += 1;
+                waiter.seen.borrow_mut().event(&event, None);
+                diag.debug(&format!(
+                    "delivery {count}: {}",
+                    serde_json::to_string(&event).unwrap_or_default()
+                ));
+                if args.stream {
+                    out.event(&event, None);
+                }
+                if event.is_final() {
+                    return Ok(Ended::Event(event));
+                }
+                if count >= args.max_deliveries {
+                    return Err(too_many(count, agent, id));
+                }
+            }
+            Err(CliError::new(
+                Code::Internal,
+                "the webhook receiver stopped",
+            ))
+        })
+        .await;
+    out.close();
+    outcome
+}
+
+/// The error of `--max-deliveries` reached after `count` deliveries.
+fn too_many(count: usize, agent: &Agent, id: &TaskId) -> CliError {
+    let what = if count == 1 { "delivery" } else { "deliveries" };
+    CliError::new(
+        Code::Internal,
+        format!(
+            "stopped after {count} {what} for task {id}, the most --max-deliveries allows; the \
+             task goes on"
+        ),
+    )
+    .hint(format!(
+        "raise --max-deliveries, or follow the task with `a2a task get -a {} --wait {}`",
+        agent.reference(),
+        quote(id.as_str())
+    ))
+}
+
+/// Prints how the receiving ended: the task (or, with `--stream`, what the caller should know
+/// after the last event).
+async fn finish(
+    args: &ReceiveArgs,
+    agent: &Agent,
+    waiter: &Waiter<'_>,
+    id: TaskId,
+    ended: Ended,
+    out: &mut Out,
+    diag: &Diag,
+) -> Result<(), CliError> {
+    match ended {
         Ended::Already(task) => {
             diag.note(&format!(
                 "task {id} had ended ({}) when the push config was registered: no delivery to \
@@ -270,19 +323,19 @@ pub(crate) async fn run(args: &ReceiveArgs, diag: &Diag) -> Result<(), CliError>
                 waiter.seen.borrow_mut().event(&event, None);
                 out.event(&event, None);
                 out.close();
-                crate::follow::restate(&waiter, &mut out, Some(&event), diag);
+                crate::follow::restate(waiter, out, Some(&event), diag);
             } else {
-                print_task(&mut out, diag, &agent, &task, true, false);
+                print_task(out, diag, agent, &task, true, false);
             }
         }
         Ended::Event(last) => {
             if args.stream {
-                crate::follow::restate(&waiter, &mut out, Some(&last), diag);
+                crate::follow::restate(waiter, out, Some(&last), diag);
             } else {
                 let task = waiter
                     .call(agent.client.get_task(GetTaskRequest::new(id)))
                     .await?;
-                print_task(&mut out, diag, &agent, &task, true, false);
+                print_task(out, diag, agent, &task, true, false);
             }
         }
     }
