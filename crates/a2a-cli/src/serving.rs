@@ -5,6 +5,31 @@
 use crate::error::{CliError, Code};
 use crate::request_log::Logged;
 
+/// `--a2a-version` of the commands that serve: the protocol versions served.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct VersionArgs {
+    /// A protocol version to serve on JSON-RPC and HTTP+JSON: 1.0, 0.3 (also 0.2), 0.1, and
+    /// 1.1 (the unreleased draft: task generations, long-poll GetTask; only when named);
+    /// repeatable (`--a2a-version 1.0 --a2a-version 1.1`). 1.0 is always among them. Default:
+    /// 1.0, 0.3, 0.1. A version left out is not on the card (with 1.0 alone, a pure 1.0 card)
+    /// and its methods are answered with VersionNotSupportedError.
+    #[arg(long = "a2a-version", value_name = "VERSION")]
+    pub(crate) versions: Vec<String>,
+}
+
+impl VersionArgs {
+    /// The versions served: those named, else every one.
+    pub(crate) fn served(&self) -> Result<a2a_server::card::Versions, CliError> {
+        if self.versions.is_empty() {
+            return Ok(a2a_server::card::Versions::default());
+        }
+        a2a_server::card::Versions::parse(&self.versions).map_err(|err| {
+            CliError::usage(err.to_string())
+                .hint("pass --a2a-version 1.0, and 0.3 (or 0.2) or 0.1 for older clients, 1.1 for the draft")
+        })
+    }
+}
+
 /// Listens on `addr`, which the option `flag` gave; the listener and the URL it is reached at
 /// (`https` with `tls`). An address that cannot be listened on (in use, not of this machine, not
 /// allowed, not an address) is a usage error whose hint names `flag`.
@@ -85,5 +110,48 @@ pub(crate) async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::VersionArgs;
+    use clap::Parser as _;
+
+    #[derive(clap::Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        versions: VersionArgs,
+    }
+
+    fn served(args: &[&str]) -> Result<Vec<&'static str>, String> {
+        let cmd = Cmd::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        cmd.versions
+            .served()
+            .map(|v| v.names())
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn a2a_version_is_repeatable_and_defaults_to_every_version() {
+        assert_eq!(served(&[]).unwrap(), ["1.0", "0.3", "0.1"]);
+        assert_eq!(served(&["--a2a-version", "1.0"]).unwrap(), ["1.0"]);
+        assert_eq!(
+            served(&["--a2a-version", "1.0", "--a2a-version", "1.1"]).unwrap(),
+            ["1.1", "1.0"]
+        );
+        assert_eq!(
+            served(&["--a2a-version", "1.0", "--a2a-version", "0.2"]).unwrap(),
+            ["1.0", "0.3"]
+        );
+        assert_eq!(
+            served(&["--a2a-version", "0.1"]).unwrap_err(),
+            "A2A 1.0 is always served: name it beside the older versions (1.0, 0.1)"
+        );
+        assert_eq!(
+            served(&["--a2a-version", "1.0", "--a2a-version", "0.4"]).unwrap_err(),
+            "A2A version `0.4` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)"
+        );
     }
 }

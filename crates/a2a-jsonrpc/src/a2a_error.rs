@@ -247,6 +247,34 @@ impl A2aError {
         Self::with_code_info(ErrorCode::VERSION_NOT_SUPPORTED, message)
     }
 
+    /// -32010 (A2A 1.1 draft): the message's `ifGenerationMatch` is not the task's generation;
+    /// metadata `taskId`, `expectedGeneration`, `currentGeneration` (decimal strings). HTTP
+    /// 409, gRPC `ABORTED`.
+    ///
+    /// ```
+    /// use a2a_jsonrpc::A2aError;
+    ///
+    /// let error = A2aError::task_generation_mismatch("t-1", 3, 5);
+    /// assert_eq!((error.code().code(), error.http_status(), error.grpc_status()), (-32010, 409, "ABORTED"));
+    /// assert_eq!(error.message(), "Task generation mismatch: expected 3 but current generation is 5");
+    /// assert_eq!(error.metadata("currentGeneration"), Some("5"));
+    /// ```
+    pub fn task_generation_mismatch(
+        task_id: impl fmt::Display,
+        expected: i64,
+        current: i64,
+    ) -> Self {
+        Self::with_code_info(
+            ErrorCode::TASK_GENERATION_MISMATCH,
+            format!(
+                "Task generation mismatch: expected {expected} but current generation is {current}"
+            ),
+        )
+        .with_metadata("taskId", task_id.to_string())
+        .with_metadata("expectedGeneration", expected.to_string())
+        .with_metadata("currentGeneration", current.to_string())
+    }
+
     /// -32603 answered with HTTP 503 (gRPC `UNAVAILABLE`): the server cannot answer now, and
     /// the same call may succeed after `retry_after` (its task store cannot reach its
     /// database, or holds as many tasks as it may). The message is given whole. The details

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 /// | [`EXTENDED_AGENT_CARD_NOT_CONFIGURED`](Self::EXTENDED_AGENT_CARD_NOT_CONFIGURED) | -32007 | `ExtendedAgentCardNotConfiguredError` | `EXTENDED_AGENT_CARD_NOT_CONFIGURED` | 400 | `FAILED_PRECONDITION` |
 /// | [`EXTENSION_SUPPORT_REQUIRED`](Self::EXTENSION_SUPPORT_REQUIRED) | -32008 | `ExtensionSupportRequiredError` | `EXTENSION_SUPPORT_REQUIRED` | 400 | `FAILED_PRECONDITION` |
 /// | [`VERSION_NOT_SUPPORTED`](Self::VERSION_NOT_SUPPORTED) | -32009 | `VersionNotSupportedError` | `VERSION_NOT_SUPPORTED` | 400 | `FAILED_PRECONDITION` |
+/// | [`TASK_GENERATION_MISMATCH`](Self::TASK_GENERATION_MISMATCH) | -32010 | `TaskGenerationMismatchError` | `TASK_GENERATION_MISMATCH` | 409 | `ABORTED` |
 ///
 /// The HTTP and gRPC columns of the A2A codes are the table of A2A specification 1.0.1 §5.4 (1.0.0
 /// had 409, 415, 502 and `UNIMPLEMENTED` in places). For the generic codes they follow the
@@ -42,7 +43,8 @@ use serde::{Deserialize, Serialize};
 /// Version hazard: the A2A 0.1 specification text gave -32005 to -32011 other meanings
 /// (-32006 StreamingNotSupported, -32007 AuthenticationRequired, ...). This catalogue is the one of
 /// A2A 0.2 and later; 0.3 called -32007 `AuthenticatedExtendedCardNotConfiguredError`, and -32008
-/// and -32009 are new in 1.0.
+/// and -32009 are new in 1.0. -32010 is of the A2A 1.1 draft (branch `dev-1.1`), sent only to
+/// callers that speak 1.1.
 ///
 /// ```
 /// use a2a_jsonrpc::ErrorCode;
@@ -86,6 +88,7 @@ struct Grpc(i32, &'static str);
 const INVALID_ARGUMENT: Grpc = Grpc(3, "INVALID_ARGUMENT");
 const NOT_FOUND: Grpc = Grpc(5, "NOT_FOUND");
 const FAILED_PRECONDITION: Grpc = Grpc(9, "FAILED_PRECONDITION");
+const ABORTED: Grpc = Grpc(10, "ABORTED");
 const INTERNAL: Grpc = Grpc(13, "INTERNAL");
 
 const fn entry(
@@ -107,7 +110,7 @@ const fn entry(
 }
 
 /// The catalogue. Default messages are the ones of the A2A 0.3 JSON Schema where it has one.
-const CATALOGUE: [Entry; 14] = [
+const CATALOGUE: [Entry; 15] = [
     entry(
         ErrorCode::PARSE_ERROR,
         "JSONParseError",
@@ -220,6 +223,14 @@ const CATALOGUE: [Entry; 14] = [
         Some(400),
         Some(FAILED_PRECONDITION),
     ),
+    entry(
+        ErrorCode::TASK_GENERATION_MISMATCH,
+        "TaskGenerationMismatchError",
+        "Task generation mismatch",
+        "TASK_GENERATION_MISMATCH",
+        Some(409),
+        Some(ABORTED),
+    ),
 ];
 
 impl ErrorCode {
@@ -252,9 +263,12 @@ impl ErrorCode {
     pub const EXTENSION_SUPPORT_REQUIRED: Self = Self(-32008);
     /// -32009 `VersionNotSupportedError` (new in 1.0): the requested `A2A-Version` is not served.
     pub const VERSION_NOT_SUPPORTED: Self = Self(-32009);
+    /// -32010 `TaskGenerationMismatchError` (A2A 1.1 draft): a message's `ifGenerationMatch` is
+    /// not the task's generation.
+    pub const TASK_GENERATION_MISMATCH: Self = Self(-32010);
 
-    /// Every code this crate knows, the five JSON-RPC codes first, then -32001 to -32009.
-    pub const KNOWN: [Self; 14] = [
+    /// Every code this crate knows, the five JSON-RPC codes first, then -32001 to -32010.
+    pub const KNOWN: [Self; 15] = [
         Self::PARSE_ERROR,
         Self::INVALID_REQUEST,
         Self::METHOD_NOT_FOUND,
@@ -269,6 +283,7 @@ impl ErrorCode {
         Self::EXTENDED_AGENT_CARD_NOT_CONFIGURED,
         Self::EXTENSION_SUPPORT_REQUIRED,
         Self::VERSION_NOT_SUPPORTED,
+        Self::TASK_GENERATION_MISMATCH,
     ];
 
     /// The number.
@@ -281,7 +296,7 @@ impl ErrorCode {
         CATALOGUE.iter().find(|entry| entry.code == self)
     }
 
-    /// Whether the code is one of the fourteen in [`KNOWN`](Self::KNOWN).
+    /// Whether the code is one of the fifteen in [`KNOWN`](Self::KNOWN).
     #[must_use]
     pub fn is_known(self) -> bool {
         self.entry().is_some()

@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::Id;
-use a2a_types::protocol::paths;
+use a2a_types::protocol::{ProtocolVersion, paths};
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{AgentCard, binding};
 use http::header;
@@ -18,7 +18,7 @@ use crate::agent::Agent;
 use crate::auth::{Authenticator, OperationScopes, Principal, SkillScopes};
 use crate::binding::jsonrpc::{self, JsonRpcBinding};
 use crate::binding::rest;
-use crate::card::{self, CardEndpoint, Interface, InterfaceUrl};
+use crate::card::{self, CardEndpoint, Interface, InterfaceUrl, Versions};
 use crate::common::Settings;
 use crate::common::body::A2aBody;
 use crate::common::head::{self, Refused};
@@ -157,6 +157,7 @@ pub struct ServiceBuilder {
     authenticator: Option<Arc<dyn Authenticator>>,
     jsonrpc: bool,
     rest: bool,
+    versions: Versions,
     interfaces: Vec<Interface>,
     #[cfg(feature = "push")]
     push: Option<crate::push::PushSettings>,
@@ -172,6 +173,7 @@ impl std::fmt::Debug for ServiceBuilder {
             .field("rpc_path", &self.rpc_path)
             .field("jsonrpc", &self.jsonrpc)
             .field("rest", &self.rest)
+            .field("versions", &self.versions)
             .field("interfaces", &self.interfaces)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
@@ -323,6 +325,31 @@ impl ServiceBuilder {
         self
     }
 
+    /// The protocol versions served on the JSON-RPC and HTTP+JSON bindings (see [`Versions`]):
+    /// by default every one (1.0, 0.3 with 0.2, 0.1). A version left out is not in the card
+    /// (with 1.0 alone, the card is a pure 1.0 card), and its methods and routes are answered
+    /// with `VersionNotSupportedError`.
+    ///
+    /// ```
+    /// use a2a_server::{A2aService, agent::agent_fn};
+    /// use a2a_server::card::Versions;
+    /// use a2a_types::v1::AgentCard;
+    ///
+    /// let agent = agent_fn(|_ctx, sink| async move { sink.complete(None).await.map_err(Into::into) });
+    /// let service = A2aService::builder(agent, AgentCard::new("A", "An agent", "1.0.0"))
+    ///     .public_url("http://127.0.0.1:7420")
+    ///     .versions(Versions::v1_only())
+    ///     .build();
+    /// let versions: Vec<&str> = service.card().supported_interfaces.iter()
+    ///     .map(|i| i.protocol_version.as_str()).collect();
+    /// assert_eq!(versions, ["1.0", "1.0"]);
+    /// ```
+    #[must_use]
+    pub fn versions(mut self, versions: Versions) -> Self {
+        self.versions = versions;
+        self
+    }
+
     /// Serves the HTTP+JSON (REST) binding: its routes (`/message:send`, `/tasks/{id}`, ...,
     /// each also under a `/{tenant}` prefix) relative to where the service is mounted
     /// (default: on). The JSON-RPC path, when that binding is on, is answered by JSON-RPC.
@@ -354,24 +381,32 @@ impl ServiceBuilder {
     /// The service.
     pub fn build(self) -> A2aService {
         let mut served = Vec::new();
+        let versions = self.versions;
+        let of = |all: &[&'static str]| -> Vec<&'static str> {
+            all.iter()
+                .copied()
+                .filter(|v| versions.serves_name(v))
+                .collect()
+        };
         if self.jsonrpc {
             served.push(card::Served {
                 binding: binding::JSONRPC,
                 url: InterfaceUrl::Path(self.rpc_path.clone()),
-                versions: jsonrpc::VERSIONS,
+                versions: of(jsonrpc::VERSIONS),
             });
         }
         if self.rest {
             served.push(card::Served {
                 binding: binding::HTTP_JSON,
                 url: InterfaceUrl::Path(String::new()),
-                versions: rest::VERSIONS,
+                versions: of(rest::VERSIONS),
             });
         }
         let card = card::assemble(card::Parts {
             card: self.card,
             interfaces: card::interfaces(&served, self.interfaces),
             public_url: self.public_url.as_deref(),
+            versions,
             max_age: self.limits.card_max_age,
             #[cfg(feature = "push")]
             push: self.push.as_ref(),
@@ -385,8 +420,9 @@ impl ServiceBuilder {
                 card: card.endpoint,
                 jsonrpc: self
                     .jsonrpc
-                    .then(|| JsonRpcBinding::new(self.limits.max_flat_tasks)),
+                    .then(|| JsonRpcBinding::new(self.limits.max_flat_tasks, versions)),
                 rest: self.rest,
+                versions,
                 v0_2_extended_card_path: jsonrpc::v0_2_extended_card_path(&self.rpc_path),
                 rpc_path: self.rpc_path,
                 streams: StreamPermits::new(self.limits.max_streams),
@@ -435,6 +471,8 @@ struct ServiceInner {
     /// `None` when switched off.
     jsonrpc: Option<JsonRpcBinding>,
     rest: bool,
+    /// The protocol versions served.
+    versions: Versions,
     rpc_path: String,
     /// Where 0.2 clients read the extended card (beside the JSON-RPC endpoint).
     v0_2_extended_card_path: String,
@@ -472,6 +510,7 @@ impl A2aService {
             authenticator: None,
             jsonrpc: true,
             rest: true,
+            versions: Versions::default(),
             interfaces: Vec::new(),
             #[cfg(feature = "push")]
             push: None,
@@ -590,7 +629,10 @@ impl A2aService {
         {
             return card::jwks_response(&head, jwks, inner.limits.card_max_age);
         }
-        if inner.jsonrpc.is_some() && path == inner.v0_2_extended_card_path {
+        if inner.jsonrpc.is_some()
+            && inner.versions.serves(ProtocolVersion::V0_3)
+            && path == inner.v0_2_extended_card_path
+        {
             return match self.call(&head, Some(&trace)).await {
                 Ok(call) => jsonrpc::v0_2_extended_card(&inner.handler, &head, call).await,
                 Err(refused) => refuse(refused, |e| jsonrpc::error_response(Id::Null, e)),
@@ -629,7 +671,7 @@ impl A2aService {
             return jsonrpc::error_response(Id::Null, &error);
         }
         tracing::Span::current().record("a2a.binding", binding::HTTP_JSON);
-        let route = match rest::resolve(&head) {
+        let route = match rest::resolve(&head, inner.versions) {
             Ok(route) => route,
             Err(response) => return *response,
         };
@@ -641,6 +683,7 @@ impl A2aService {
             &inner.handler,
             settings,
             &inner.streams,
+            inner.versions,
             route,
             head,
             body,

@@ -186,6 +186,14 @@ fn the_docs_table_has_the_code_s_defaults_and_the_crate_docs_point_to_it() {
             time(handler.outage_tolerance),
         ),
         (
+            "`HandlerConfig::long_poll_timeout`",
+            time(handler.long_poll_timeout),
+        ),
+        (
+            "`HandlerConfig::max_long_polls`",
+            count(handler.max_long_polls),
+        ),
+        (
             "`HandlerConfig::max_pending_outcomes`",
             count(handler.max_pending_outcomes),
         ),

@@ -466,6 +466,9 @@ impl SqlStore {
         };
         let mut task: Task = from_json(&get::<String>(&row, 0)?, "task")?;
         let last_seq = uint(get::<i64>(&row, 1)?);
+        // The generation is the last event's number (a row written before generations has
+        // none in its JSON).
+        task.generation = a2a_server::store::generation(last_seq);
         let bytes = uint(get::<i64>(&row, 2)?);
         let Some(edit) = change(&task, Room::new(bytes, u64::MAX)) else {
             // Nothing to write: the transaction only read.
@@ -475,13 +478,17 @@ impl SqlStore {
         };
         let was_terminal = task.status.state.is_terminal();
         let cost = edit.bytes();
-        let event = edit.apply(&mut task);
+        let mut event = edit.apply(&mut task);
         let state = task.status.state;
         let seq = if event.is_some() {
             last_seq + 1
         } else {
             last_seq
         };
+        task.generation = a2a_server::store::generation(seq);
+        if let Some(event) = &mut event {
+            a2a_server::store::stamp_generation(event, seq);
+        }
         let terminal_now = state.is_terminal() && !was_terminal;
         sqlx::query(
             "UPDATE a2a_tasks SET task = $1, state = $2, time_key = $3, last_seq = $4, \
@@ -648,6 +655,9 @@ impl TaskStore for SqlStore {
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
         Box::pin(self.guarded(async move {
+            // Generation 1: the log's first event.
+            let mut task = task;
+            task.generation = 1;
             let enqueued = self
                 .retrying("create", || {
                     self.try_create(&task, &owner, protocol_version)

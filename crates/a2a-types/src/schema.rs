@@ -22,6 +22,12 @@ pub(crate) fn wire(schema: &mut Schema) {
     }
 }
 
+/// The schema of a ProtoJSON `int64` (A2A 1.1's generations): written as a decimal string,
+/// read from a string or a number.
+pub(crate) fn int64(_: &mut schemars::SchemaGenerator) -> Schema {
+    schemars::json_schema!({"type": ["integer", "string"], "format": "int64"})
+}
+
 fn strip_null(prop: &mut serde_json::Map<String, Value>) {
     if let Some(Value::Array(types)) = prop.get_mut("type") {
         types.retain(|t| t != "null");

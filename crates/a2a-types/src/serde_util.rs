@@ -102,6 +102,93 @@ pub(crate) fn opt_int32<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i32>, 
     Ok(Option::<Wrapper>::deserialize(d)?.map(|w| w.0))
 }
 
+struct I64Visitor;
+
+impl Visitor<'_> for I64Visitor {
+    type Value = i64;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a 64-bit integer (a decimal string or a JSON number)")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+        Ok(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+        i64::try_from(v).map_err(|_| E::custom(format!("integer {v} is out of range for int64")))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+        // Integral values within the range a double holds exactly.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        if v.fract() == 0.0 && v.abs() <= EXACT {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "range and integrality checked above"
+            )]
+            Ok(v as i64)
+        } else {
+            Err(E::custom(format!("{v} is not a 64-bit integer")))
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<i64, E> {
+        v.trim()
+            .parse::<i64>()
+            .map_err(|_| E::custom(format!("\"{v}\" is not a 64-bit integer")))
+    }
+}
+
+/// An `int64` as ProtoJSON writes it (a decimal string) and reads it (a string or a number;
+/// `null` is 0).
+pub(crate) mod int64 {
+    use super::*;
+
+    /// Writes the decimal string.
+    #[expect(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "serde's serialize_with signature"
+    )]
+    pub(crate) fn serialize<S: serde::Serializer>(value: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Reads a string or a number.
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        Ok(super::opt_int64::deserialize(d)?.unwrap_or_default())
+    }
+}
+
+/// An `optional int64`: written as a decimal string, read from a string or a number; `null`
+/// is absent.
+pub(crate) mod opt_int64 {
+    use super::*;
+
+    /// Writes the decimal string (the field is skipped when absent).
+    #[expect(clippy::ref_option, reason = "serde's serialize_with signature")]
+    pub(crate) fn serialize<S: serde::Serializer>(
+        value: &Option<i64>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => s.collect_str(value),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads a string or a number.
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        struct Wrapper(i64);
+        impl<'de> Deserialize<'de> for Wrapper {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any(I64Visitor).map(Wrapper)
+            }
+        }
+        Ok(Option::<Wrapper>::deserialize(d)?.map(|w| w.0))
+    }
+}
+
 /// Base64 as ProtoJSON writes it (standard alphabet, padded) and reads it (standard or
 /// URL-safe alphabet, padded or not).
 pub(crate) mod base64_bytes {

@@ -11,7 +11,7 @@ use crate::error::CliError;
 use crate::options::Format;
 use crate::output::Out;
 use crate::request_log::{self, LogArgs};
-use crate::serving::{listen, serve_on};
+use crate::serving::{VersionArgs, listen, serve_on};
 
 /// The built-in script: the demo agent.
 pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
@@ -42,6 +42,9 @@ pub(crate) struct MockArgs {
     /// Serve JSON-RPC and HTTP+JSON only.
     #[arg(long = "no-grpc")]
     pub(crate) no_grpc: bool,
+    /// The protocol versions served (--a2a-version).
+    #[command(flatten)]
+    pub(crate) versions: VersionArgs,
     /// The request log on stderr (-q, -v).
     #[command(flatten)]
     pub(crate) log: LogArgs,
@@ -50,6 +53,7 @@ pub(crate) struct MockArgs {
 /// Runs `a2a mock`: listens, prints the banner, serves until Ctrl-C or SIGTERM.
 pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     let grpc = !args.no_grpc;
+    let versions = args.versions.served()?;
     request_log::install(&args.log, None)?;
     let (listener, url) = listen("--addr", &args.addr, false).await?;
     let agent = if args.acts {
@@ -59,7 +63,7 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     } else {
         agent(args.script.as_deref(), &url).map_err(CliError::usage)?
     };
-    let service = service(&agent, &url, grpc);
+    let service = service(&agent, &url, grpc, versions);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(
         "serving the mock agent {} at {url}",
@@ -102,11 +106,18 @@ pub(crate) fn agent(script: Option<&Path>, url: &str) -> Result<MockAgent, Strin
         .map_err(|err| format!("{}: {err}", path.display()))
 }
 
-/// The service of `mock` at `url`: JSON-RPC and HTTP+JSON (1.0, 0.3, 0.1), and with `grpc`
-/// the gRPC interface at the same `host:port` on its card.
-pub(crate) fn service(mock: &MockAgent, url: &str, grpc: bool) -> A2aService {
+/// The service of `mock` at `url`: JSON-RPC and HTTP+JSON (in `versions`: by default 1.0, 0.3,
+/// 0.1), and with `grpc` the gRPC interface at the same `host:port` on its card.
+pub(crate) fn service(
+    mock: &MockAgent,
+    url: &str,
+    grpc: bool,
+    versions: a2a_server::card::Versions,
+) -> A2aService {
     use a2a_grpc::server::GrpcInterface as _;
-    let builder = A2aService::builder(mock.clone(), mock.card()).public_url(url);
+    let builder = A2aService::builder(mock.clone(), mock.card())
+        .public_url(url)
+        .versions(versions);
     let builder = if grpc {
         builder.grpc_interface(a2a_server::card::InterfaceUrl::Authority)
     } else {

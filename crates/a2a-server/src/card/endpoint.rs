@@ -14,7 +14,7 @@ use a2a_types::v1::AgentCard;
 use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use super::Interface;
+use super::{Interface, Versions};
 use crate::common::body::A2aBody;
 use crate::common::response;
 
@@ -27,6 +27,8 @@ pub(crate) struct CardEndpoint {
     ours: Vec<Interface>,
     /// The card as served, when the public URL is known.
     fixed: Option<Rendered>,
+    /// The versions served: whose fields the document carries.
+    versions: Versions,
     /// How the card is signed (only the card at a configured public URL is).
     #[cfg(feature = "signing")]
     signing: Option<super::CardSigning>,
@@ -49,6 +51,7 @@ impl CardEndpoint {
         card: AgentCard,
         ours: Vec<Interface>,
         public_url: Option<&str>,
+        versions: Versions,
         max_age: u32,
         #[cfg(feature = "signing")] signing: Option<super::CardSigning>,
     ) -> Self {
@@ -65,6 +68,7 @@ impl CardEndpoint {
             card,
             ours,
             fixed: None,
+            versions,
             #[cfg(feature = "signing")]
             signing,
             last_modified: HeaderValue::from_str(&httpdate::fmt_http_date(modified_at))
@@ -92,12 +96,12 @@ impl CardEndpoint {
         let card = self.card_at(base);
         #[cfg(feature = "signing")]
         let card = match self.signing.as_ref().filter(|_| sign) {
-            Some(signing) => signing.sign(&card, base, union_json),
+            Some(signing) => signing.sign(&card, base, |card| document(card, self.versions)),
             None => card,
         };
         #[cfg(not(feature = "signing"))]
         let _ = sign;
-        let json = Bytes::from(union_json(&card));
+        let json = Bytes::from(document(&card, self.versions));
         let etag = {
             use std::hash::{Hash as _, Hasher as _};
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -184,6 +188,18 @@ impl CardEndpoint {
     }
 }
 
+/// The card as the served versions read it: the 1.0 ProtoJSON alone when only 1.0 is served,
+/// else with the fields of each older version served merged in ([`union_json`] when every one
+/// is).
+pub(crate) fn document(card: &AgentCard, versions: Versions) -> Vec<u8> {
+    use a2a_types::protocol::ProtocolVersion;
+    union_of(
+        card,
+        versions.serves(ProtocolVersion::V0_3),
+        versions.serves(ProtocolVersion::V0_1),
+    )
+}
+
 /// The card as every version reads it: the 1.0 ProtoJSON, then, for keys it lacks, the 0.3
 /// card (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`,
 /// `supportsAuthenticatedExtendedCard` when true, the 0.3 shape of each security scheme beside
@@ -191,6 +207,11 @@ impl CardEndpoint {
 /// interface: 0.1 peers speak nothing else). Objects merge key by key and lists item by item,
 /// as the Python SDK's `agent_card_to_dict` does; nothing of the 1.0 document changes.
 pub(crate) fn union_json(card: &AgentCard) -> Vec<u8> {
+    union_of(card, true, true)
+}
+
+/// The 1.0 card with the 0.3 fields (`v0_3`) and the 0.1 fields (`v0_1`) merged in.
+fn union_of(card: &AgentCard, v0_3: bool, v0_1: bool) -> Vec<u8> {
     use serde_json::Value;
 
     /// Adds what `from` has and `into` lacks.
@@ -216,15 +237,17 @@ pub(crate) fn union_json(card: &AgentCard) -> Vec<u8> {
     }
 
     let mut document = serde_json::to_value(card).expect("an agent card serializes");
-    let mut v0_3 = serde_json::to_value(a2a_types::v0_3::AgentCard::from(card))
-        .expect("an agent card serializes");
-    if v0_3.get("supportsAuthenticatedExtendedCard") != Some(&Value::Bool(true))
-        && let Some(fields) = v0_3.as_object_mut()
-    {
-        fields.remove("supportsAuthenticatedExtendedCard");
+    if v0_3 {
+        let mut v0_3 = serde_json::to_value(a2a_types::v0_3::AgentCard::from(card))
+            .expect("an agent card serializes");
+        if v0_3.get("supportsAuthenticatedExtendedCard") != Some(&Value::Bool(true))
+            && let Some(fields) = v0_3.as_object_mut()
+        {
+            fields.remove("supportsAuthenticatedExtendedCard");
+        }
+        merge(&mut document, v0_3);
     }
-    merge(&mut document, v0_3);
-    if let Ok(v0_1) = a2a_types::v0_1::AgentCard::try_from(card.clone()) {
+    if v0_1 && let Ok(v0_1) = a2a_types::v0_1::AgentCard::try_from(card.clone()) {
         merge(
             &mut document,
             serde_json::to_value(v0_1).expect("an agent card serializes"),
@@ -336,6 +359,7 @@ mod tests {
                 Interface::new("GRPC", "1.0", InterfaceUrl::Authority),
             ],
             public_url,
+            Versions::all(),
             300,
             #[cfg(feature = "signing")]
             None,

@@ -11,7 +11,10 @@ mod endpoint;
 #[cfg(feature = "signing")]
 mod signing;
 
-use a2a_types::protocol::{VersionNumber, paths};
+use a2a_types::protocol::generations::VERSION_1_1;
+use a2a_types::protocol::{
+    ProtocolVersion, VERSION_0_1, VERSION_0_3, VERSION_1_0, VersionNumber, paths,
+};
 use a2a_types::v1::{AgentCard, AgentInterface};
 #[cfg(feature = "signing")]
 use bytes::Bytes;
@@ -124,24 +127,207 @@ impl InterfaceUrl {
     }
 }
 
+/// The protocol versions a service serves on its JSON-RPC and HTTP+JSON bindings (and its
+/// card announces): 1.0 always; 0.3 (with 0.2, and the flat dialect that shares 0.3's method
+/// names) and 0.1 by choice, both by default
+/// ([`ServiceBuilder::versions`](crate::ServiceBuilder::versions)); the A2A 1.1 draft (task
+/// generations: `docs/versions.md`) only when
+/// chosen ([`with_v1_1`](Self::with_v1_1), or `1.1` among the names given to
+/// [`parse`](Self::parse)).
+///
+/// A version left out is not in the card (with only 1.0 served, the card is a pure 1.0 card:
+/// no `url`, `preferredTransport`, `protocolVersion` nor `additionalInterfaces`), and its
+/// methods and routes are answered with `VersionNotSupportedError` (-32009; HTTP 400).
+///
+/// ```
+/// use a2a_server::card::Versions;
+/// use a2a_types::protocol::ProtocolVersion;
+///
+/// let only_1_0 = Versions::parse(["1.0"]).unwrap();
+/// assert_eq!(only_1_0, Versions::v1_only());
+/// assert!(!only_1_0.serves(ProtocolVersion::V0_3));
+/// assert_eq!(Versions::parse(["1", "0.2"]).unwrap().names(), ["1.0", "0.3"]);
+/// assert_eq!(Versions::default().names(), ["1.0", "0.3", "0.1"]);
+/// assert_eq!(Versions::parse(["1.0", "1.1"]).unwrap(), Versions::v1_only().with_v1_1());
+/// assert_eq!(Versions::all().with_v1_1().names(), ["1.1", "1.0", "0.3", "0.1"]);
+/// assert_eq!(
+///     Versions::parse(["0.3"]).unwrap_err().to_string(),
+///     "A2A 1.0 is always served: name it beside the older versions (1.0, 0.3)"
+/// );
+/// assert_eq!(
+///     Versions::parse(["1.0", "2.0"]).unwrap_err().to_string(),
+///     "A2A version `2.0` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Versions {
+    v1_1: bool,
+    v0_3: bool,
+    v0_1: bool,
+}
+
+impl Default for Versions {
+    /// Every version: 1.0, 0.3 (with 0.2), 0.1.
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+impl Versions {
+    /// Every released version: 1.0, 0.3 (with 0.2), 0.1 (not the 1.1 draft).
+    pub const fn all() -> Self {
+        Self {
+            v1_1: false,
+            v0_3: true,
+            v0_1: true,
+        }
+    }
+
+    /// 1.0 alone.
+    pub const fn v1_only() -> Self {
+        Self {
+            v1_1: false,
+            v0_3: false,
+            v0_1: false,
+        }
+    }
+
+    /// These versions and `version` (1.0 is always served).
+    #[must_use]
+    pub fn with(mut self, version: ProtocolVersion) -> Self {
+        match version {
+            ProtocolVersion::V0_3 => self.v0_3 = true,
+            ProtocolVersion::V0_1 => self.v0_1 = true,
+            _ => {}
+        }
+        self
+    }
+
+    /// These versions and the A2A 1.1 draft: a caller that sends `A2A-Version: 1.1` gets
+    /// the task generations, and the card lists the 1.1 interfaces (after the 1.0 ones).
+    #[must_use]
+    pub const fn with_v1_1(mut self) -> Self {
+        self.v1_1 = true;
+        self
+    }
+
+    /// Whether the A2A 1.1 draft is served.
+    pub const fn serves_v1_1(&self) -> bool {
+        self.v1_1
+    }
+
+    /// Whether `version` is served.
+    pub fn serves(&self, version: ProtocolVersion) -> bool {
+        match version {
+            ProtocolVersion::V0_3 => self.v0_3,
+            ProtocolVersion::V0_1 => self.v0_1,
+            _ => true,
+        }
+    }
+
+    /// The versions named (`1.0`, `0.3`, `0.2`, `0.1`, as `A2A-Version` writes them; `0.2`
+    /// stands for 0.3, which serves both). 1.0 must be among them.
+    ///
+    /// # Errors
+    ///
+    /// A name that is no version this server can serve, or a list without 1.0.
+    pub fn parse<I, S>(names: I) -> Result<Self, InvalidVersions>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut versions = Self::v1_only();
+        let mut v1 = false;
+        for name in names {
+            let name = name.as_ref();
+            let number = VersionNumber::parse(name);
+            match number.and_then(VersionNumber::protocol_version) {
+                Some(ProtocolVersion::V1) if number == Some(VersionNumber::new(1, 0)) => v1 = true,
+                Some(ProtocolVersion::V1) if number == Some(VersionNumber::new(1, 1)) => {
+                    versions = versions.with_v1_1();
+                }
+                Some(version @ (ProtocolVersion::V0_3 | ProtocolVersion::V0_1)) => {
+                    versions = versions.with(version);
+                }
+                _ => {
+                    return Err(InvalidVersions(format!(
+                        "A2A version `{}` is not one this server can serve (1.1; 1.0; 0.3 and 0.2; 0.1)",
+                        name.trim()
+                    )));
+                }
+            }
+        }
+        if !v1 {
+            return Err(InvalidVersions(format!(
+                "A2A 1.0 is always served: name it beside the older versions ({})",
+                versions.names().join(", ")
+            )));
+        }
+        Ok(versions)
+    }
+
+    /// The versions served, newest first, as a card's interfaces name them.
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            (VERSION_1_1, self.v1_1),
+            (VERSION_1_0, true),
+            (VERSION_0_3, self.v0_3),
+            (VERSION_0_1, self.v0_1),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect()
+    }
+
+    /// Whether a card interface's `version` is served.
+    pub(crate) fn serves_name(&self, version: &str) -> bool {
+        let number = VersionNumber::parse(version);
+        if number == Some(VersionNumber::new(1, 1)) {
+            return self.v1_1;
+        }
+        number
+            .and_then(VersionNumber::protocol_version)
+            .is_some_and(|v| self.serves(v))
+    }
+}
+
+/// Version names that do not make a [`Versions`]: the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidVersions(String);
+
+impl std::fmt::Display for InvalidVersions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidVersions {}
+
 /// A binding this service serves itself: its name, where, and the protocol versions it speaks
 /// there.
 #[derive(Clone, Debug)]
 pub(crate) struct Served {
     pub(crate) binding: &'static str,
     pub(crate) url: InterfaceUrl,
-    pub(crate) versions: &'static [&'static str],
+    pub(crate) versions: Vec<&'static str>,
 }
 
-/// The interfaces the card lists first, in the order of preference: the newest version of
-/// each binding the service serves (in the order of `served`), then `added` (bindings served
-/// beside it, such as gRPC), then the older versions, newest first.
+/// The interfaces the card lists first, in the order of preference: 1.0 of each binding the
+/// service serves (in the order of `served`), then `added` (bindings served beside it, such
+/// as gRPC), then the other versions, newest first (the 1.1 draft, which only a client that
+/// opts in looks for, then the older ones).
 pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interface> {
     let mut versions: Vec<&str> = served
         .iter()
         .flat_map(|s| s.versions.iter().copied())
         .collect();
-    versions.sort_by_key(|v| std::cmp::Reverse(VersionNumber::parse(v)));
+    versions.sort_by_key(|v| {
+        let number = VersionNumber::parse(v);
+        (
+            number != Some(VersionNumber::new(1, 0)),
+            std::cmp::Reverse(number),
+        )
+    });
     versions.dedup();
     let mut added = Some(added);
     let mut out = Vec::new();
@@ -167,6 +353,9 @@ pub(crate) struct Parts<'a> {
     pub(crate) interfaces: Vec<Interface>,
     /// Where clients reach the service, when configured.
     pub(crate) public_url: Option<&'a str>,
+    /// The protocol versions served: the older versions' fields are in the card only when
+    /// served.
+    pub(crate) versions: Versions,
     /// `Cache-Control: max-age` of the card and the JWKS, in seconds.
     pub(crate) max_age: u32,
     /// Push delivery, when on.
@@ -210,6 +399,7 @@ pub(crate) fn assemble(parts: Parts<'_>) -> Assembled {
         card,
         parts.interfaces,
         parts.public_url,
+        parts.versions,
         parts.max_age,
         #[cfg(feature = "signing")]
         parts.signing,
@@ -290,12 +480,12 @@ mod tests {
             Served {
                 binding: "JSONRPC",
                 url: InterfaceUrl::Path("/rpc".into()),
-                versions: &["1.0", "0.3", "0.1"],
+                versions: vec!["1.0", "0.3", "0.1"],
             },
             Served {
                 binding: "HTTP+JSON",
                 url: InterfaceUrl::Path(String::new()),
-                versions: &["1.0", "0.3"],
+                versions: vec!["1.0", "0.3"],
             },
         ];
         let grpc = Interface::new("GRPC", "1.0", InterfaceUrl::Authority);

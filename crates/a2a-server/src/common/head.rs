@@ -50,6 +50,12 @@ impl RequestedVersion {
         matches!(self, RequestedVersion::Known(ProtocolVersion::V1, _))
     }
 
+    /// True for 1.1 exactly (the A2A 1.1 draft: task generations).
+    pub(crate) fn is_v1_1(&self) -> bool {
+        matches!(self, RequestedVersion::Known(ProtocolVersion::V1, given)
+            if VersionNumber::parse(given) == Some(VersionNumber::new(1, 1)))
+    }
+
     /// The legacy version it names: `Some` for 0.2/0.3 (0.3) and 0.1 (0.1); `None` for none
     /// named (no header, or 1.x, which names no legacy version: the method or route decides);
     /// `Err` for any other version.

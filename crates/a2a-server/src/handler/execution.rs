@@ -368,7 +368,14 @@ impl RequestHandler {
             .await?
             .ok_or_else(|| A2aError::task_not_found(task_id.clone()))?;
         let turn = self.inner.turns.lock(&task_id).await;
-        let after = self.record_follow_up(&task_id, recorded, bytes).await?;
+        // A2A 1.1 ifGenerationMatch: compared in the store's update, with the message.
+        let expected = send
+            .configuration
+            .as_ref()
+            .and_then(|c| c.if_generation_match);
+        let after = self
+            .record_follow_up(&task_id, recorded, bytes, expected)
+            .await?;
         let run = ExecutionRun::of(&execution);
         self.running().insert(task_id.clone(), execution);
         self.inner.expiry.forget(&task_id);
@@ -392,12 +399,16 @@ impl RequestHandler {
     }
 
     /// Records a follow-up message in its task, unless the task ended, an agent still works on
-    /// it, or it has no room for the message; the sequence number of the task's last event.
+    /// it, it has no room for the message, or (A2A 1.1 `ifGenerationMatch`) it is not at the
+    /// `expected` generation: decided in the store's update, so that of two follow-ups that
+    /// expect the same generation one wins, on any replica; the sequence number of the task's
+    /// last event.
     async fn record_follow_up(
         &self,
         task_id: &TaskId,
         recorded: TaskEdit,
         bytes: u64,
+        expected: Option<i64>,
     ) -> Result<u64, A2aError> {
         let max_task_bytes = self.inner.config.max_task_bytes;
         let busy = self.running().contains_key(task_id);
@@ -409,6 +420,16 @@ impl RequestHandler {
                 task_id,
                 Box::new(|task: &Task, room| {
                     refused = None;
+                    if let Some(expected) = expected
+                        && task.generation != expected
+                    {
+                        refused = Some(A2aError::task_generation_mismatch(
+                            &task.id,
+                            expected,
+                            task.generation,
+                        ));
+                        return None;
+                    }
                     let state = task.status.state;
                     if state.is_terminal() {
                         refused = Some(terminal_task(&task.id, state));

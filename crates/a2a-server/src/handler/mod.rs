@@ -149,6 +149,8 @@ pub type EventStream = Pin<Box<dyn Stream<Item = Result<StreamEvent, A2aError>> 
 /// | `cancel_grace` | 5 s | after it, `CancelTask` marks a task canceled whose agent ignores the cancel |
 /// | `interrupted_ttl` | 24 h | a task left `TASK_STATE_INPUT_REQUIRED` or `TASK_STATE_AUTH_REQUIRED` this long (no follow-up, no agent running) ends `TASK_STATE_FAILED` with the agent message "The task waited longer than 24 h for input and was closed (interrupted_ttl); send a new message without taskId to start a new task."; open streams and waiting calls get that status, a follow-up gets `UnsupportedOperationError` (-32004) "task T is TASK_STATE_FAILED (a terminal state) ..." |
 /// | `outage_tolerance` | 30 s | while the store fails transiently (its database away), an agent's `sink` call, the end of its turn and a stream's read wait for it; past it the sink call fails with `SinkError::Store` ("task store unavailable: for longer than the outage tolerance of 30 s (outage_tolerance): ..."), the task ends `TASK_STATE_FAILED` with "an event of the task could not be stored: ..." once the store is back, and a stream ends with the retryable 503 error |
+/// | `long_poll_timeout` | 30 s | no error: a `GetTask` with `currentGeneration` (A2A 1.1) that the task has not passed is held this long at most, then answered with the task as it is |
+/// | `max_long_polls` | 1 000 | a `GetTask` with `currentGeneration` that would be held beyond it: -32603 "the server holds 1000 long polls already (max_long_polls); poll again later" with HTTP `503` and `Retry-After: 1`, retryable (gRPC `UNAVAILABLE`) |
 /// | `max_pending_outcomes` | 10 000 | no error: the ends of turns the store could not take wait in memory and are written once it is back; beyond it the oldest is given up (a SQL store's lease then ends its task) |
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -197,6 +199,13 @@ pub struct HandlerConfig {
     /// state. Beyond it the oldest is given up (a SQL store's lease then ends its task).
     /// Default 10 000.
     pub max_pending_outcomes: usize,
+    /// How long a `GetTask` with `currentGeneration` (A2A 1.1: a long poll) is held at most
+    /// while the task has not passed that generation; then it is answered with the task as
+    /// it is (the draft allows an earlier answer). Default 30 s.
+    pub long_poll_timeout: Duration,
+    /// The most long polls held at once; one more is refused with a retryable 503
+    /// (`Retry-After: 1`). Default 1 000.
+    pub max_long_polls: usize,
 }
 
 impl Default for HandlerConfig {
@@ -211,6 +220,8 @@ impl Default for HandlerConfig {
             shared_store: false,
             outage_tolerance: Duration::from_secs(30),
             max_pending_outcomes: 10_000,
+            long_poll_timeout: Duration::from_secs(30),
+            max_long_polls: 1_000,
         }
     }
 }
@@ -221,6 +232,20 @@ impl HandlerConfig {
     #[must_use]
     pub fn with_shared_store(mut self, shared: bool) -> Self {
         self.shared_store = shared;
+        self
+    }
+
+    /// Sets the longest hold of a long poll ([`long_poll_timeout`](Self::long_poll_timeout)).
+    #[must_use]
+    pub fn with_long_poll_timeout(mut self, timeout: Duration) -> Self {
+        self.long_poll_timeout = timeout;
+        self
+    }
+
+    /// Sets the most long polls held at once ([`max_long_polls`](Self::max_long_polls)).
+    #[must_use]
+    pub fn with_max_long_polls(mut self, polls: usize) -> Self {
+        self.max_long_polls = polls;
         self
     }
 
@@ -291,6 +316,8 @@ struct Inner {
     turns: Arc<turns::Turns>,
     next_execution: std::sync::atomic::AtomicU64,
     shutdown: CancellationToken,
+    /// The places of held long polls ([`HandlerConfig::max_long_polls`]).
+    long_polls: Arc<tokio::sync::Semaphore>,
     /// The deadlines of interrupted tasks.
     expiry: Arc<expiry::Expiry>,
     /// The ends of turns the store could not take yet.
@@ -443,6 +470,7 @@ impl HandlerBuilder {
         self.access.skills = std::mem::take(&mut self.access.skills).with_card(&self.card);
         let ttl = self.config.interrupted_ttl;
         let max_pending = self.config.max_pending_outcomes;
+        let max_long_polls = self.config.max_long_polls;
         let shutdown = CancellationToken::new();
         let pending_stop = shutdown.clone();
         let handler = RequestHandler {
@@ -459,6 +487,7 @@ impl HandlerBuilder {
                 turns: Arc::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
                 shutdown,
+                long_polls: Arc::new(tokio::sync::Semaphore::new(max_long_polls)),
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
                 pending: Arc::new(outage::PendingOutcomes::new(
                     max_pending,
@@ -655,8 +684,45 @@ impl RequestHandler {
     ) -> Result<Task, A2aError> {
         self.authorize(Operation::GetTask, call)?;
         check_history_length(req.history_length, "historyLength")?;
-        let task = self.load_visible(&req.id, call).await?;
+        let mut task = self.load_visible(&req.id, call).await?;
+        if let Some(seen) = req.current_generation
+            && task.generation <= seen
+        {
+            self.long_poll(&req.id, seen).await?;
+            task = self.load_visible(&req.id, call).await?;
+        }
         Ok(lifecycle::present(task, req.history_length, true))
+    }
+
+    /// Holds a long poll (A2A 1.1 `currentGeneration`) until the task passes generation
+    /// `seen` (the store's wake-up: another replica's commit too), the timeout, or shutdown;
+    /// refused beyond `max_long_polls`.
+    async fn long_poll(&self, id: &TaskId, seen: i64) -> Result<(), A2aError> {
+        let Ok(_place) = self.inner.long_polls.clone().try_acquire_owned() else {
+            return Err(A2aError::unavailable(
+                format!(
+                    "the server holds {} long polls already (max_long_polls); poll again later",
+                    self.inner.config.max_long_polls
+                ),
+                Duration::from_secs(1),
+            ));
+        };
+        let held = async {
+            loop {
+                let Some(progress) = self.inner.store.progress(id).await? else {
+                    return Ok::<_, A2aError>(());
+                };
+                if crate::store::generation(progress.last_seq) > seen {
+                    return Ok(());
+                }
+                self.inner.store.wait(id, progress.last_seq).await?;
+            }
+        };
+        tokio::select! {
+            held = held => held,
+            () = tokio::time::sleep(self.inner.config.long_poll_timeout) => Ok(()),
+            () = self.inner.shutdown.cancelled() => Ok(()),
+        }
     }
 
     /// `ListTasks`: the caller's tasks, newest status first, one page at a time.

@@ -58,7 +58,11 @@ pub(crate) fn render(
             })
         }
         _ => Ok(Body {
-            bytes: json(serde_json::to_vec(event))?.into(),
+            // A config's version is 1.0 for a 1.1 caller too: no generations (1.0's bytes).
+            bytes: json(a2a_types::protocol::generations::hidden(|| {
+                serde_json::to_vec(event)
+            }))?
+            .into(),
             content_type: content_type::A2A_JSON,
         }),
     }

@@ -230,6 +230,7 @@ pub fn present_task(task: &Task, history_length: Option<usize>, include_artifact
         shown.artifacts.clone_from(&task.artifacts);
     }
     shown.metadata.clone_from(&task.metadata);
+    shown.generation = task.generation;
     shown
 }
 

@@ -55,6 +55,7 @@ macro_rules! store_conformance_tests {
             update_without_edit_logs_nothing,
             update_of_a_missing_task,
             artifacts_append_and_replace,
+            generations_count_every_event,
             read_log_pages,
             wait_wakes_on_append,
             concurrent_updates_keep_every_event,
@@ -87,8 +88,11 @@ fn at(unix: i64) -> Timestamp {
     Timestamp::from_unix(unix, 0).expect("a valid time")
 }
 
+/// A task as created: its generation is 1 (the log's first event), whatever the creator set.
 fn task(id: &str, context: &str, state: TaskState, unix: i64) -> Task {
-    Task::new(id, context, TaskStatus::new(state).with_timestamp(at(unix)))
+    let mut task = Task::new(id, context, TaskStatus::new(state).with_timestamp(at(unix)));
+    task.generation = 1;
+    task
 }
 
 async fn create(store: &dyn TaskStore, task: Task, owner: Owner) -> UpdateOutcome {
@@ -221,9 +225,11 @@ pub async fn update_applies_and_logs(store: Arc<dyn TaskStore>) {
         json!({"statusUpdate": {
             "taskId": "t",
             "contextId": "c",
-            "status": {"state": "TASK_STATE_WORKING", "timestamp": "2023-11-14T22:13:25.000Z"}
+            "status": {"state": "TASK_STATE_WORKING", "timestamp": "2023-11-14T22:13:25.000Z"},
+            "generation": "2"
         }})
     );
+    assert_eq!(stored.task.generation, 2);
     // A message joins the history and logs nothing.
     let outcome = edit(&*store, "t", TaskEdit::Message(Message::user_text("more"))).await;
     assert_eq!(outcome.last_seq, 2);
@@ -279,6 +285,101 @@ pub async fn update_of_a_missing_task(store: Arc<dyn TaskStore>) {
             .unwrap()
             .is_empty()
     );
+}
+
+/// A2A 1.1 generations, over random sequences of edits (a property test with a fixed seed per
+/// run, so a failure names its sequence): the task is at generation 1 when created (whatever
+/// its creator set) and 1 more per logged event; each event carries the generation after it,
+/// equal to its sequence number, without gaps or repeats; a message changes nothing; the
+/// change is told the generation the task stands at.
+pub async fn generations_count_every_event(store: Arc<dyn TaskStore>) {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        // xorshift64*: reproducible, no dependency.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
+    };
+    for round in 0..8 {
+        let id = format!("g-{round}");
+        let mut created = task(&id, "c", TaskState::Submitted, 1_700_000_000);
+        created.generation = 41; // ignored: a store numbers from 1
+        create(&*store, created, Owner::default()).await;
+        let mut logged = 1_u64;
+        for step in 0..next(20) {
+            let edit = match next(5) {
+                0 => TaskEdit::Message(Message::user_text("more")),
+                1 => TaskEdit::Restate(at(1_700_000_001 + i64::try_from(step).unwrap())),
+                2 => TaskEdit::Artifact {
+                    artifact: Artifact::new(format!("a{}", next(3)), vec![Part::text("x")]),
+                    append: next(2) == 0,
+                    last_chunk: false,
+                },
+                _ => status(
+                    [TaskState::Working, TaskState::InputRequired][usize::from(next(2) == 0)],
+                    1_700_000_001,
+                ),
+            };
+            let logs = !matches!(edit, TaskEdit::Message(_));
+            let seen = Arc::new(std::sync::Mutex::new(0_i64));
+            let seen_in = seen.clone();
+            let outcome = store
+                .update(
+                    &TaskId::from(id.as_str()),
+                    Box::new(move |task, _| {
+                        *seen_in.lock().unwrap() = task.generation;
+                        Some(edit.clone())
+                    }),
+                    None,
+                )
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                *seen.lock().unwrap(),
+                i64::try_from(logged).unwrap(),
+                "{id} step {step}: the change sees the generation"
+            );
+            logged += u64::from(logs);
+            assert_eq!(outcome.last_seq, logged, "{id} step {step}");
+        }
+        let stored = store
+            .load(&TaskId::from(id.as_str()))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            stored.task.generation,
+            i64::try_from(logged).unwrap(),
+            "{id}"
+        );
+        let log = store
+            .read_log(&TaskId::from(id.as_str()), 0, 100)
+            .await
+            .unwrap();
+        let generations: Vec<i64> = log
+            .iter()
+            .map(|entry| match &entry.event {
+                StreamResponse::Task(task) => task.generation,
+                StreamResponse::StatusUpdate(update) => update.generation,
+                StreamResponse::ArtifactUpdate(update) => update.generation,
+                other => panic!("{id}: an unexpected event {other:?}"),
+            })
+            .collect();
+        let expected: Vec<i64> = (1..=i64::try_from(logged).unwrap()).collect();
+        assert_eq!(
+            generations, expected,
+            "{id}: one generation per event, from 1"
+        );
+        let listed = store.list(&query(Owner::default(), 100)).await.unwrap();
+        let listed = listed.tasks.iter().find(|t| t.id.as_str() == id).unwrap();
+        assert_eq!(
+            listed.generation,
+            i64::try_from(logged).unwrap(),
+            "{id} listed"
+        );
+    }
 }
 
 /// Artifacts: appended chunks extend, a whole artifact replaces; the task reads back as

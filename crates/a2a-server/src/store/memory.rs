@@ -437,6 +437,15 @@ impl Live {
 
     /// Applies an edit as [`TaskEdit::apply`] does, logging its event in short form.
     fn apply(&mut self, edit: TaskEdit) -> Option<Logged> {
+        let logged = self.apply_edit(edit);
+        if logged.is_some() {
+            // One more event: one more generation (the log's length once it is logged).
+            self.task.generation = super::generation(self.log.len() as u64 + 1);
+        }
+        logged
+    }
+
+    fn apply_edit(&mut self, edit: TaskEdit) -> Option<Logged> {
         match edit {
             TaskEdit::Message(message) => {
                 self.task.history.push(message);
@@ -938,10 +947,12 @@ fn cursor(key: &Key) -> String {
 impl TaskStore for InMemoryTaskStore {
     fn create<'a>(
         &'a self,
-        task: Task,
+        mut task: Task,
         owner: Owner,
         protocol_version: ProtocolVersion,
     ) -> StoreFuture<'a, UpdateOutcome> {
+        // Generation 1: the log's first event.
+        task.generation = 1;
         let result = (|| {
             let shared = &*self.shared;
             let mut guard = shared.lock();
@@ -1007,13 +1018,13 @@ impl TaskStore for InMemoryTaskStore {
     fn load<'a>(&'a self, id: &'a TaskId) -> StoreFuture<'a, Option<StoredTask>> {
         let inner = self.shared.lock();
         let found = inner.tasks.get(id).map_or(Ok(None), |e| {
-            Ok(Some(StoredTask {
-                task: e.task(id)?.into_owned(),
-                owner: e.owner().clone(),
-                protocol_version: e.protocol_version,
-                last_seq: e.last_seq(),
-                bytes: e.bytes,
-            }))
+            Ok(Some(StoredTask::new(
+                e.task(id)?.into_owned(),
+                e.owner().clone(),
+                e.protocol_version,
+                e.last_seq(),
+                e.bytes,
+            )))
         });
         Box::pin(std::future::ready(found))
     }
@@ -1172,10 +1183,7 @@ impl TaskStore for InMemoryTaskStore {
                 let start = usize::try_from(after).unwrap_or(usize::MAX).min(len);
                 (start..len)
                     .take(limit)
-                    .map(|i| LogEntry {
-                        seq: (i + 1) as u64,
-                        event: live.event(i),
-                    })
+                    .map(|i| LogEntry::new((i + 1) as u64, live.event(i)))
                     .collect()
             })
         });

@@ -471,6 +471,8 @@ fn the_log_reads_back_what_the_reference_logged() {
         let mut shadow = Task::new("t", "c", TaskStatus::now(TaskState::Submitted))
             .with_history([Message::new("m-1", Role::User, vec![Part::text("hello")])]);
         shadow.metadata = Some(serde_json::from_str(r#"{"k":"v"}"#).unwrap());
+        // Generation 1 at creation, one more per logged event (the reference counts them too).
+        shadow.generation = 1;
         let mut bytes = task_bytes(&shadow);
         let mut logged = vec![StreamResponse::Task(shadow.clone())];
         store
@@ -569,6 +571,7 @@ fn a_task_created_whole_logs_itself_whole() {
         created
             .artifacts
             .push(Artifact::new("a", vec![Part::text("x")]));
+        created.generation = 1;
         store
             .create(created.clone(), Owner::default(), ProtocolVersion::V1)
             .await

@@ -9,6 +9,15 @@
 //! readers share a process: a SQL store can implement `update` as a transaction and `wait` with
 //! `LISTEN/NOTIFY`.
 //!
+//! # Generations
+//!
+//! A task's generation (A2A 1.1, `Task::generation`) is the sequence number of its last logged
+//! event, and an event's generation its own sequence number: 1 at creation (the log's first
+//! event is the task), 1 more per logged event, kept by the same atomic step that appends to
+//! the log, so every store and every replica agrees on it. A store sets `task.generation` to
+//! `last_seq` on every task it hands out or passes to a [`Change`] ([`StoredTask::new`] and
+//! [`LogEntry::new`] do it; [`stamp_generation`] for the rest).
+//!
 //! # Bytes
 //!
 //! Every store accounts the bytes each task holds the same way: [`task_bytes`] of the task as
@@ -211,6 +220,8 @@ impl StoredTask {
         last_seq: u64,
         bytes: u64,
     ) -> Self {
+        let mut task = task;
+        task.generation = generation(last_seq);
         Self {
             task,
             owner,
@@ -218,6 +229,22 @@ impl StoredTask {
             last_seq,
             bytes,
         }
+    }
+}
+
+/// A sequence number as a generation (saturating at `i64::MAX`).
+pub fn generation(seq: u64) -> i64 {
+    i64::try_from(seq).unwrap_or(i64::MAX)
+}
+
+/// Sets the generation an event logged at `seq` carries: `seq` (a message carries none).
+pub fn stamp_generation(event: &mut StreamResponse, seq: u64) {
+    let generation = generation(seq);
+    match event {
+        StreamResponse::Task(task) => task.generation = generation,
+        StreamResponse::StatusUpdate(update) => update.generation = generation,
+        StreamResponse::ArtifactUpdate(update) => update.generation = generation,
+        _ => {}
     }
 }
 
@@ -232,8 +259,10 @@ pub struct LogEntry {
 }
 
 impl LogEntry {
-    /// The event `seq` of a log.
+    /// The event `seq` of a log, carrying its generation (`seq`).
     pub fn new(seq: u64, event: StreamResponse) -> Self {
+        let mut event = event;
+        stamp_generation(&mut event, seq);
         Self { seq, event }
     }
 }
@@ -305,8 +334,20 @@ pub enum TaskEdit {
 }
 
 impl TaskEdit {
-    /// Applies the edit to `task` and returns the event to log (`None` for a message).
+    /// Applies the edit to `task` and returns the event to log (`None` for a message); an
+    /// event is one more generation, which the task and the event carry (see
+    /// [Generations](self#generations)).
     pub fn apply(self, task: &mut Task) -> Option<StreamResponse> {
+        let mut event = self.apply_edit(task)?;
+        task.generation = task.generation.saturating_add(1);
+        stamp_generation(
+            &mut event,
+            u64::try_from(task.generation).unwrap_or_default(),
+        );
+        Some(event)
+    }
+
+    fn apply_edit(self, task: &mut Task) -> Option<StreamResponse> {
         let context = || task.context_id.clone().unwrap_or_default();
         match self {
             TaskEdit::Message(message) => {

@@ -21,6 +21,7 @@
 use std::fmt;
 
 mod call;
+pub mod generations;
 mod version;
 
 pub use call::{Call, Reply, Request, StreamRequest, UnexpectedReply};

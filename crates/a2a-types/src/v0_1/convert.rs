@@ -457,6 +457,7 @@ impl From<Task> for v1::Task {
             .map(|m| message_to_v1(m, Some(&id), session_id.as_ref()))
             .collect();
         v1::Task {
+            generation: 0,
             id,
             context_id: session_id,
             status,
@@ -520,6 +521,7 @@ impl From<TaskStatusUpdateEvent> for v1::TaskStatusUpdateEvent {
     /// `contextId` is empty, for the caller to fill in from the task if it knows it.
     fn from(event: TaskStatusUpdateEvent) -> Self {
         v1::TaskStatusUpdateEvent {
+            generation: 0,
             status: status_to_v1(event.status, Some(&event.id), None),
             task_id: event.id,
             context_id: v1::ContextId::default(),
@@ -548,6 +550,7 @@ impl From<TaskArtifactUpdateEvent> for v1::TaskArtifactUpdateEvent {
         let append = event.artifact.append;
         let last_chunk = event.artifact.last_chunk;
         v1::TaskArtifactUpdateEvent {
+            generation: 0,
             task_id: event.id,
             context_id: v1::ContextId::default(),
             artifact: event.artifact.into(),
@@ -593,6 +596,7 @@ impl TryFrom<v1::StreamResponse> for StreamEvent {
             v1::StreamResponse::ArtifactUpdate(e) => Ok(StreamEvent::Artifact(e.into())),
             v1::StreamResponse::Task(task) => Ok(StreamEvent::Status(
                 v1::TaskStatusUpdateEvent {
+                    generation: 0,
                     task_id: task.id,
                     context_id: task.context_id.unwrap_or_default(),
                     status: task.status,
@@ -723,6 +727,7 @@ impl From<TaskSendParams> for v1::SendMessageRequest {
         } = params;
         let configuration = (push_notification.is_some() || history_length.is_some()).then(|| {
             v1::SendMessageConfiguration {
+                if_generation_match: None,
                 accepted_output_modes: Vec::new(),
                 task_push_notification_config: push_notification
                     .map(|config| push_config_for_task(config, &id)),
@@ -777,6 +782,7 @@ impl From<TaskQueryParams> for v1::GetTaskRequest {
     /// Drops `metadata`: 1.0 `GetTaskRequest` has none.
     fn from(params: TaskQueryParams) -> Self {
         v1::GetTaskRequest {
+            current_generation: None,
             tenant: None,
             id: params.id,
             history_length: params.history_length,

@@ -319,6 +319,7 @@ fn non_empty<T: From<String>>(s: String) -> Option<T> {
 impl From<Task> for v1::Task {
     fn from(t: Task) -> Self {
         v1::Task {
+            generation: 0,
             id: t.id.into(),
             context_id: non_empty(t.context_id),
             status: t.status.into(),
@@ -347,6 +348,7 @@ impl From<TaskStatusUpdateEvent> for v1::TaskStatusUpdateEvent {
     /// `final` is dropped: a 1.0 stream ends when it closes.
     fn from(e: TaskStatusUpdateEvent) -> Self {
         v1::TaskStatusUpdateEvent {
+            generation: 0,
             task_id: e.task_id.into(),
             context_id: e.context_id.into(),
             status: e.status.into(),
@@ -372,6 +374,7 @@ impl From<v1::TaskStatusUpdateEvent> for TaskStatusUpdateEvent {
 impl From<TaskArtifactUpdateEvent> for v1::TaskArtifactUpdateEvent {
     fn from(e: TaskArtifactUpdateEvent) -> Self {
         v1::TaskArtifactUpdateEvent {
+            generation: 0,
             task_id: e.task_id.into(),
             context_id: e.context_id.into(),
             artifact: e.artifact.into(),
@@ -537,6 +540,7 @@ impl From<MessageSendConfiguration> for v1::SendMessageConfiguration {
     fn from(c: MessageSendConfiguration) -> Self {
         let return_immediately = !c.is_blocking();
         v1::SendMessageConfiguration {
+            if_generation_match: None,
             accepted_output_modes: c.accepted_output_modes,
             return_immediately,
             history_length: c.history_length,
@@ -583,6 +587,7 @@ impl From<TaskQueryParams> for v1::GetTaskRequest {
     /// Drops `metadata` (1.0's `GetTaskRequest` has none).
     fn from(p: TaskQueryParams) -> Self {
         v1::GetTaskRequest {
+            current_generation: None,
             tenant: None,
             id: p.id.into(),
             history_length: p.history_length,

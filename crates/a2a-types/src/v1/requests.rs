@@ -43,6 +43,17 @@ pub struct SendMessageConfiguration {
         skip_serializing_if = "su::is_false"
     )]
     pub return_immediately: bool,
+    /// A2A 1.1 (draft): refuse the message with `TaskGenerationMismatchError` unless the task
+    /// it continues is at this generation when the message is processed (ignored for a new
+    /// task). ProtoJSON `int64`.
+    #[serde(
+        alias = "if_generation_match",
+        default,
+        with = "su::opt_int64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(feature = "schemars", schemars(schema_with = "crate::schema::int64"))]
+    pub if_generation_match: Option<i64>,
 }
 
 impl SendMessageConfiguration {
@@ -55,6 +66,8 @@ impl SendMessageConfiguration {
         with_history_length(history_length): opt i32;
         /// Sets `returnImmediately`.
         with_return_immediately(return_immediately): val bool;
+        /// Sets the generation the task must be at (A2A 1.1).
+        with_if_generation_match(if_generation_match): opt i64;
     }
 }
 
@@ -139,6 +152,16 @@ pub struct GetTaskRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub history_length: Option<i32>,
+    /// A2A 1.1 (draft): hold the call until the task's generation is past this one (a
+    /// long poll); the server may answer earlier, on its timeout. ProtoJSON `int64`.
+    #[serde(
+        alias = "current_generation",
+        default,
+        with = "su::opt_int64",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[cfg_attr(feature = "schemars", schemars(schema_with = "crate::schema::int64"))]
+    pub current_generation: Option<i64>,
 }
 
 impl GetTaskRequest {
@@ -155,6 +178,8 @@ impl GetTaskRequest {
         with_tenant(tenant): opt String;
         /// Sets the history length.
         with_history_length(history_length): opt i32;
+        /// Sets the generation to wait past (A2A 1.1).
+        with_current_generation(current_generation): opt i64;
     }
 }
 

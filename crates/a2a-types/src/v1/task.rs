@@ -53,6 +53,16 @@ pub struct Task {
     /// Metadata about the task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// A2A 1.1 (draft): the task's generation, 1 at creation and 1 more per state-changing
+    /// mutation (a state transition, an artifact added or updated). 0 (not written) where
+    /// unknown, and on the wire of a 1.0 peer. ProtoJSON `int64`: a decimal string.
+    #[serde(
+        default,
+        with = "su::int64",
+        skip_serializing_if = "crate::protocol::generations::skip"
+    )]
+    #[cfg_attr(feature = "schemars", schemars(schema_with = "crate::schema::int64"))]
+    pub generation: i64,
 }
 
 impl Task {
@@ -69,6 +79,7 @@ impl Task {
             artifacts: Vec::new(),
             history: Vec::new(),
             metadata: None,
+            generation: 0,
         }
     }
 
@@ -146,6 +157,15 @@ pub struct TaskStatusUpdateEvent {
     /// Metadata about the update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// A2A 1.1 (draft): the task's generation after the mutation this event reports (0, not
+    /// written, where unknown and on the wire of a 1.0 peer). ProtoJSON `int64`.
+    #[serde(
+        default,
+        with = "su::int64",
+        skip_serializing_if = "crate::protocol::generations::skip"
+    )]
+    #[cfg_attr(feature = "schemars", schemars(schema_with = "crate::schema::int64"))]
+    pub generation: i64,
 }
 
 impl TaskStatusUpdateEvent {
@@ -160,12 +180,15 @@ impl TaskStatusUpdateEvent {
             context_id: context_id.into(),
             status,
             metadata: None,
+            generation: 0,
         }
     }
 
     super::setters! {
         /// Sets the metadata.
         with_metadata(metadata): opt Struct;
+        /// Sets the generation (A2A 1.1).
+        with_generation(generation): val i64;
     }
 }
 
@@ -202,6 +225,15 @@ pub struct TaskArtifactUpdateEvent {
     /// Metadata about the update.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Struct>,
+    /// A2A 1.1 (draft): the task's generation after the mutation this event reports (0, not
+    /// written, where unknown and on the wire of a 1.0 peer). ProtoJSON `int64`.
+    #[serde(
+        default,
+        with = "su::int64",
+        skip_serializing_if = "crate::protocol::generations::skip"
+    )]
+    #[cfg_attr(feature = "schemars", schemars(schema_with = "crate::schema::int64"))]
+    pub generation: i64,
 }
 
 impl TaskArtifactUpdateEvent {
@@ -218,6 +250,7 @@ impl TaskArtifactUpdateEvent {
             append: false,
             last_chunk: false,
             metadata: None,
+            generation: 0,
         }
     }
 
@@ -228,6 +261,8 @@ impl TaskArtifactUpdateEvent {
         with_last_chunk(last_chunk): val bool;
         /// Sets the metadata.
         with_metadata(metadata): opt Struct;
+        /// Sets the generation (A2A 1.1).
+        with_generation(generation): val i64;
     }
 }
 
@@ -288,5 +323,81 @@ impl StreamResponse {
             StreamResponse::StatusUpdate(e) => e.status.state.is_final(),
             StreamResponse::ArtifactUpdate(_) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod generation_tests {
+    use super::*;
+    use crate::v1::{GetTaskRequest, SendMessageConfiguration};
+    use serde_json::json;
+
+    #[test]
+    fn generations_are_protojson_int64() {
+        // Written as a decimal string; 0 (unknown, or a 1.0 peer) not written at all.
+        let mut task = Task::new("t-1", "c-1", TaskStatus::new(TaskState::Working));
+        assert_eq!(
+            serde_json::to_value(&task).unwrap(),
+            json!({"id": "t-1", "contextId": "c-1", "status": {"state": "TASK_STATE_WORKING"}})
+        );
+        task.generation = 9_007_199_254_740_993;
+        assert_eq!(
+            serde_json::to_value(&task).unwrap()["generation"],
+            "9007199254740993"
+        );
+        // Read from a string or a number; null is 0.
+        for (given, read) in [
+            (json!("7"), 7),
+            (json!(7), 7),
+            (json!(" 12 "), 12),
+            (json!(null), 0),
+        ] {
+            let event: TaskStatusUpdateEvent = serde_json::from_value(json!({
+                "taskId": "t-1", "contextId": "c-1",
+                "status": {"state": "TASK_STATE_WORKING"}, "generation": given
+            }))
+            .unwrap();
+            assert_eq!(event.generation, read);
+        }
+        let bad = serde_json::from_value::<TaskArtifactUpdateEvent>(json!({
+            "taskId": "t-1", "contextId": "c-1", "artifact": {"artifactId": "a", "parts": []},
+            "generation": "seven"
+        }))
+        .unwrap_err();
+        assert!(
+            bad.to_string()
+                .starts_with("\"seven\" is not a 64-bit integer"),
+            "{bad}"
+        );
+        let event = TaskArtifactUpdateEvent::new("t-1", "c-1", Artifact::new("a", vec![]))
+            .with_generation(3);
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            json!({"taskId": "t-1", "contextId": "c-1",
+                "artifact": {"artifactId": "a", "parts": []}, "generation": "3"})
+        );
+
+        // The requests' optional generations: written when set (0 too), read either way.
+        let get = GetTaskRequest::new("t-1").with_current_generation(0);
+        assert_eq!(
+            serde_json::to_value(&get).unwrap(),
+            json!({"id": "t-1", "currentGeneration": "0"})
+        );
+        let get: GetTaskRequest =
+            serde_json::from_value(json!({"id": "t-1", "current_generation": 5})).unwrap();
+        assert_eq!(get.current_generation, Some(5));
+        let config: SendMessageConfiguration =
+            serde_json::from_value(json!({"ifGenerationMatch": "4"})).unwrap();
+        assert_eq!(config.if_generation_match, Some(4));
+        assert_eq!(
+            serde_json::to_value(&config).unwrap(),
+            json!({"ifGenerationMatch": "4"})
+        );
+        assert_eq!(
+            serde_json::from_value::<SendMessageConfiguration>(json!({"ifGenerationMatch": null}))
+                .unwrap()
+                .if_generation_match,
+            None
+        );
     }
 }

@@ -158,10 +158,12 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
         }
     }
 
-    // 2. 1.0: the proto, then the published a2a.json's property names.
+    // 2. 1.0: the proto, then the published a2a.json's property names. Ours without the
+    // fields of the 1.1 draft, which are held to the draft's proto below.
     let stubs = options.root.join("xtask/spec/proto");
     let v1_dir = spec_dir.join("v1.0");
-    let ours_v1_shapes = shape::definitions(&ours_v1);
+    let ours_v1_1_shapes = shape::definitions(&ours_v1);
+    let ours_v1_shapes = without_v1_1(&ours_v1_1_shapes);
     let model = match proto::load(&v1_dir, &stubs) {
         Err(e) => {
             report.push("1.0", "v1.0/a2a.proto", "spec-unreadable", e);
@@ -180,6 +182,15 @@ pub(crate) fn run(options: &Options) -> Result<Report, String> {
         (Err(e), _) => report.push("1.0-json", "v1.0/a2a.json", "spec-unreadable", e.clone()),
         _ => {}
     }
+
+    // 2b. The A2A 1.1 draft (unreleased, branch dev-1.1): its five new fields, ours against
+    // its proto; everything else is 1.0's and checked above.
+    compare_v1_1_draft(
+        &mut report,
+        &spec_dir.join(V1_1_DRAFT_DIR),
+        &stubs,
+        &ours_v1_1_shapes,
+    );
 
     // 3. Fixtures.
     let mut spec_sets: BTreeMap<&str, SchemaSet> = BTreeMap::new();
@@ -301,6 +312,94 @@ fn compare_json(
     }
     for f in findings {
         report.push(version, f.subject, f.kind.as_str(), f.detail);
+    }
+}
+
+/// The folder of the A2A 1.1 draft's files in the spec folder.
+const V1_1_DRAFT_DIR: &str = "unreleased-dev-1.1";
+
+/// The label of the 1.1 draft's rows and differences.
+const V1_1_DRAFT: &str = "1.1-draft";
+
+/// The fields the A2A 1.1 draft adds to 1.0, by definition and JSON name.
+const V1_1_FIELDS: [(&str, &str); 5] = [
+    ("Task", "generation"),
+    ("TaskStatusUpdateEvent", "generation"),
+    ("TaskArtifactUpdateEvent", "generation"),
+    ("GetTaskRequest", "currentGeneration"),
+    ("SendMessageConfiguration", "ifGenerationMatch"),
+];
+
+/// Our 1.x shapes without the 1.1 draft's fields: what 1.0 is held to.
+fn without_v1_1(ours: &BTreeMap<String, Shape>) -> BTreeMap<String, Shape> {
+    let mut out = ours.clone();
+    for (definition, field) in V1_1_FIELDS {
+        if let Some(Shape::Object(object)) = out.get_mut(definition) {
+            object.properties.remove(field);
+            object.required.remove(field);
+        }
+    }
+    out
+}
+
+/// The 1.1 draft's proto against ours: the differences that concern its new fields (each must
+/// be in both, of the same shape); a field the draft lacks, or ours, is a difference.
+fn compare_v1_1_draft(
+    report: &mut Report,
+    draft_dir: &Path,
+    stubs: &Path,
+    ours: &BTreeMap<String, Shape>,
+) {
+    let model = match proto::load(draft_dir, stubs) {
+        Ok(model) => model,
+        Err(e) => {
+            report.push(
+                V1_1_DRAFT,
+                format!("{V1_1_DRAFT_DIR}/a2a.proto"),
+                "spec-unreadable",
+                e,
+            );
+            return;
+        }
+    };
+    let findings = Comparison {
+        spec: &model.shapes,
+        ours,
+    }
+    .run();
+    report.rows.push(Row {
+        version: V1_1_DRAFT.to_owned(),
+        source: format!(
+            "`{V1_1_DRAFT_DIR}/a2a.proto` (unreleased draft; package `{}`)",
+            model.package
+        ),
+        ours: format!("`{}`: the draft's fields", ProtocolVersion::V1.module()),
+        checked: V1_1_FIELDS
+            .iter()
+            .map(|(definition, field)| format!("{definition}.{field}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    });
+    for (definition, field) in V1_1_FIELDS {
+        let in_draft = matches!(model.shapes.get(definition),
+            Some(Shape::Object(object)) if object.properties.contains_key(field));
+        if !in_draft {
+            report.push(
+                V1_1_DRAFT,
+                format!("{definition}.{field}"),
+                "missing-in-spec",
+                "the draft's proto no longer has this field".to_owned(),
+            );
+        }
+    }
+    for f in findings {
+        let concerns_draft = V1_1_FIELDS.iter().any(|(definition, field)| {
+            f.subject == format!("{definition}.{field}")
+                || f.subject.starts_with(&format!("{definition}.{field}."))
+        });
+        if concerns_draft {
+            report.push(V1_1_DRAFT, f.subject, f.kind.as_str(), f.detail);
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use crate::options::Format;
 use crate::otel::{self, OtelArgs};
 use crate::output::Out;
 use crate::request_log::{self, LogArgs};
-use crate::serving::{listen, serve_on};
+use crate::serving::{VersionArgs, listen, serve_on};
 
 /// The arguments of `a2a serve`.
 #[derive(clap::Args, Debug)]
@@ -40,6 +40,9 @@ pub(crate) struct ServeArgs {
     /// Serve JSON-RPC and HTTP+JSON only.
     #[arg(long = "no-grpc")]
     pub(crate) no_grpc: bool,
+    /// The protocol versions served (--a2a-version).
+    #[command(flatten)]
+    pub(crate) versions: VersionArgs,
     /// Deliver push notifications (the card declares them): every task event goes to the
     /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
     #[command(flatten)]
@@ -80,6 +83,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         exec,
         name,
         no_grpc,
+        versions,
         push,
         store,
         card_sign,
@@ -88,6 +92,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         ..
     } = args;
     let grpc = !no_grpc;
+    let versions = versions.served()?;
     let settings = format!(
         "store: {}; push: {}; auth: {}; TLS: {}",
         store.describe(),
@@ -108,7 +113,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
     };
     let running = Running::default();
     let service = service(
-        exec, name, &url, grpc, push, store, signing, &auth, &running,
+        exec, name, &url, grpc, versions, push, store, signing, &auth, &running,
     )
     .map_err(CliError::usage)?;
     let mut printer = Out::new(Format::Text, false, false);
@@ -142,7 +147,8 @@ pub(crate) fn card(name: &str, description: &str, modes: &str, skill: AgentSkill
 /// The service of `a2a serve` for `--echo` or `--exec CMD`, reachable at `url`: with `grpc`,
 /// its card also lists the gRPC interface at the same `host:port` (served beside it by
 /// `a2a_grpc::server::SharedPort`); with `push`, it delivers push notifications; with
-/// `signing`, its card is signed; the commands of `--exec` are kept in `running`.
+/// `signing`, its card is signed; the commands of `--exec` are kept in `running`; the
+/// protocol versions in `versions` are served.
 // One argument per `a2a serve` option group; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn service(
@@ -150,6 +156,7 @@ pub(crate) fn service(
     name: Option<String>,
     url: &str,
     grpc: bool,
+    versions: a2a_server::card::Versions,
     push: Option<PushSettings>,
     store: Option<args::OpenStore>,
     signing: Option<CardSigning>,
@@ -157,6 +164,7 @@ pub(crate) fn service(
     running: &Running,
 ) -> Result<A2aService, String> {
     let service = |builder: a2a_server::ServiceBuilder| {
+        let builder = builder.versions(versions);
         let builder = match store {
             Some(store) => store.install(builder),
             None => builder,

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use a2a_jsonrpc::{ErrorObject, Id, Incoming, Payload, RawValue, Response};
+use a2a_types::protocol::generations::{self, VERSION_1_1};
 use a2a_types::protocol::{
     Call, Operation, ProtocolVersion, Reply, StreamRequest, VERSION_0_1, VERSION_0_3, VERSION_1_0,
     content_type,
@@ -42,6 +43,7 @@ pub(crate) use v0_3::{
 };
 
 use crate::binding::{Framing, sse_response};
+use crate::card::Versions;
 use crate::common::Settings;
 use crate::common::body::{A2aBody, read_body};
 use crate::common::head::{self, RequestedVersion};
@@ -51,7 +53,7 @@ use crate::error::A2aError;
 use crate::handler::{CallContext, EventStream, RequestHandler};
 
 /// The protocol versions the endpoint serves, as the card's interfaces name them.
-pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3, VERSION_0_1];
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_1, VERSION_1_0, VERSION_0_3, VERSION_0_1];
 
 /// What a JSON-RPC version is: its name, its protocol version, the `A2A-Version` values it
 /// takes and its methods.
@@ -110,6 +112,13 @@ pub(crate) trait Codec: Send + Sync + 'static {
     /// The `result` of a unary call: its [`Reply`] in this version's shape (a reply the
     /// version cannot express is the call's error, never a silent loss).
     fn encode(&self, asked: &Asked, reply: Reply) -> Result<Box<RawValue>, A2aError>;
+
+    /// Whether the version reads and writes task generations (the A2A 1.1 draft): when not,
+    /// the 1.1 fields of a request are dropped and its answers are written without them
+    /// (`a2a_types::protocol::generations`).
+    fn generations(&self) -> bool {
+        false
+    }
 
     /// The stream of a streaming call as this version sends it (by default, as it is).
     fn stream(&self, asked: &Asked, events: EventStream) -> EventStream {
@@ -178,6 +187,10 @@ pub(crate) struct RpcContext {
 /// The JSON-RPC endpoint.
 pub(crate) struct JsonRpcBinding {
     versions: Vec<Arc<dyn Codec>>,
+    /// The 1.1 draft's codec: 1.0's methods for a caller that asks for 1.1, when served.
+    v1_1: Option<Arc<dyn Codec>>,
+    /// Which of them are served: a call of another is refused with -32009.
+    served: Versions,
     /// The flat dialect, and the tasks it started.
     flat: Arc<dyn Codec>,
     flat_tasks: Arc<flat::FlatTasks>,
@@ -202,12 +215,21 @@ impl std::fmt::Debug for JsonRpcBinding {
 type Routed<'a> = Option<(&'a Arc<dyn Codec>, Incoming, RpcContext)>;
 
 impl JsonRpcBinding {
-    /// The endpoint with every version the server speaks; the flat dialect remembers the
-    /// last `max_flat_tasks` tasks it started.
-    pub(crate) fn new(max_flat_tasks: usize) -> Self {
+    /// The endpoint with every version the server speaks, of which `served` are served (the
+    /// flat dialect with 0.3); the flat dialect remembers the last `max_flat_tasks` tasks it
+    /// started.
+    pub(crate) fn new(max_flat_tasks: usize, served: Versions) -> Self {
         let flat_tasks = Arc::new(flat::FlatTasks::new(max_flat_tasks));
         Self {
-            versions: vec![Arc::new(v1::V1), Arc::new(v0_3::V0_3), Arc::new(v0_1::V0_1)],
+            versions: vec![
+                Arc::new(v1::V1_0),
+                Arc::new(v0_3::V0_3),
+                Arc::new(v0_1::V0_1),
+            ],
+            v1_1: served
+                .serves_v1_1()
+                .then(|| Arc::new(v1::V1_1) as Arc<dyn Codec>),
+            served,
             flat: Arc::new(flat::Flat::new(flat_tasks.clone())),
             flat_tasks,
         }
@@ -235,7 +257,8 @@ impl JsonRpcBinding {
             return Some((fallback, incoming, cx.clone()));
         };
         let flat = &self.flat;
-        let chosen = if flat.operation(method).is_some()
+        let chosen = if self.served.serves(ProtocolVersion::V0_3)
+            && flat.operation(method).is_some()
             && flat::claims(&self.flat_tasks, method, &incoming)
         {
             flat.check_version(version)
@@ -257,6 +280,18 @@ impl JsonRpcBinding {
                 Some(_) => self.shared(method, &incoming, version, cx).await,
             }
         };
+        let chosen = chosen.and_then(|codec| {
+            if codec.protocol_version() == ProtocolVersion::V1
+                && version.is_v1_1()
+                && let Some(v1_1) = &self.v1_1
+            {
+                Ok(v1_1)
+            } else if self.served.serves(codec.protocol_version()) {
+                Ok(codec)
+            } else {
+                Err((codec, self.unserved(method, codec.protocol_version())))
+            }
+        });
         let streams = single && matches!(incoming, Incoming::Request(_));
         let (codec, refused) = match chosen {
             // Here, a streaming method is in a batch (or a notification).
@@ -295,6 +330,15 @@ impl JsonRpcBinding {
 }
 
 impl JsonRpcBinding {
+    /// -32009 for a method of a version this endpoint does not serve.
+    fn unserved(&self, method: &str, version: ProtocolVersion) -> A2aError {
+        A2aError::version_not_supported(format!(
+            "{method} is a method of {version}, which this endpoint does not serve; it serves \
+             A2A {} (send `A2A-Version: 1.0` with the 1.0 method names)",
+            self.served.names().join(", ")
+        ))
+    }
+
     /// The version of a method several versions share: the one `A2A-Version` names,
     /// else the one the task (`params.id`) was created through: 0.1 for a task created through
     /// a 0.1 method, 0.3 for any other (and when there is no such task).
@@ -485,7 +529,11 @@ async fn answer(codec: Arc<dyn Codec>, incoming: Incoming, cx: RpcContext) -> Op
     };
     let outcome = async {
         let mut call = cx.call;
-        let Call::Unary(request) = codec.decode(operation, params.as_deref(), &mut call)? else {
+        let mut decoded = codec.decode(operation, params.as_deref(), &mut call)?;
+        if !codec.generations() {
+            decoded.strip_generations();
+        }
+        let Call::Unary(request) = decoded else {
             return Err(ErrorObject::invalid_request(format_args!(
                 "{method} streams its answer and cannot be answered with a single JSON \
                  response here"
@@ -493,7 +541,9 @@ async fn answer(codec: Arc<dyn Codec>, incoming: Incoming, cx: RpcContext) -> Op
         };
         let asked = Asked::new(request.operation(), request.task_id());
         let reply = cx.handler.call(request, &call).await?;
-        Ok(codec.encode(&asked, reply)?)
+        Ok(generations::written(codec.generations(), || {
+            codec.encode(&asked, reply)
+        })?)
     };
     let outcome = outcome.await.map_err(|error| codec.error(error));
     id.map(|id| Response::new(id, outcome))
@@ -521,9 +571,11 @@ async fn stream(
             .operation(&request.method)
             .ok_or_else(|| ErrorObject::method_not_found(&request.method))?;
         let mut call = cx.call;
-        let Call::Stream(stream_request) =
-            codec.decode(operation, request.params.as_deref(), &mut call)?
-        else {
+        let mut decoded = codec.decode(operation, request.params.as_deref(), &mut call)?;
+        if !codec.generations() {
+            decoded.strip_generations();
+        }
+        let Call::Stream(stream_request) = decoded else {
             return Err(ErrorObject::internal_error(
                 "a streaming method decoded a unary call",
             ));
@@ -573,7 +625,7 @@ impl Framing for JsonRpcFraming {
         out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         serde_json::to_writer(&mut *out, &self.id).expect("ids serialize");
         out.extend_from_slice(b",\"result\":");
-        self.codec.event(event, out);
+        generations::written(self.codec.generations(), || self.codec.event(event, out));
         out.push(b'}');
     }
 

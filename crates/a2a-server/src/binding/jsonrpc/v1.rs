@@ -1,6 +1,7 @@
 //! A2A 1.0 over JSON-RPC: the PascalCase methods (the operations' own names), their params and
 //! results the operations' 1.0 JSON (ProtoJSON), `SendMessage`'s result wrapped (`{"task": …}`
-//! or `{"message": …}`), `DeleteTaskPushNotificationConfig`'s `{}`.
+//! or `{"message": …}`), `DeleteTaskPushNotificationConfig`'s `{}`. The A2A 1.1 draft is the
+//! same codec with the task generations ([`V1_1`]; `a2a_types::protocol::generations`).
 
 use a2a_jsonrpc::{ErrorObject, RawValue, decode_params_seed};
 use a2a_types::protocol::{Call, Operation, ProtocolVersion, Reply};
@@ -12,17 +13,43 @@ use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 use crate::handler::CallContext;
 
-/// The 1.0 version of the JSON-RPC endpoint.
-pub(super) struct V1;
+/// The 1.x versions of the JSON-RPC endpoint: 1.0, and the 1.1 draft (1.0 with the task
+/// generations).
+pub(super) struct V1 {
+    /// 1.1: the generations are read and written.
+    generations: bool,
+}
+
+/// 1.0.
+pub(super) const V1_0: V1 = V1 { generations: false };
+/// The 1.1 draft.
+pub(super) const V1_1: V1 = V1 { generations: true };
+
+static VERSION_1_0: Version = Version {
+    name: "1.0",
+    protocol_version: ProtocolVersion::V1,
+    check: RequestedVersion::require_v1,
+    methods: None,
+};
+
+static VERSION_1_1: Version = Version {
+    name: "1.1",
+    protocol_version: ProtocolVersion::V1,
+    check: RequestedVersion::require_v1,
+    methods: None,
+};
 
 impl Codec for V1 {
     fn version(&self) -> &'static Version {
-        &Version {
-            name: "1.0",
-            protocol_version: ProtocolVersion::V1,
-            check: RequestedVersion::require_v1,
-            methods: None,
+        if self.generations {
+            &VERSION_1_1
+        } else {
+            &VERSION_1_0
         }
+    }
+
+    fn generations(&self) -> bool {
+        self.generations
     }
 
     fn decode(
@@ -102,20 +129,20 @@ mod tests {
         ];
         let mut operations = Vec::new();
         for (method, params) in cases {
-            let (operation, json, client_ids) = decoded(&V1, method, params);
+            let (operation, json, client_ids) = decoded(&V1_0, method, params);
             operations.push(operation);
             let expected: serde_json::Value = serde_json::from_str(params.unwrap_or("{}")).unwrap();
             assert_eq!(json, expected, "{method}");
             assert!(!client_ids);
         }
         assert_eq!(operations, Operation::ALL);
-        assert_eq!(V1.operation("message/send"), None);
+        assert_eq!(V1_0.operation("message/send"), None);
     }
 
     #[test]
     fn bad_params_name_the_field() {
         let raw = RawValue::from_string(r#"{"id":7}"#.to_owned()).unwrap();
-        let error = V1
+        let error = V1_0
             .decode(Operation::GetTask, Some(&raw), &mut CallContext::new())
             .unwrap_err();
         assert_eq!(
@@ -131,7 +158,7 @@ mod tests {
         for (reply, expected) in replies().into_iter().zip(expected) {
             let kind = reply.kind();
             assert_eq!(
-                encoded(&V1, Operation::GetTask, None, reply),
+                encoded(&V1_0, Operation::GetTask, None, reply),
                 expected,
                 "{kind}"
             );
@@ -140,7 +167,7 @@ mod tests {
 
     #[test]
     fn events_are_stream_responses() {
-        let written: Vec<serde_json::Value> = events().iter().map(|e| event(&V1, e)).collect();
+        let written: Vec<serde_json::Value> = events().iter().map(|e| event(&V1_0, e)).collect();
         assert_eq!(
             written,
             [

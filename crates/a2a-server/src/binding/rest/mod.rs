@@ -18,6 +18,7 @@ mod v1;
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use a2a_types::protocol::generations::{self, VERSION_1_1};
 use a2a_types::protocol::{
     Call, Operation, ProtocolVersion, Reply, StreamRequest, VERSION_0_3, VERSION_1_0, content_type,
     headers, rest,
@@ -27,6 +28,7 @@ use bytes::Bytes;
 use http::{HeaderValue, Method, StatusCode, header};
 
 use crate::binding::{Framing, sse_response};
+use crate::card::Versions;
 use crate::common::Settings;
 use crate::common::body::{A2aBody, read_body};
 use crate::common::head::{self, RequestedVersion};
@@ -36,10 +38,10 @@ use crate::error::A2aError;
 use crate::handler::{CallContext, RequestHandler};
 
 /// The protocol versions the routes serve, as the card's interfaces name them.
-pub(crate) const VERSIONS: &[&str] = &[VERSION_1_0, VERSION_0_3];
+pub(crate) const VERSIONS: &[&str] = &[VERSION_1_1, VERSION_1_0, VERSION_0_3];
 
 /// Every version's routes, in the order they are tried: 0.3 claims its `/v1/...` paths first.
-const CODECS: [&dyn Codec; 2] = [&v0_3::V0_3, &v1::V1];
+const CODECS: [&dyn Codec; 2] = [&v0_3::V0_3, &v1::V1_0];
 
 /// One protocol version of the REST binding: its routes, and the shapes of its requests,
 /// results, stream events and errors. The binding does the rest once for every version: the
@@ -73,6 +75,12 @@ pub(crate) trait Codec: Send + Sync + 'static {
 
     /// The media type of its bodies.
     fn content_type(&self) -> &'static str;
+
+    /// Whether the version reads and writes task generations (the A2A 1.1 draft): when not,
+    /// the 1.1 fields of a request are dropped and its answers are written without them.
+    fn generations(&self) -> bool {
+        false
+    }
 }
 
 /// The codec of a protocol version the routes serve.
@@ -80,7 +88,7 @@ fn codec(protocol_version: ProtocolVersion) -> &'static dyn Codec {
     CODECS
         .into_iter()
         .find(|c| c.protocol_version() == protocol_version)
-        .unwrap_or(&v1::V1)
+        .unwrap_or(&v1::V1_0)
 }
 
 /// A request resolved to its route: the operation and its path parameters, percent-decoded.
@@ -113,11 +121,18 @@ impl From<A2aError> for Refused {
 
 /// The route of a request, or the response refusing it in the shape of the version whose
 /// path it is (see [`Codec::resolve`]).
-pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Response<A2aBody>>> {
+pub(crate) fn resolve(
+    head: &http::request::Parts,
+    versions: Versions,
+) -> Result<Route, Box<http::Response<A2aBody>>> {
     let (codec, resolved) = CODECS
         .into_iter()
+        .filter(|codec| versions.serves(codec.protocol_version()))
         .find_map(|codec| Some((codec, codec.resolve(head)?)))
-        .unwrap_or((&v1::V1, Err(A2aError::method_not_found("no route").into())));
+        .unwrap_or((
+            &v1::V1_0,
+            Err(A2aError::method_not_found("no route").into()),
+        ));
     resolved.map_err(|refused| {
         let mut response = error_response(codec, &refused.error);
         if let Some(allow) = refused.allow.and_then(|a| HeaderValue::from_str(&a).ok()) {
@@ -128,11 +143,17 @@ pub(crate) fn resolve(head: &http::request::Parts) -> Result<Route, Box<http::Re
 }
 
 /// Answers one request to a resolved route. `call` holds the caller (already authenticated)
-/// and the `A2A-Extensions` headers.
+/// and the `A2A-Extensions` headers. A 1.0 route called with `A2A-Version: 1.1` is answered by
+/// the 1.1 draft's codec when `versions` serve it.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the request, the versions served and what answers it"
+)]
 pub(crate) async fn handle<B>(
     handler: &RequestHandler,
     settings: Settings,
     permits: &StreamPermits,
+    versions: Versions,
     route: Route,
     head: http::request::Parts,
     body: B,
@@ -142,7 +163,15 @@ where
     B: http_body::Body,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
-    let codec = codec(route.protocol_version);
+    let codec = match codec(route.protocol_version) {
+        c if c.protocol_version() == ProtocolVersion::V1
+            && versions.serves_v1_1()
+            && RequestedVersion::of(&head).is_v1_1() =>
+        {
+            &v1::V1_1
+        }
+        c => c,
+    };
     match serve(codec, handler, settings, permits, route, head, body, call).await {
         Ok(response) => response,
         Err(error) => error_response(codec, &error),
@@ -185,7 +214,10 @@ where
     } else {
         Bytes::new()
     };
-    let request = codec.decode(&route, &query, &bytes)?;
+    let mut request = codec.decode(&route, &query, &bytes)?;
+    if !codec.generations() {
+        request.strip_generations();
+    }
     let mut extensions = call.extensions.clone();
     extensions.extend(query.list(headers::A2A_EXTENSIONS));
     let call = call
@@ -209,7 +241,10 @@ where
             ))
         }
         Call::Unary(request) => {
-            let answer = async { codec.encode(handler.call(request, &call).await?) };
+            let answer = async {
+                let reply = handler.call(request, &call).await?;
+                generations::written(codec.generations(), || codec.encode(reply))
+            };
             match tokio::time::timeout(settings.request_timeout, answer).await {
                 Ok(body) => Ok(response::full(StatusCode::OK, codec.content_type(), body?)),
                 Err(_) => Err(A2aError::internal(format!(
@@ -244,7 +279,7 @@ fn error_response(codec: &dyn Codec, error: &A2aError) -> http::Response<A2aBody
 /// An error in the 1.0 shape (a `google.rpc.Status` document), for a refusal before the
 /// request has a route's version (the caller's authentication).
 pub(crate) fn v1_error_response(error: &A2aError) -> http::Response<A2aBody> {
-    error_response(&v1::V1, error)
+    error_response(&v1::V1_0, error)
 }
 
 /// A bad query parameter or path segment: -32602 naming it in a `BadRequest` field violation.
@@ -262,7 +297,7 @@ struct RestFraming(&'static dyn Codec);
 
 impl Framing for RestFraming {
     fn event(&self, event: &StreamResponse, out: &mut Vec<u8>) {
-        self.0.event(event, out);
+        generations::written(self.0.generations(), || self.0.event(event, out));
     }
 
     fn error(&self, error: &A2aError, out: &mut Vec<u8>) {
@@ -291,7 +326,8 @@ pub(super) mod testing {
             request = request.header(*name, *value);
         }
         let head = request.body(()).unwrap().into_parts().0;
-        let route = resolve(&head).unwrap_or_else(|_| panic!("{method} {path_and_query}"));
+        let route = resolve(&head, crate::card::Versions::all())
+            .unwrap_or_else(|_| panic!("{method} {path_and_query}"));
         let codec = codec(route.protocol_version);
         let query = Query::parse(head.uri.query()).unwrap();
         let call = codec
@@ -416,6 +452,21 @@ impl Query {
                 given,
                 "query parameter",
                 format!("must be an integer, got `{value}`"),
+            )),
+        }
+    }
+
+    /// A non-negative 64-bit integer parameter (a generation of the A2A 1.1 draft).
+    pub(crate) fn int64(&self, name: &str) -> Result<Option<i64>, A2aError> {
+        let Some((given, value)) = self.one(name)? else {
+            return Ok(None);
+        };
+        match value.parse::<i64>() {
+            Ok(n) if n >= 0 => Ok(Some(n)),
+            _ => Err(bad_param(
+                given,
+                "query parameter",
+                format!("must be a non-negative 64-bit integer, got `{value}`"),
             )),
         }
     }
@@ -826,7 +877,7 @@ mod tests {
         let permits = StreamPermits::new(1);
         let response = sse_response(
             events,
-            RestFraming(&v1::V1),
+            RestFraming(&v1::V1_0),
             permits.try_acquire().unwrap(),
             std::time::Duration::from_secs(60),
         );

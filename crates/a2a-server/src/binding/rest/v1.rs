@@ -19,11 +19,25 @@ use super::{Codec, Query, Refused, Route, bad_param, percent_decode};
 use crate::common::head::RequestedVersion;
 use crate::error::A2aError;
 
-/// The 1.0 version of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
-/// `google.rpc.Status` errors; successes as `application/a2a+json`, errors as `application/json`.
-pub(super) struct V1;
+/// The 1.x versions of the REST binding: the routes of `a2a.proto`, ProtoJSON in and out,
+/// `google.rpc.Status` errors; successes as `application/a2a+json`, errors as
+/// `application/json`; 1.0, and the 1.1 draft (1.0 with the task generations,
+/// `?currentGeneration=N` on `GET /tasks/{id}`).
+pub(super) struct V1 {
+    /// 1.1: the generations are read and written.
+    generations: bool,
+}
+
+/// 1.0.
+pub(super) const V1_0: V1 = V1 { generations: false };
+/// The 1.1 draft.
+pub(super) const V1_1: V1 = V1 { generations: true };
 
 impl Codec for V1 {
+    fn generations(&self) -> bool {
+        self.generations
+    }
+
     fn protocol_version(&self) -> ProtocolVersion {
         ProtocolVersion::V1
     }
@@ -166,6 +180,7 @@ fn decode(route: &Route, query: &Query, body: &[u8]) -> Result<Call, A2aError> {
         Operation::GetTask => {
             let mut req = GetTaskRequest::new(task_id(String::new())?);
             req.history_length = query.int("historyLength", 0..=i32::MAX)?;
+            req.current_generation = query.int64("currentGeneration")?;
             req.tenant = tenant(None)?;
             Request::GetTask(req).into()
         }
@@ -331,7 +346,7 @@ mod tests {
     #[test]
     fn every_reply_is_its_proto_json() {
         let written: Vec<serde_json::Value> =
-            replies().into_iter().map(|r| encoded(&V1, r)).collect();
+            replies().into_iter().map(|r| encoded(&V1_0, r)).collect();
         assert_eq!(written, replies_json());
     }
 
@@ -343,7 +358,7 @@ mod tests {
             .unwrap()
             .into_parts()
             .0;
-        super::super::resolve(&head).unwrap()
+        super::super::resolve(&head, crate::card::Versions::all()).unwrap()
     }
 
     fn query(raw: &str) -> Query {
