@@ -144,6 +144,7 @@ pub(crate) fn package(workspace: &Workspace) -> Result<(), String> {
         .into_iter()
         .filter(|m| m.publish)
         .collect();
+    forget_unpacked(&published);
     let mut command = workspace.cargo_command();
     command.args(["package", "--locked", "--allow-dirty"]);
     for member in &published {
@@ -162,6 +163,44 @@ pub(crate) fn package(workspace: &Workspace) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("cargo package failed ({status})"))
+    }
+}
+
+/// Removes what an earlier `cargo package` unpacked of our crates from its temporary registry
+/// (`$CARGO_HOME/registry/src/-<hash>/<name>-<version>`): cargo unpacks a `.crate` there only
+/// when the folder is absent, so a second run at the same version verified each crate against
+/// its dependencies' sources of the first run (a module added since: "could not find ...").
+fn forget_unpacked(published: &[Member]) {
+    let home = std::env::var_os("CARGO_HOME").map_or_else(
+        || std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cargo")),
+        |h| Some(h.into()),
+    );
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return;
+    };
+    let Ok(registries) = std::fs::read_dir(&src) else {
+        return;
+    };
+    for registry in registries.flatten() {
+        // Only the local registries cargo package makes; crates.io's is `index.crates.io-...`.
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        let Ok(unpacked) = std::fs::read_dir(registry.path()) else {
+            continue;
+        };
+        for crate_dir in unpacked.flatten() {
+            let name = crate_dir.file_name().to_string_lossy().into_owned();
+            // `<name>-<version>`: the name, a dash, a digit.
+            let ours = published.iter().any(|m| {
+                name.strip_prefix(m.name.as_str())
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|version| version.starts_with(|c: char| c.is_ascii_digit()))
+            });
+            if ours {
+                let _ = std::fs::remove_dir_all(crate_dir.path());
+            }
+        }
     }
 }
 

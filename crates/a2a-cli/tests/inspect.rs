@@ -895,7 +895,7 @@ fn the_inspector_in_a_browser_against_the_python_sdk_agent() {
     let inspector = Inspector::start(&[]);
     let browser = Browser::start();
     browser.go(&inspector.url);
-    for binding in ["jsonrpc", "rest", "grpc"] {
+    for binding in ["JSONRPC", "HTTP+JSON", "GRPC"] {
         browser.connect(&url, binding);
         assert_eq!(browser.text("#binding"), format!("{binding} · A2A 1.0"));
         browser.tab("chat");

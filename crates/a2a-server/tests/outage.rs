@@ -218,6 +218,19 @@ async fn rest_of(stream: &mut EventStream) -> Vec<(Option<u64>, serde_json::Valu
         let item = item.unwrap();
         let mut event = serde_json::to_value(&item.event).unwrap();
         common::normalize(&mut event);
+        // Each update carries its generation (A2A 1.1): its number in the task's log.
+        if let Some(update) = event
+            .as_object_mut()
+            .and_then(|e| e.values_mut().next())
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            let generation = update.remove("generation");
+            assert_eq!(
+                generation,
+                item.seq.map(|seq| json!(seq.to_string())),
+                "{event:?}"
+            );
+        }
         out.push((item.seq, event));
     }
     out
