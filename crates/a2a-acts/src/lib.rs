@@ -20,6 +20,7 @@
 //! gRPC transport with the feature `grpc`. Client tests (ACTS §10), and tests needing a runner
 //! capability it lacks (a webhook receiver, reconnection, concurrent streams, credentials) are
 //! skipped with the reason, never passed.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]
 mod client;
