@@ -145,8 +145,15 @@ pub(crate) fn package(workspace: &Workspace) -> Result<(), String> {
         .filter(|m| m.publish)
         .collect();
     forget_unpacked(&published);
+    // A target dir of its own, without our crates' builds of an earlier run: cargo takes a
+    // registry crate's build as fresh whatever its source, and the crates verified here come
+    // from a registry cargo makes of the just-packaged ones, at the same version each time.
+    let target = workspace.target_dir.join("package-build");
+    forget_builds(&target.join("debug"));
     let mut command = workspace.cargo_command();
-    command.args(["package", "--locked", "--allow-dirty"]);
+    command
+        .args(["package", "--locked", "--allow-dirty"])
+        .env("CARGO_TARGET_DIR", &target);
     for member in &published {
         command.args(["-p", &member.name]);
     }
@@ -199,6 +206,30 @@ fn forget_unpacked(published: &[Member]) {
             });
             if ours {
                 let _ = std::fs::remove_dir_all(crate_dir.path());
+            }
+        }
+    }
+}
+
+/// Removes the builds of our crates (`a2a-*` fingerprints, `a2a_*` artifacts) from `profile`,
+/// a profile folder of the package step's target dir; the dependencies' builds stay.
+fn forget_builds(profile: &std::path::Path) {
+    for (folder, prefixes) in [
+        (".fingerprint", &["a2a-"][..]),
+        ("deps", &["a2a_", "liba2a_"][..]),
+    ] {
+        let Ok(entries) = std::fs::read_dir(profile.join(folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|p| name.starts_with(p)) {
+                let path = entry.path();
+                let _ = if path.is_dir() {
+                    std::fs::remove_dir_all(path)
+                } else {
+                    std::fs::remove_file(path)
+                };
             }
         }
     }
