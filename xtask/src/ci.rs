@@ -52,6 +52,8 @@ pub(crate) const STEPS: &[Step] = &[
             "--all-targets",
             "--all-features",
             "--locked",
+            // Every test binary runs, so one run names every failing test, not the first.
+            "--no-fail-fast",
         ],
     ),
     Step::cargo(

@@ -607,8 +607,13 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         let body = browser.text("#wire .wire-item.request[data-method=SendMessage] pre.body");
         if binding == "GRPC" {
             assert!(body.starts_with("(binary, protobuf: "), "{body}");
-            let decoded =
-                browser.text("#wire .wire-item.request[data-method=SendMessage] .decoded pre");
+            // The decoded JSON is the call's record, which may arrive after the exchange's.
+            let decoded = browser.until(
+                "the decoded gRPC request",
+                "const p = document.querySelector('#wire .wire-item.request[data-method=SendMessage] .decoded pre'); \
+                 return p && p.textContent;",
+            );
+            let decoded = decoded.as_str().unwrap();
             assert!(decoded.contains("\"text\": \"over GRPC\""), "{decoded}");
         } else {
             assert!(

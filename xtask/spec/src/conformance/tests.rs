@@ -271,3 +271,23 @@ fn a_removed_property_fails_the_command() {
         "extra-property"
     ));
 }
+
+#[test]
+fn a_spec_folder_without_the_1_1_draft_is_checked_without_it() {
+    // SpecCopy copies the released files only: no unreleased-dev-1.1/ folder.
+    let spec = SpecCopy::new("no-draft");
+    let report = spec.run();
+    assert!(
+        report.notes.iter().any(|n| n
+            == "1.1-draft: not checked: no unreleased-dev-1.1/a2a.proto in the spec folder \
+                (specification/a2a.proto on branch dev-1.1 of a2aproject/A2A)"),
+        "{:#?}",
+        report.notes
+    );
+    assert!(!report.rows.iter().any(|r| r.version == "1.1-draft"));
+    assert!(
+        !report.differences.iter().any(|d| d.version == "1.1-draft"),
+        "{:#?}",
+        report.differences
+    );
+}
