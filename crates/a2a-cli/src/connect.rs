@@ -14,6 +14,9 @@
 //!   bearer, OAuth 2, OpenID Connect) or the card declares no scheme at all; an API key in the
 //!   header, query parameter or cookie of the card's API-key scheme. A credential no declared
 //!   scheme takes is not sent (a warning says so).
+//! * `-e/--endpoint URL` with one `--transport` skips the card: the client calls that
+//!   interface (in `--a2a-version`), as if a card listed only it and declared no security
+//!   scheme (so `--bearer` is sent) and every optional capability.
 
 use std::path::PathBuf;
 
@@ -419,8 +422,13 @@ pub(crate) async fn connect_with(
     trust: Trust,
     capture: Option<std::sync::Arc<dyn a2a_client::Interceptor>>,
 ) -> Result<Agent, CliError> {
-    let card = resolve(opts, diag).await?;
-    let reference = opts.agent_card.clone().unwrap_or_default();
+    let (card, reference) = match &opts.endpoint {
+        Some(url) => (endpoint_card(opts, url)?, url.clone()),
+        None => (
+            resolve(opts, diag).await?,
+            opts.agent_card.clone().unwrap_or_default(),
+        ),
+    };
     let mut builder = builder(opts, diag)?;
     let credentials = credentials(opts, diag, &card.card, trust)?;
     let mut ctx = Context {
@@ -485,6 +493,47 @@ pub(crate) async fn connect_with(
             .unwrap_or_default()
     ));
     Ok(Agent { client, card, ctx })
+}
+
+/// The card `-e/--endpoint URL` stands for: one interface, `URL` in the binding of the one
+/// `--transport` and the version of `--a2a-version`; no security scheme; streaming and push
+/// notifications assumed (no card says otherwise, so the agent's answer decides).
+fn endpoint_card(opts: &Common, url: &str) -> Result<Card, CliError> {
+    let [binding] = opts.transports.as_slice() else {
+        return Err(CliError::usage(format!(
+            "-e/--endpoint needs exactly one --transport (the binding `{url}` speaks: JSONRPC, \
+             HTTP+JSON or GRPC); {} given",
+            opts.transports.len()
+        ))
+        .hint(format!("e.g. -e {} --transport JSONRPC", quote(url))));
+    };
+    let url = url.trim();
+    if url.is_empty() {
+        return Err(CliError::usage("-e/--endpoint is empty"));
+    }
+    let card = AgentCard::new(
+        "(endpoint)",
+        format!("the endpoint {url}, called without a card"),
+        "",
+    )
+    .with_supported_interfaces([a2a_types::v1::AgentInterface::new(
+        url,
+        binding.as_str(),
+        opts.a2a_version.trim(),
+    )])
+    .with_capabilities(
+        a2a_types::v1::AgentCapabilities::default()
+            .with_streaming(true)
+            .with_push_notifications(true),
+    );
+    let raw = serde_json::to_vec(&card)
+        .map_err(|err| CliError::new(Code::Internal, format!("the endpoint's card: {err}")))?;
+    Ok(Card {
+        card,
+        raw: Bytes::from(raw),
+        url: None,
+        source: url.to_owned(),
+    })
 }
 
 /// The A2A extensions this build implements: the signed push deliveries of a2a-rs, which

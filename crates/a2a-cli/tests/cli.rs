@@ -1142,6 +1142,79 @@ fn acts_webhook_options() {
     drop(taken);
 }
 
+/// The specification's next revision: `-e/--endpoint URL` with one `--transport` calls that
+/// interface without a card (no `-a` at all here, so none could be resolved), on each binding;
+/// without exactly one `--transport` it is a usage error.
+#[test]
+fn an_endpoint_is_called_without_a_card() {
+    let mock = support::Mock::start(&[]);
+    let host = mock.host();
+    let rpc = format!("http://{host}/");
+    let sent = ok(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "hello",
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(
+        sent["message"]["parts"],
+        json!([{"text": "Hello! Send \"help\" to see what this demo agent does."}])
+    );
+    let rest = format!("http://{host}");
+    let task = ok(&[
+        "send",
+        "--endpoint",
+        &rest,
+        "--transport",
+        "http+json",
+        "echo this",
+        "-o",
+        "json",
+    ])
+    .json();
+    let id = task["task"]["id"].as_str().unwrap().to_owned();
+    let got = ok(&[
+        "task",
+        "get",
+        "-e",
+        host,
+        "--transport",
+        "GRPC",
+        &id,
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(got["id"], id.as_str());
+    assert_eq!(got["status"]["state"], "TASK_STATE_COMPLETED");
+    let none = run(&["send", "-e", &rpc, "hello"]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert_eq!(
+        none.stderr.lines().next().unwrap(),
+        format!(
+            "Error: -e/--endpoint needs exactly one --transport (the binding `{rpc}` speaks: \
+             JSONRPC, HTTP+JSON or GRPC); 0 given"
+        )
+    );
+    let two = run(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "--transport",
+        "GRPC",
+        "hello",
+    ]);
+    assert_eq!(two.code, 2, "{}", two.stderr);
+    assert!(two.stderr.contains("; 2 given\n"), "{}", two.stderr);
+}
+
 /// The specification's next revision (a2aproject/a2a-cli, reconciliation of 2026-08-21):
 /// `server` for `demo-server`, `--env-file` for `--config`, `--text-part`, `--file-part` and
 /// `--data-part` for the part flags, accepted beside the v0.2 spellings.
