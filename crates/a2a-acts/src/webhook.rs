@@ -256,10 +256,13 @@ impl Receiver {
                     return Ok(());
                 }
             }
-            let timed_out = tokio::time::timeout_at(deadline, changed.changed())
-                .await
-                .is_err();
-            if timed_out {
+            // The wait ends at the deadline, or when the receiver has stopped (nothing more
+            // can arrive).
+            let ended = !matches!(
+                tokio::time::timeout_at(deadline, changed.changed()).await,
+                Ok(Ok(()))
+            );
+            if ended {
                 let (deliveries, _) = self.for_test(&suffix);
                 let missing = configs
                     .iter()
