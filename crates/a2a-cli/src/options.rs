@@ -59,8 +59,9 @@ pub(crate) struct Common {
 
     /// Call this endpoint directly, without resolving an agent card (the A2A CLI
     /// specification's next revision): the URL of the interface (`host:port` for GRPC), with
-    /// exactly one --transport naming its binding. The agent's capabilities are then unknown
-    /// and assumed (streaming, push notifications): the agent's answer decides.
+    /// exactly one --transport naming its binding. The agent's capabilities are then unknown:
+    /// a plain send waits by polling; --stream, task subscribe and push configs are tried, and
+    /// the agent's answer decides.
     #[arg(
         short = 'e',
         long = "endpoint",

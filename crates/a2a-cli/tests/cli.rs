@@ -1178,6 +1178,30 @@ fn an_endpoint_is_called_without_a_card() {
     ])
     .json();
     let id = task["task"]["id"].as_str().unwrap().to_owned();
+    // A plain send without a card waits by polling; --stream opens a stream (no card to say
+    // the agent streams, so the agent's answer decides: this one does).
+    let streamed = ok(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "--stream",
+        "stream",
+        "-o",
+        "json",
+    ]);
+    assert!(
+        !streamed.stderr.contains("does not advertise streaming"),
+        "{}",
+        streamed.stderr
+    );
+    let events = streamed.lines();
+    assert!(events.len() > 1, "{}", streamed.stdout);
+    assert_eq!(
+        events.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
     let got = ok(&[
         "task",
         "get",
