@@ -50,8 +50,9 @@ pub struct WebhookOptions {
     /// The address to listen on. Default `127.0.0.1:0` (a free port on this host).
     pub addr: SocketAddr,
     /// The URL the agent is given for the receiver (its base: each test appends
-    /// `/{test id}/{binding}`); default `http://{the address listened on}`. Set it when the
-    /// agent is not on this host (a public address, a tunnel to `addr`).
+    /// `/{test id}/{binding}`); default `http://{the address listened on}` (loopback for an
+    /// unspecified address such as `0.0.0.0`). Set it when the agent is not on this host (a
+    /// public address, a tunnel to `addr`).
     pub url: Option<String>,
     /// How long a test waits after its steps for its first delivery. Default 10 s: ACTS §11's
     /// `tck-long-running` completes after 5 s, and the deliveries come with its events.
@@ -165,7 +166,14 @@ impl Receiver {
                     options.addr
                 )
             })?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        let mut local = listener.local_addr().map_err(|e| e.to_string())?;
+        // An unspecified address (0.0.0.0, ::) is no address to give out: this host's loopback.
+        if local.ip().is_unspecified() {
+            local.set_ip(match local.ip() {
+                std::net::IpAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                std::net::IpAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
         let url = options
             .url
             .clone()
@@ -601,6 +609,25 @@ mod tests {
             receiver.url.starts_with("http://127.0.0.1:"),
             "{}",
             receiver.url
+        );
+        // Listening everywhere, it still gives out an address the agent can call.
+        let everywhere = Receiver::start(
+            &WebhookOptions::default().with_addr(SocketAddr::from(([0, 0, 0, 0], 0))),
+        )
+        .await
+        .unwrap();
+        assert!(
+            everywhere.url.starts_with("http://127.0.0.1:"),
+            "{}",
+            everywhere.url
+        );
+        let advertised =
+            Receiver::start(&WebhookOptions::default().with_url("https://hooks.example/acts/"))
+                .await
+                .unwrap();
+        assert_eq!(
+            advertised.url_for("SEC-PUSH-001", "rest"),
+            "https://hooks.example/acts/SEC-PUSH-001/rest"
         );
         let url = receiver.url_for("PUSH-DELIV-001", "jsonrpc");
         let http = crate::wire::Http::new();
