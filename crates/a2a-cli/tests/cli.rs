@@ -838,7 +838,7 @@ fn mock_logs_each_call_and_each_failed_task() {
     let mock = Logging::start(&["mock"]);
     assert_eq!(
         mock.banner[2],
-        "store: memory (the tasks end with the server); auth: none (every caller is anonymous)"
+        "store: memory (the tasks end with the server); auth: none (every caller is anonymous); push: off"
     );
     // Sent blocking: the task has failed when the answer comes.
     let failed = ok(&["send", "-a", &mock.url, "fail"]).field("Task-Id");
