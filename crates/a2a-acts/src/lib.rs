@@ -17,9 +17,11 @@
 //! ```
 //!
 //! What it drives: JSON-RPC and HTTP+JSON over plain HTTP/1.1, and gRPC through a2a-client's
-//! gRPC transport with the feature `grpc`. Client tests (ACTS §10), and tests needing a runner
-//! capability it lacks (a webhook receiver, reconnection, concurrent streams, credentials) are
-//! skipped with the reason, never passed.
+//! gRPC transport with the feature `grpc`. Tests that need a webhook (ACTS §3.2
+//! `webhook_endpoint`, and the push delivery tests) get the runner's own receiver
+//! ([`WebhookOptions`]), which checks what arrives. Client tests (ACTS §10), and tests needing
+//! a runner capability it lacks (reconnection, concurrent streams, credentials) are skipped
+//! with the reason, never passed.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "client")]
@@ -30,6 +32,7 @@ mod load;
 pub mod matcher;
 mod report;
 mod run;
+mod webhook;
 mod wire;
 
 #[cfg(feature = "client")]
@@ -37,3 +40,4 @@ pub use client::run_client_tests;
 pub use load::{Level, LoadError, Suite, TestCase};
 pub use report::{Counts, KnownFailure, KnownFailures, Outcome, Report, TestResult};
 pub use run::{Binding, Options, RunError, run};
+pub use webhook::WebhookOptions;

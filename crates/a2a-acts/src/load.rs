@@ -77,6 +77,9 @@ pub struct TestCase {
     /// What the runner must provide (ACTS §3.2: webhook_endpoint, concurrent_streams, ...).
     #[serde(default)]
     pub runner_requirements: Vec<String>,
+    /// Its tags (`push`, `runner-special`, `client`, ...).
+    #[serde(default)]
+    pub tags: Vec<String>,
     /// The steps, as written (ACTS §4).
     pub steps: Vec<Value>,
     /// The assertions run after the steps.

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use crate::load::{Suite, TestCase};
 use crate::matcher::{Mismatch, check, compact, lookup, select};
 use crate::report::{KnownFailures, Outcome, Report, TestResult};
+use crate::webhook::{PushConfig, Receiver, WebhookOptions};
 use crate::wire::{Answer, Http};
 
 /// The client of the gRPC binding (feature `grpc`).
@@ -83,6 +84,9 @@ pub struct Options {
     pub timeout: Duration,
     /// How many tests run at once (results are still reported in suite order).
     pub concurrency: usize,
+    /// The runner's webhook receiver (ACTS §3.2 `webhook_endpoint`): started for the run
+    /// unless this is `None` or `webhookUrl` is among the [`variables`](Self::variables).
+    pub webhook: Option<WebhookOptions>,
 }
 
 impl Options {
@@ -127,6 +131,21 @@ impl Options {
         self.concurrency = concurrency;
         self
     }
+
+    /// The runner's webhook receiver: where it listens, the URL the agent is given, how long a
+    /// test waits for a delivery (default: [`WebhookOptions::default`]).
+    #[must_use]
+    pub fn with_webhook(mut self, webhook: WebhookOptions) -> Self {
+        self.webhook = Some(webhook);
+        self
+    }
+
+    /// No webhook receiver: the tests that need one are skipped.
+    #[must_use]
+    pub fn without_webhook(mut self) -> Self {
+        self.webhook = None;
+        self
+    }
 }
 
 impl Default for Options {
@@ -138,11 +157,13 @@ impl Default for Options {
             behaviors: None,
             timeout: Duration::from_secs(10),
             concurrency: 8,
+            webhook: Some(WebhookOptions::default()),
         }
     }
 }
 
-/// A run that could not start: the agent's card could not be read.
+/// A run that could not start: the agent's card could not be read, or the webhook receiver
+/// could not listen.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct RunError {
@@ -162,6 +183,12 @@ impl std::error::Error for RunError {}
 /// every binding (in test order), calling `progress` with each result as it is known.
 ///
 /// Client tests (ACTS §10) are skipped here: they run against a client.
+///
+/// Unless `webhookUrl` is given, the runner's webhook receiver ([`Options::webhook`]) serves
+/// for the run: each test's `webhookUrl` is its URL (with `/{test id}/{binding}` appended),
+/// and a test that needs a receiver (ACTS §3.2 `webhook_endpoint`, or a `runner-special` push
+/// test that sets a config on `{{webhookUrl}}`) passes only when the deliveries for its task
+/// arrive and are what A2A 1.0 §4.3.3 says (see [`WebhookOptions`]).
 pub async fn run(
     suite: &Suite,
     agent: &str,
@@ -193,6 +220,14 @@ pub async fn run(
             message: format!("the agent card at {card_url} is not a JSON object"),
         });
     }
+    let receiver = match &options.webhook {
+        Some(webhook) if !options.variables.contains_key("webhookUrl") => Some(
+            Receiver::start(webhook)
+                .await
+                .map_err(|message| RunError { message })?,
+        ),
+        _ => None,
+    };
     let interfaces = interfaces(&card);
     let bindings = options
         .bindings
@@ -208,8 +243,15 @@ pub async fn run(
         .iter()
         .flat_map(|test| bindings.iter().map(move |&b| (test, b)))
         .collect();
-    let (http, card, base, card_url, grpc, interfaces) =
-        (&http, &card, &base, &card_url, &grpc, &interfaces);
+    let (http, card, base, card_url, grpc, interfaces, receiver) = (
+        &http,
+        &card,
+        &base,
+        &card_url,
+        &grpc,
+        &interfaces,
+        receiver.as_ref(),
+    );
     // Tests share no state (ACTS §4): up to `concurrency` run at once, reported in order.
     let mut results = futures_util::stream::iter(jobs)
         .map(|(test, binding)| async move {
@@ -222,8 +264,8 @@ pub async fn run(
                 (Binding::Grpc, Err(reason)) => Some(reason.clone()),
                 _ => None,
             };
-            let reason =
-                skip_reason(test, binding, endpoint.as_deref(), card, options).or(grpc_missing);
+            let reason = skip_reason(test, binding, endpoint.as_deref(), card, options, receiver)
+                .or(grpc_missing);
             let verdict = match reason {
                 Some(reason) => Verdict::skip(reason),
                 None => {
@@ -238,6 +280,8 @@ pub async fn run(
                         captures: HashMap::new(),
                         rpc_id: 0,
                         grpc: grpc.as_ref().ok(),
+                        webhook: receiver,
+                        push_configs: Vec::new(),
                     };
                     ctx.run().await
                 }
@@ -363,9 +407,30 @@ fn skip_reason(
     endpoint: Option<&str>,
     card: &Value,
     options: &Options,
+    receiver: Option<&Receiver>,
 ) -> Option<String> {
     if test.is_client_test() {
         return Some("a client test (ACTS §10): it runs against a client, not an agent".into());
+    }
+    if needs_receiver(test) {
+        if test.tags.iter().any(|t| t == "client") {
+            return Some(format!(
+                "a requirement on the webhook receiver, i.e. the client ({}; 1.0 §13.2: clients \
+                 MUST validate webhook authenticity): the agent plays no part in it, and the \
+                 receiver here is the runner's own",
+                test.spec_ref.as_deref().unwrap_or("1.0 §13.2")
+            ));
+        }
+        if receiver.is_none() {
+            return Some(if options.variables.contains_key("webhookUrl") {
+                "webhookUrl is given, so the deliveries go to that webhook, not the runner's \
+                 receiver, and cannot be checked (advertise the runner's receiver instead: \
+                 --webhook-url)"
+                    .into()
+            } else {
+                "the runner's webhook receiver is off (ACTS §3.2 webhook_endpoint)".into()
+            });
+        }
     }
     if let Some(list) = &test.transport
         && !list.iter().any(|t| Binding::parse(t) == Some(binding))
@@ -384,7 +449,7 @@ fn skip_reason(
     for requirement in &test.runner_requirements {
         match requirement.as_str() {
             "header_inspection" => {}
-            "webhook_endpoint" if options.variables.contains_key("webhookUrl") => {}
+            "webhook_endpoint" if receiver.is_some() => {}
             "auth_credentials" if options.variables.keys().any(|k| k.ends_with("Token")) => {}
             other => {
                 return Some(format!(
@@ -449,6 +514,23 @@ fn skip_reason(
         }
     }
     None
+}
+
+/// Whether `test` needs the runner's webhook receiver: ACTS §3.2 `webhook_endpoint`, or (the
+/// draft declares no runner requirements) a `runner-special` push test, whose description has
+/// the runner verify the deliveries, that sets a push config on `{{webhookUrl}}`.
+fn needs_receiver(test: &TestCase) -> bool {
+    let tagged = |tag: &str| test.tags.iter().any(|t| t == tag);
+    test.runner_requirements
+        .iter()
+        .any(|r| r == "webhook_endpoint")
+        || (tagged("runner-special")
+            && tagged("push")
+            && test.steps.iter().any(|step| {
+                step["operation"].as_str().and_then(operation)
+                    == Some(Operation::CreateTaskPushNotificationConfig)
+                    && step["params"].to_string().contains("{{webhookUrl}}")
+            }))
 }
 
 /// How a test went, before known failures are applied.
@@ -521,6 +603,10 @@ struct Ctx<'a> {
     /// The gRPC client (for the gRPC binding).
     #[cfg_attr(not(feature = "grpc"), allow(dead_code))]
     grpc: Option<&'a GrpcClient>,
+    /// The runner's webhook receiver.
+    webhook: Option<&'a Receiver>,
+    /// The push configs the test set on the receiver, to check the deliveries against.
+    push_configs: Vec<PushConfig>,
 }
 
 impl Ctx<'_> {
@@ -544,6 +630,23 @@ impl Ctx<'_> {
                     step: Some("assertions".into()),
                     message: Some(f.message),
                     mismatch: f.mismatch,
+                };
+            }
+        }
+        if let (true, Some(receiver)) = (needs_receiver(test), self.webhook) {
+            let checked = if self.push_configs.is_empty() {
+                Err("the test set no push config on the runner's webhook".to_owned())
+            } else {
+                receiver
+                    .verify(&test.id, self.binding.acts_name(), &self.push_configs)
+                    .await
+            };
+            if let Err(message) = checked {
+                return Verdict {
+                    outcome: Outcome::Fail,
+                    step: Some("webhook".into()),
+                    message: Some(message),
+                    mismatch: None,
                 };
             }
         }
@@ -756,6 +859,14 @@ impl Ctx<'_> {
         let operation =
             operation(name).ok_or_else(|| format!("unknown operation `{name}` (ACTS §4.1)"))?;
         let params = request_params(operation, params);
+        if operation == Operation::CreateTaskPushNotificationConfig
+            && let Some(receiver) = self.webhook
+            && params["url"].as_str()
+                == Some(&receiver.url_for(&self.test.id, self.binding.acts_name()))
+            && let Some(config) = PushConfig::of(&params)
+        {
+            self.push_configs.push(config);
+        }
         let version = if self.test.spec_version.is_empty() {
             "1.0"
         } else {
@@ -934,6 +1045,15 @@ impl Ctx<'_> {
         }
         if let Some(v) = self.captures.get(name) {
             return Ok(v.clone());
+        }
+        // The runner's receiver, a URL per test and binding (given only when the caller gave
+        // no webhookUrl).
+        if name == "webhookUrl"
+            && let Some(receiver) = self.webhook
+        {
+            return Ok(Value::String(
+                receiver.url_for(&self.test.id, self.binding.acts_name()),
+            ));
         }
         if let Some(v) = self.options.variables.get(name) {
             return Ok(Value::String(v.clone()));

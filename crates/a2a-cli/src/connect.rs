@@ -14,6 +14,10 @@
 //!   bearer, OAuth 2, OpenID Connect) or the card declares no scheme at all; an API key in the
 //!   header, query parameter or cookie of the card's API-key scheme. A credential no declared
 //!   scheme takes is not sent (a warning says so).
+//! * `-e/--endpoint URL` with one `--transport` skips the card: the client calls that
+//!   interface (in `--a2a-version`), as if a card listed only it and declared no security
+//!   scheme (so `--bearer` is sent) and push notifications; a stream is opened when a command
+//!   asks for one (`send --stream`, `task subscribe`), and the agent's answer decides.
 
 use std::path::PathBuf;
 
@@ -383,6 +387,8 @@ pub(crate) struct Agent {
     pub(crate) card: Card,
     /// What the envelope needs for hints.
     pub(crate) ctx: Context,
+    /// Called through `-e/--endpoint`: there is no card, so what it would declare is unknown.
+    pub(crate) cardless: bool,
 }
 
 impl Agent {
@@ -394,6 +400,13 @@ impl Agent {
     /// A failed call as an envelope.
     pub(crate) fn error(&self, error: &Error) -> CliError {
         CliError::from_client(error, &self.ctx)
+    }
+
+    /// Whether a command that asks for a stream (`send --stream`, `task subscribe`) opens one:
+    /// the card advertises streaming, or there is no card to say (`-e/--endpoint`: the agent's
+    /// answer decides).
+    pub(crate) fn may_stream(&self) -> bool {
+        self.cardless || self.card.card.capabilities.streaming == Some(true)
     }
 }
 
@@ -419,8 +432,13 @@ pub(crate) async fn connect_with(
     trust: Trust,
     capture: Option<std::sync::Arc<dyn a2a_client::Interceptor>>,
 ) -> Result<Agent, CliError> {
-    let card = resolve(opts, diag).await?;
-    let reference = opts.agent_card.clone().unwrap_or_default();
+    let (card, reference) = match &opts.endpoint {
+        Some(url) => (endpoint_card(opts, url)?, url.clone()),
+        None => (
+            resolve(opts, diag).await?,
+            opts.agent_card.clone().unwrap_or_default(),
+        ),
+    };
     let mut builder = builder(opts, diag)?;
     let credentials = credentials(opts, diag, &card.card, trust)?;
     let mut ctx = Context {
@@ -484,7 +502,51 @@ pub(crate) async fn connect_with(
             .map(|t| format!(" (tenant {t})"))
             .unwrap_or_default()
     ));
-    Ok(Agent { client, card, ctx })
+    Ok(Agent {
+        client,
+        card,
+        ctx,
+        cardless: opts.endpoint.is_some(),
+    })
+}
+
+/// The card `-e/--endpoint URL` stands for: one interface, `URL` in the binding of the one
+/// `--transport` and the version of `--a2a-version`; no security scheme; push notifications
+/// assumed (the agent's answer decides); streaming left unknown, so that a plain `send` waits by
+/// polling, which every agent serves, while the commands that ask for a stream open one
+/// ([`Agent::may_stream`]).
+fn endpoint_card(opts: &Common, url: &str) -> Result<Card, CliError> {
+    let [binding] = opts.transports.as_slice() else {
+        return Err(CliError::usage(format!(
+            "-e/--endpoint needs exactly one --transport (the binding `{url}` speaks: JSONRPC, \
+             HTTP+JSON or GRPC); {} given",
+            opts.transports.len()
+        ))
+        .hint(format!("e.g. -e {} --transport JSONRPC", quote(url))));
+    };
+    let url = url.trim();
+    if url.is_empty() {
+        return Err(CliError::usage("-e/--endpoint is empty"));
+    }
+    let card = AgentCard::new(
+        "(endpoint)",
+        format!("the endpoint {url}, called without a card"),
+        "",
+    )
+    .with_supported_interfaces([a2a_types::v1::AgentInterface::new(
+        url,
+        binding.as_str(),
+        opts.a2a_version.trim(),
+    )])
+    .with_capabilities(a2a_types::v1::AgentCapabilities::default().with_push_notifications(true));
+    let raw = serde_json::to_vec(&card)
+        .map_err(|err| CliError::new(Code::Internal, format!("the endpoint's card: {err}")))?;
+    Ok(Card {
+        card,
+        raw: Bytes::from(raw),
+        url: None,
+        source: url.to_owned(),
+    })
 }
 
 /// The A2A extensions this build implements: the signed push deliveries of a2a-rs, which

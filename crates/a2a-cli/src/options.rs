@@ -57,6 +57,19 @@ pub(crate) struct Common {
     )]
     pub(crate) transports: Vec<String>,
 
+    /// Call this endpoint directly, without resolving an agent card (the A2A CLI
+    /// specification's next revision): the URL of the interface (`host:port` for GRPC), with
+    /// exactly one --transport naming its binding. The agent's capabilities are then unknown:
+    /// a plain send waits by polling; --stream, task subscribe and push configs are tried, and
+    /// the agent's answer decides.
+    #[arg(
+        short = 'e',
+        long = "endpoint",
+        env = "A2ACLI_ENDPOINT",
+        value_name = "URL"
+    )]
+    pub(crate) endpoint: Option<String>,
+
     /// The A2A protocol version to speak, sent as `A2A-Version` on every request: 1.0, or 0.3,
     /// 0.2 or 0.1 (legacy versions, spoken only when named here) for an older agent.
     #[arg(

@@ -838,7 +838,7 @@ fn mock_logs_each_call_and_each_failed_task() {
     let mock = Logging::start(&["mock"]);
     assert_eq!(
         mock.banner[2],
-        "store: memory (the tasks end with the server); auth: none (every caller is anonymous)"
+        "store: memory (the tasks end with the server); auth: none (every caller is anonymous); push: off"
     );
     // Sent blocking: the task has failed when the answer comes.
     let failed = ok(&["send", "-a", &mock.url, "fail"]).field("Task-Id");
@@ -928,6 +928,38 @@ fn the_acts_suite_against_the_acts_mock_on_three_bindings() {
         .map(|r| format!("{} [{}]: {}", r["id"], r["binding"], r["message"]))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:#?}");
+    // The push tests run (the mock declares push notifications), and the delivery tests are
+    // checked at the runner's own webhook receiver: a delivery for the task, with the
+    // configured credentials, in the StreamResponse shape.
+    for id in [
+        "PUSH-CFG-001",
+        "PUSH-ERR-001",
+        "PUSH-DELIV-001",
+        "PUSH-DELIV-002",
+        "PUSH-DELIV-003",
+        "SEC-PUSH-001",
+    ] {
+        for binding in ["grpc", "jsonrpc", "rest"] {
+            let result = results
+                .iter()
+                .find(|r| r["id"] == id && r["binding"] == binding)
+                .unwrap();
+            assert_eq!(result["outcome"], "pass", "{result}");
+        }
+    }
+    // SEC-PUSH-002 is a requirement on the webhook receiver (the client), skipped with why.
+    let client_side = results
+        .iter()
+        .find(|r| r["id"] == "SEC-PUSH-002" && r["binding"] == "jsonrpc")
+        .unwrap();
+    assert_eq!(client_side["outcome"], "skip");
+    assert!(
+        client_side["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("a requirement on the webhook receiver, i.e. the client (REQ-SEC-019;"),
+        "{client_side}"
+    );
     // A known failure carries its reason and the contradicting section.
     let xfail = results
         .iter()
@@ -1033,6 +1065,178 @@ suites:
         suite.to_str().unwrap(),
     ]);
     assert_eq!(unreachable.code, 3, "{}", unreachable.stderr);
+}
+
+/// `conformance --suite` and its webhook receiver: `--var webhookUrl=...` sends the deliveries
+/// elsewhere, so the delivery tests are skipped with why (and the config tests use that URL);
+/// `--webhook-url` that is no http(s) URL and a `--webhook-addr` that cannot be bound are
+/// usage errors.
+#[test]
+fn acts_webhook_options() {
+    let mock = support::Mock::start(&["--acts", "--no-grpc"]);
+    let push = acts_dir().join("push-notifications.acts.yaml");
+    let given = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        push.to_str().unwrap(),
+        "--transport",
+        "jsonrpc",
+        "--var",
+        "webhookUrl=http://127.0.0.1:9/hook",
+    ]);
+    assert_eq!(given.code, 0, "{}\n{}", given.stderr, given.stdout);
+    assert!(
+        given.stdout.contains(
+            "SKIP  PUSH-DELIV-001 [jsonrpc] Push delivery includes auth -- webhookUrl is given, so \
+             the deliveries go to that webhook, not the runner's receiver, and cannot be checked \
+             (advertise the runner's receiver instead: --webhook-url)\n"
+        ),
+        "{}",
+        given.stdout
+    );
+    assert!(
+        given
+            .stdout
+            .contains("PASS  PUSH-CFG-001 [jsonrpc] Set push notification config\n"),
+        "{}",
+        given.stdout
+    );
+    let bad_url = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        push.to_str().unwrap(),
+        "--webhook-url",
+        "ftp://host/hook",
+    ]);
+    assert_eq!(bad_url.code, 2, "{}", bad_url.stderr);
+    assert!(
+        bad_url.stderr.starts_with(
+            "Error: --webhook-url `ftp://host/hook` is not an http:// or https:// URL\n"
+        ),
+        "{}",
+        bad_url.stderr
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let busy = run(&[
+        "conformance",
+        "-a",
+        mock.host(),
+        "--suite",
+        push.to_str().unwrap(),
+        "--webhook-addr",
+        &addr,
+    ]);
+    assert_eq!(busy.code, 2, "{}", busy.stderr);
+    assert!(
+        busy.stderr.starts_with(&format!(
+            "Error: the webhook receiver cannot listen on {addr}: "
+        )),
+        "{}",
+        busy.stderr
+    );
+    drop(taken);
+}
+
+/// The specification's next revision: `-e/--endpoint URL` with one `--transport` calls that
+/// interface without a card (no `-a` at all here, so none could be resolved), on each binding;
+/// without exactly one `--transport` it is a usage error.
+#[test]
+fn an_endpoint_is_called_without_a_card() {
+    let mock = support::Mock::start(&[]);
+    let host = mock.host();
+    let rpc = format!("http://{host}/");
+    let sent = ok(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "hello",
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(
+        sent["message"]["parts"],
+        json!([{"text": "Hello! Send \"help\" to see what this demo agent does."}])
+    );
+    let rest = format!("http://{host}");
+    let task = ok(&[
+        "send",
+        "--endpoint",
+        &rest,
+        "--transport",
+        "http+json",
+        "echo this",
+        "-o",
+        "json",
+    ])
+    .json();
+    let id = task["task"]["id"].as_str().unwrap().to_owned();
+    // A plain send without a card waits by polling; --stream opens a stream (no card to say
+    // the agent streams, so the agent's answer decides: this one does).
+    let streamed = ok(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "--stream",
+        "stream",
+        "-o",
+        "json",
+    ]);
+    assert!(
+        !streamed.stderr.contains("does not advertise streaming"),
+        "{}",
+        streamed.stderr
+    );
+    let events = streamed.lines();
+    assert!(events.len() > 1, "{}", streamed.stdout);
+    assert_eq!(
+        events.last().unwrap()["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    let got = ok(&[
+        "task",
+        "get",
+        "-e",
+        host,
+        "--transport",
+        "GRPC",
+        &id,
+        "-o",
+        "json",
+    ])
+    .json();
+    assert_eq!(got["id"], id.as_str());
+    assert_eq!(got["status"]["state"], "TASK_STATE_COMPLETED");
+    let none = run(&["send", "-e", &rpc, "hello"]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert_eq!(
+        none.stderr.lines().next().unwrap(),
+        format!(
+            "Error: -e/--endpoint needs exactly one --transport (the binding `{rpc}` speaks: \
+             JSONRPC, HTTP+JSON or GRPC); 0 given"
+        )
+    );
+    let two = run(&[
+        "send",
+        "-e",
+        &rpc,
+        "--transport",
+        "JSONRPC",
+        "--transport",
+        "GRPC",
+        "hello",
+    ]);
+    assert_eq!(two.code, 2, "{}", two.stderr);
+    assert!(two.stderr.contains("; 2 given\n"), "{}", two.stderr);
 }
 
 /// The specification's next revision (a2aproject/a2a-cli, reconciliation of 2026-08-21):

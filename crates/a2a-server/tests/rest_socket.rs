@@ -877,13 +877,14 @@ async fn push_notification_config_routes() {
         "GET",
         &format!("{configs}/c-1"),
         None,
-        StatusCode::BAD_REQUEST,
+        // A config that does not exist is TaskNotFoundError (spec 1.0 §3.1.8).
+        StatusCode::NOT_FOUND,
         doc(
-            400,
-            "INVALID_ARGUMENT",
-            &format!("invalid params: task {id} has no push config `c-1`"),
-            "INVALID_PARAMS",
-            json!({}),
+            404,
+            "NOT_FOUND",
+            &format!("task {id} has no push config `c-1`"),
+            "TASK_NOT_FOUND",
+            json!({"taskId": "<uuid>", "configId": "c-1"}),
         ),
     )
     .await;

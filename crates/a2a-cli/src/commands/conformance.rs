@@ -48,6 +48,23 @@ pub(crate) struct ConformanceArgs {
     /// With --suite: a variable for the suite, NAME=VALUE (webhookUrl, tokens); repeatable.
     #[arg(long = "var", value_name = "NAME=VALUE", requires = "suite")]
     pub(crate) vars: Vec<String>,
+    /// With --suite: where the runner's webhook receiver listens (it receives the push
+    /// deliveries the push tests check; not started when --var webhookUrl=... is given).
+    #[arg(
+        long = "webhook-addr",
+        value_name = "ADDR",
+        default_value = "127.0.0.1:0",
+        requires = "suite"
+    )]
+    pub(crate) webhook_addr: std::net::SocketAddr,
+    /// With --suite: the URL the agent is given for the runner's webhook receiver, when the
+    /// agent is not on this host (e.g. http://203.0.113.5:9000, or a tunnel to --webhook-addr).
+    /// Default: http://ADDR of --webhook-addr as bound.
+    #[arg(long = "webhook-url", value_name = "URL", requires = "suite")]
+    pub(crate) webhook_url: Option<String>,
+    /// With --suite: how long a push test waits for its first delivery after its steps.
+    #[arg(long = "webhook-wait", value_name = "DURATION", default_value = "10s", value_parser = crate::options::parse_duration, requires = "suite")]
+    pub(crate) webhook_wait: std::time::Duration,
     #[command(flatten)]
     pub(crate) common: Common,
 }
@@ -109,6 +126,10 @@ pub(crate) async fn run(args: &ConformanceArgs, diag: &Diag) -> Result<(), CliEr
             junit: args.junit.as_ref(),
             expect_fail: args.expect_fail.as_ref(),
             vars: &args.vars,
+            webhook: a2a_acts::WebhookOptions::default()
+                .with_addr(args.webhook_addr)
+                .with_wait(args.webhook_wait),
+            webhook_url: args.webhook_url.as_deref(),
         };
         return super::conformance_acts::run(acts, opts, diag).await;
     }

@@ -27,6 +27,10 @@ pub(crate) struct ActsArgs<'a> {
     pub(crate) expect_fail: Option<&'a PathBuf>,
     /// `NAME=VALUE` variables for the suite (`webhookUrl`, tokens).
     pub(crate) vars: &'a [String],
+    /// The runner's webhook receiver (address, wait).
+    pub(crate) webhook: a2a_acts::WebhookOptions,
+    /// The URL the agent is given for the receiver.
+    pub(crate) webhook_url: Option<&'a str>,
 }
 
 /// The `--level` values.
@@ -50,7 +54,18 @@ pub(crate) async fn run(args: ActsArgs<'_>, opts: &Common, diag: &Diag) -> Resul
             .map_err(|e| CliError::usage(format!("cannot read --expect-fail: {e}")))?,
         None => KnownFailures::default(),
     };
-    let mut options = Options::default().with_known_failures(known_failures);
+    let webhook = match args.webhook_url {
+        Some(url) if !(url.starts_with("http://") || url.starts_with("https://")) => {
+            return Err(CliError::usage(format!(
+                "--webhook-url `{url}` is not an http:// or https:// URL"
+            )));
+        }
+        Some(url) => args.webhook.with_url(url),
+        None => args.webhook,
+    };
+    let mut options = Options::default()
+        .with_known_failures(known_failures)
+        .with_webhook(webhook);
     for var in args.vars {
         let (name, value) = var
             .split_once('=')
@@ -86,7 +101,14 @@ pub(crate) async fn run(args: ActsArgs<'_>, opts: &Common, diag: &Diag) -> Resul
     };
     let report = a2a_acts::run(&suite, &card_url, &options, &mut progress)
         .await
-        .map_err(|e| CliError::new(Code::Unreachable, e.message))?;
+        .map_err(|e| {
+            if e.message.starts_with("the webhook receiver") {
+                CliError::usage(e.message)
+                    .hint("--webhook-addr takes a local address to listen on, e.g. 0.0.0.0:9000")
+            } else {
+                CliError::new(Code::Unreachable, e.message)
+            }
+        })?;
     let mut out = Out::new(opts.output, false, opts.verbose);
     if json {
         let mut document = report.to_json();

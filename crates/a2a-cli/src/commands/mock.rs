@@ -30,7 +30,8 @@ pub(crate) struct MockArgs {
     pub(crate) script: Option<std::path::PathBuf>,
     /// Serve the ACTS agent under test instead (the behaviour contract of the A2A Conformance
     /// Test Specification §11: tck-complete-task, tck-multi-turn, tck-cancel, ...;
-    /// crates/a2a-cli/examples/acts.yaml).
+    /// crates/a2a-cli/examples/acts.yaml). It delivers push notifications, to webhooks on this
+    /// host too (loopback is let through the SSRF guard, for the runner's receiver).
     #[arg(long, conflicts_with = "script")]
     pub(crate) acts: bool,
     /// The address to listen on; port 0 picks a free port.
@@ -63,7 +64,8 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     } else {
         agent(args.script.as_deref(), &url).map_err(CliError::usage)?
     };
-    let service = service(&agent, &url, grpc, versions);
+    let push = args.acts.then(acts_push);
+    let service = service(&agent, &url, grpc, versions, push);
     let mut printer = Out::new(Format::Text, false, false);
     printer.raw_line(&format!(
         "serving the mock agent {} at {url}",
@@ -73,9 +75,14 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     if !rules.is_empty() {
         printer.raw_line(&format!("rules: {}", rules.join(", ")));
     }
-    printer.raw_line(
-        "store: memory (the tasks end with the server); auth: none (every caller is anonymous)",
-    );
+    printer.raw_line(&format!(
+        "store: memory (the tasks end with the server); auth: none (every caller is anonymous); push: {}",
+        if args.acts {
+            "on, webhooks on loopback allowed (127.0.0.0/8, ::1)"
+        } else {
+            "off"
+        }
+    ));
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
     ));
@@ -106,13 +113,28 @@ pub(crate) fn agent(script: Option<&Path>, url: &str) -> Result<MockAgent, Strin
         .map_err(|err| format!("{}: {err}", path.display()))
 }
 
+/// The push delivery of `a2a mock --acts`: a2a-server's defaults, with webhooks on loopback
+/// let through the SSRF guard (the ACTS runner's receiver listens on 127.0.0.1 by default).
+/// `a2a serve` keeps the guard closed unless told (`--push-allow`).
+pub(crate) fn acts_push() -> a2a_server::push::PushSettings {
+    ["127.0.0.0/8", "::1/128"]
+        .into_iter()
+        .map(|net| net.parse().expect("a literal network"))
+        .fold(
+            a2a_server::push::PushSettings::default(),
+            |settings, net| settings.allow(net),
+        )
+}
+
 /// The service of `mock` at `url`: JSON-RPC and HTTP+JSON (in `versions`: by default 1.0, 0.3,
-/// 0.1), and with `grpc` the gRPC interface at the same `host:port` on its card.
+/// 0.1), with `grpc` the gRPC interface at the same `host:port` on its card, with `push` push
+/// delivery (its card then declares push notifications).
 pub(crate) fn service(
     mock: &MockAgent,
     url: &str,
     grpc: bool,
     versions: a2a_server::card::Versions,
+    push: Option<a2a_server::push::PushSettings>,
 ) -> A2aService {
     use a2a_grpc::server::GrpcInterface as _;
     let builder = A2aService::builder(mock.clone(), mock.card())
@@ -123,7 +145,10 @@ pub(crate) fn service(
     } else {
         builder
     };
-    builder.build()
+    match push {
+        Some(settings) => builder.push(settings).build(),
+        None => builder.build(),
+    }
 }
 
 /// What the banner lists: the rules' names, or `#N` for unnamed ones.
@@ -177,6 +202,15 @@ mod tests {
             ]
         );
         assert_eq!(mock.card().name, "ACTS agent");
+        // Its card declares push notifications, and a webhook on loopback is let through.
+        let service = service(
+            &mock,
+            "http://127.0.0.1:7420",
+            false,
+            a2a_server::card::Versions::default(),
+            Some(acts_push()),
+        );
+        assert_eq!(service.card().capabilities.push_notifications, Some(true));
     }
 
     #[test]

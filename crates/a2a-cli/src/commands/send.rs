@@ -319,7 +319,7 @@ pub(crate) async fn run(
     let continuing = request.message.task_id.is_some();
 
     let answer = if args.stream {
-        if agent.card.card.capabilities.streaming == Some(true) {
+        if agent.may_stream() {
             return stream(&waiter, &mut out, request, diag).await;
         }
         diag.warn("the agent's card does not advertise streaming: waiting for the answer instead, printed as one event");

@@ -944,11 +944,15 @@ impl RequestHandler {
             .store
             .get_push_config(&req.task_id, &req.id)
             .await?
+            // "TaskNotFoundError: The push notification configuration does not exist" (spec
+            // 1.0 §3.1.8).
             .ok_or_else(|| {
-                A2aError::invalid_params(format!(
-                    "task {} has no push config `{}`",
-                    req.task_id, req.id
-                ))
+                A2aError::with_code_info(
+                    a2a_jsonrpc::ErrorCode::TASK_NOT_FOUND,
+                    format!("task {} has no push config `{}`", req.task_id, req.id),
+                )
+                .with_metadata("taskId", req.task_id.as_str())
+                .with_metadata("configId", req.id.as_str())
             })
     }
 

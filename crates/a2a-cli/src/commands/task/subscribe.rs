@@ -41,7 +41,7 @@ pub(crate) async fn run(args: &SubscribeArgs, diag: &Diag) -> Result<(), CliErro
         )
         .hint("pick up the task with --transport JSONRPC or HTTP+JSON, or without --after"));
     }
-    if agent.card.card.capabilities.streaming != Some(true) {
+    if !agent.may_stream() {
         return Err(CliError::new(
             Code::Protocol("UnsupportedOperationError"),
             "the agent's card does not advertise streaming, which task subscribe needs",
