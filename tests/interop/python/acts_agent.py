@@ -42,6 +42,7 @@ import grpc
 import httpx
 import uvicorn
 
+from google.protobuf import struct_pb2
 from starlette.applications import Starlette
 
 from a2a.server.agent_execution import AgentExecutor, RequestContext
@@ -141,8 +142,9 @@ class ActsExecutor(AgentExecutor):
                                                   media_type='application/pdf',
                                                   filename='report.pdf')])
         elif kind == 'tck-artifact-data':
-            await complete_with('data', [Part(data={'key': 'value', 'count': 3,
-                                                    'items': ['a', 'b']})])
+            data = struct_pb2.Value()
+            data.struct_value.update({'key': 'value', 'count': 3, 'items': ['a', 'b']})
+            await complete_with('data', [Part(data=data)])
         elif kind == 'tck-long-running':
             await updater.start_work(say('Working (tck-long-running)'))
             await asyncio.sleep(1.5)
