@@ -31,6 +31,23 @@ struct ActsAgent {
     title: &'static str,
     /// Its known failures, from the workspace root.
     known: &'static str,
+    /// The command that starts it, given the address to listen on as its last argument.
+    command: fn(&Paths<'_>, &Built) -> Command,
+}
+
+/// `a2a mock --acts`: our ACTS agent (crates/a2a-cli/examples/acts.yaml).
+fn ours(_: &Paths<'_>, built: &Built) -> Command {
+    let mut c = Command::new(&built.cli);
+    c.args(["mock", "--acts", "-q", "--addr"]);
+    c
+}
+
+/// `tests/interop/python/acts_agent.py` in the interop venv.
+fn python(paths: &Paths<'_>, _: &Built) -> Command {
+    let mut c = Command::new(&paths.venv_python);
+    c.arg("-u")
+        .arg(paths.root.join("tests/interop/python/acts_agent.py"));
+    c
 }
 
 /// The agents, in the table's order.
@@ -39,11 +56,13 @@ const AGENTS: &[ActsAgent] = &[
         name: "rust",
         title: "ours (`a2a mock --acts`)",
         known: "tests/acts-known-failures.yaml",
+        command: ours,
     },
     ActsAgent {
         name: "python",
         title: "Python SDK (`acts_agent.py`)",
         known: "tests/interop/python/acts-known-failures.yaml",
+        command: python,
     },
 ];
 
@@ -121,19 +140,7 @@ fn run_one(
     agent: ActsAgent,
     suite: &std::path::Path,
 ) -> Result<(PerBinding, Vec<String>), String> {
-    let command = match agent.name {
-        "rust" => {
-            let mut c = Command::new(&built.cli);
-            c.args(["mock", "--acts", "-q", "--addr"]);
-            c
-        }
-        _ => {
-            let mut c = Command::new(&paths.venv_python);
-            c.arg("-u")
-                .arg(paths.root.join("tests/interop/python/acts_agent.py"));
-            c
-        }
-    };
+    let command = (agent.command)(paths, built);
     let server = launch(
         paths,
         command,
