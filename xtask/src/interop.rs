@@ -13,12 +13,18 @@
 //!    script prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` (a scenario that
 //!    client cannot express) per scenario.
 //!    Then `a2a inspect` in a browser against the Python SDK agent (the ignored test of
-//!    `crates/a2a-cli/tests/inspect.rs`).
+//!    `crates/a2a-cli/tests/inspect.rs`), and the ACTS suite under our runner (`a2a
+//!    conformance`) against the Python SDK's ACTS behaviour agent and ours ([`acts`]).
 //! 5. Prints the matrix (one table per binding), writes `interop/report.md` (under the target
-//!    directory), and fails on any failure, on a known divergence ([`KNOWN`]) that no longer
+//!    directory, with the ACTS table), and fails on any failure, on a known divergence ([`KNOWN`]) that no longer
 //!    fails, and on a cell that printed nothing.
 //!
+//! `cargo xtask interop --acts` runs the ACTS part alone (the Python install and the build of
+//! `a2a` first).
+//!
 //! Every child process is killed when its guard drops, on every path; every wait has a deadline.
+
+mod acts;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -290,8 +296,18 @@ pub(crate) fn work_dir(workspace: &Workspace) -> PathBuf {
     workspace.target_dir.join("interop")
 }
 
-/// Runs the interop matrix; `Err` lists the failures.
-pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
+/// Runs the interop matrix (or with `--acts` the ACTS runs alone); `Err` lists the failures.
+pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> {
+    let acts_only = match args {
+        [] => false,
+        [flag] if flag == "--acts" => true,
+        _ => {
+            return Err(format!(
+                "interop takes no arguments but `--acts` (the ACTS runs alone), not `{}`",
+                args.join(" ")
+            ));
+        }
+    };
     let started = Instant::now();
     let work = work_dir(workspace);
     fs::create_dir_all(work.join("logs")).map_err(|e| format!("cannot create {work:?}: {e}"))?;
@@ -303,6 +319,28 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
         work,
     };
     install_python(&paths, "python", "venv")?;
+    if acts_only {
+        let built = build_rust(&paths)?;
+        let acts = acts::run(&paths, &built);
+        eprintln!("\n{}", acts.table);
+        let report_path = paths.work.join("acts.md");
+        fs::write(&report_path, &acts.table)
+            .map_err(|e| format!("cannot write {report_path:?}: {e}"))?;
+        eprintln!(
+            "interop: ACTS table in {} ({:.0} s)",
+            report_path.display(),
+            acts.elapsed.as_secs_f64()
+        );
+        return if acts.failures.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "interop: {} ACTS failure(s):\n  {}",
+                acts.failures.len(),
+                acts.failures.join("\n  ")
+            ))
+        };
+    }
     install_python(&paths, "python_v0_3", "venv-0.3")?;
     install_node(&paths)?;
     let built = build_rust(&paths)?;
@@ -332,6 +370,7 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     let push_failures = run_push(&paths, &built);
     let signing_failures = run_card_signing(&paths, &built);
     let inspect_failures = run_inspect(&paths);
+    let acts = acts::run(&paths, &built);
 
     // Matrix columns in CELLS order (the cells ran grouped by agent, agents side by side).
     results.sort_by_key(|r| {
@@ -343,13 +382,26 @@ pub(crate) fn run(workspace: &Workspace) -> Result<(), String> {
     report.failures.extend(push_failures);
     report.failures.extend(signing_failures);
     report.failures.extend(inspect_failures);
+    report.failures.extend(acts.failures.iter().cloned());
     eprintln!("\n{}", report.text_matrix());
+    eprintln!(
+        "ACTS under our runner ({:.0} s):\n{}",
+        acts.elapsed.as_secs_f64(),
+        acts.table
+    );
     if report.failures.is_empty()
         && let Err(stale) = check_doc(&paths, &report.table())
     {
         report.failures.push(stale);
     }
-    let markdown = report.markdown(started.elapsed());
+    let mut markdown = report.markdown(started.elapsed());
+    let _ = write!(
+        markdown,
+        "\n## ACTS under our runner\n\nThe suite of `$A2A_SPEC_DIR/acts` under `a2a conformance` \
+         ({:.0} s); docs/conformance.md keeps this table.\n\n{}",
+        acts.elapsed.as_secs_f64(),
+        acts.table
+    );
     let report_path = paths.work.join("report.md");
     fs::write(&report_path, markdown).map_err(|e| format!("cannot write {report_path:?}: {e}"))?;
     eprintln!(

@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         }
         Some("ci") => run(&|ws| ci::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some(name) if SPEC_TASKS.contains(&name) => run(&|ws| spec_task(ws, &args)),
-        Some("interop") => run(&|ws| interop::run(ws).map(|()| ExitCode::SUCCESS)),
+        Some("interop") => run(&|ws| interop::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("bench") => run(&|ws| bench::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("soak") => run(&|ws| soak::run(ws, &args[1..]).map(|()| ExitCode::SUCCESS)),
         Some("paths") => run(&|ws| paths(ws).map(|()| ExitCode::SUCCESS)),
@@ -105,8 +105,10 @@ tasks:
   conformance [--spec-dir DIR]
                  hold our types and fixtures against the spec files (in DIR, else the spec
                  folder below); report in <target dir>/conformance/report.md
-  interop        the Python and JS SDKs against our server and our client; pinned installs in
-                 <target dir>/interop; see docs/interop.md
+  interop [--acts]
+                 the Python and JS SDKs against our server and our client, and the ACTS suite
+                 under our runner against the Python SDK's ACTS agent and ours; pinned installs
+                 in <target dir>/interop; see docs/interop.md. --acts: the ACTS runs alone
   bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
                  (not part of ci); see docs/benchmarks.md
   soak [--secs N] [--settle N] [--store-cuts]

@@ -741,13 +741,7 @@ impl Ctx<'_> {
                 )
                 .into());
             };
-            let mut expected = canonical_error_names(expected);
-            if let Some(map) = expected.as_object_mut()
-                && let Some(code) = map.remove("code")
-            {
-                map.insert("error_type".into(), code);
-            }
-            check(&expected, Some(error), "$.error")?;
+            check(&error_expectation(expected), Some(error), "$.error")?;
         }
         if let Some(expected) = step.get("expect") {
             let expected = self.interpolate(expected)?;
@@ -1333,6 +1327,24 @@ fn normalize_error(binding: Binding, status: u16, error: &Value) -> Value {
     })
 }
 
+/// An `expect_error` block in the terms of [`normalize_error`]'s view: ACTS's error names
+/// mapped to the specification's, and the suite's JSON-RPC spellings of the fields (`code` for
+/// `error_type`, `data` for `details`: JSON-RPC's `error.data` is the `details` of the
+/// other bindings' google.rpc.Status, 1.0 §9.5 and §11.6) to those of ACTS §6.2.
+fn error_expectation(expected: Value) -> Value {
+    let mut expected = canonical_error_names(expected);
+    if let Some(map) = expected.as_object_mut() {
+        for (suite, ours) in [("code", "error_type"), ("data", "details")] {
+            if !map.contains_key(ours)
+                && let Some(value) = map.remove(suite)
+            {
+                map.insert(ours.into(), value);
+            }
+        }
+    }
+    expected
+}
+
 /// ACTS's error names where the specification's catalogue names them otherwise (ACTS §6.2 defers
 /// to the specification).
 fn canonical_error_names(value: Value) -> Value {
@@ -1539,6 +1551,38 @@ mod tests {
         assert_eq!(
             expected,
             json!({"error_type": {"one_of": ["TaskNotFoundError", "ExtendedAgentCardNotConfiguredError"]}})
+        );
+    }
+
+    #[test]
+    fn expect_error_data_is_held_against_the_error_details() {
+        // CORE-ERR-007's block: JSON-RPC's `error.data` (an array of Any, 1.0 §9.5) is what the
+        // view calls `details`, on every binding; the mismatch names what the agent sent.
+        let rpc = json!({"code": -32001, "message": "Task not found", "data": [
+            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "TASK_NOT_FOUND",
+             "domain": "a2a-protocol.org"}]});
+        let status = json!({"code": 404, "status": "NOT_FOUND", "message": "Task not found",
+            "details": rpc["data"].clone()});
+        for (binding, http, error) in [(Binding::JsonRpc, 200, &rpc), (Binding::Rest, 404, &status)]
+        {
+            let view = normalize_error(binding, http, error);
+            let object =
+                error_expectation(json!({"code": "TaskNotFoundError", "data": {"type": "object"}}));
+            assert_eq!(
+                object,
+                json!({"error_type": "TaskNotFoundError", "details": {"type": "object"}})
+            );
+            let mismatch = check(&object, Some(&view), "$.error").unwrap_err();
+            assert_eq!(mismatch.path, "$.error.details");
+            assert_eq!(mismatch.got, Some(rpc["data"].clone()));
+            let array = error_expectation(json!({"code": "TaskNotFoundError",
+                "data": {"type": "array", "count_gte": 1}}));
+            assert_eq!(check(&array, Some(&view), "$.error"), Ok(()));
+        }
+        // A block that names `details` itself keeps it.
+        assert_eq!(
+            error_expectation(json!({"details": {"type": "array"}, "data": 1})),
+            json!({"details": {"type": "array"}, "data": 1})
         );
     }
 
