@@ -158,6 +158,7 @@ pub mod card;
 mod client;
 pub mod credentials;
 mod error;
+mod generation;
 mod http;
 mod interceptor;
 #[cfg(feature = "push")]
@@ -177,6 +178,7 @@ pub use a2a_jsonrpc::{A2aError, ErrorCode};
 pub use builder::ClientBuilder;
 pub use client::{A2aClient, PROTOCOL_VERSION};
 pub use error::{BoxError, Error};
+pub use generation::{GenerationGap, GenerationMismatch, TaskWait};
 pub use interceptor::{CallInfo, FnInterceptor, Interceptor, SetHeader, interceptor_fn};
 pub use retry::RetryPolicy;
 pub use stream::TaskStream;
