@@ -47,6 +47,28 @@ fn serves(speaks: VersionNumber, offered: VersionNumber) -> bool {
     }
 }
 
+/// `versions` (newest first) in runs that one choice of interface weighs together: the minor
+/// versions of one major version from 1 on, each legacy version alone.
+fn version_groups<'v>(versions: &[&'v str]) -> Vec<Vec<&'v str>> {
+    let key = |v: &str| {
+        VersionNumber::parse(v).map(|n| {
+            if n.is_legacy() {
+                (n.major, Some(n.minor))
+            } else {
+                (n.major, None)
+            }
+        })
+    };
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    for version in versions {
+        match groups.last_mut() {
+            Some(group) if key(group[0]) == key(version) => group.push(version),
+            _ => groups.push(vec![version]),
+        }
+    }
+    groups
+}
+
 /// True for a version before 1.0 (0.3, 0.2, 0.1), or one that is no version number: a legacy
 /// version, used only when allowed.
 pub(crate) fn is_legacy(version: &str) -> bool {
@@ -295,10 +317,29 @@ impl Transports {
         let found = |i: &&'c AgentInterface, version: &str, offered: Option<&str>| {
             self.find(i, version, offered).map(|f| (*i, f.clone()))
         };
-        // Interfaces whose declared version the client speaks, newest version first.
-        let declared = versions
-            .iter()
-            .find_map(|v| order.iter().find_map(|i| found(i, v, None)));
+        // Interfaces whose declared version the client speaks, newest version first; among
+        // the minor versions of one 1.x, the caller's bindings come first (the 1.1 draft does
+        // not override `--transport`), then the newest version.
+        let declared = version_groups(&versions).iter().find_map(|group| {
+            let of = |binding: &str| {
+                let binding = binding.trim().to_owned();
+                interfaces
+                    .iter()
+                    .filter(move |i| i.protocol_binding.trim().eq_ignore_ascii_case(&binding))
+            };
+            preferred
+                .iter()
+                .find_map(|b| {
+                    group
+                        .iter()
+                        .find_map(|v| of(b).find_map(|i| found(&i, v, None)))
+                })
+                .or_else(|| {
+                    group
+                        .iter()
+                        .find_map(|v| interfaces.iter().find_map(|i| found(&i, v, None)))
+                })
+        });
         let chosen = declared
             .or_else(|| {
                 // Interfaces without a version, taken for 1.0.
