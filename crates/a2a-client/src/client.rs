@@ -24,7 +24,8 @@ pub const PROTOCOL_VERSION: &str = a2a_types::protocol::VERSION_1_0;
 /// card (JSON-RPC or HTTP+JSON; see [`ClientBuilder::connect`](crate::ClientBuilder::connect)).
 ///
 /// Cheap to clone: clones share the connection pool (and the protocol version negotiated
-/// with the agent). Every request carries `A2A-Version: 1.0`, the `A2A-Extensions` asked for,
+/// with the agent). Every request carries `A2A-Version: 1.0` (`1.1` when the draft was
+/// negotiated: [`protocol_version`](Self::protocol_version)), the `A2A-Extensions` asked for,
 /// and the interface's `tenant` (unless the request sets one): in the params over JSON-RPC, as
 /// the path prefix over HTTP+JSON. With an older version
 /// ([`ClientBuilder::allow_legacy`](crate::ClientBuilder::allow_legacy)), requests and answers
@@ -294,11 +295,11 @@ impl A2aClient {
     /// answers earlier (its own timeout) is asked again, no sooner than
     /// [`LONG_POLL_MIN_INTERVAL`](Self::LONG_POLL_MIN_INTERVAL) after the previous ask, until
     /// the deadline; at the deadline the task is fetched once more without waiting, for
-    /// [`TaskWait::Unchanged`]. Each ask is one call under the client's call timeout and
+    /// [`TaskWait::Unchanged`](crate::TaskWait::Unchanged). Each ask is one call under the client's call timeout and
     /// retries (keep the [`timeout`](crate::ClientBuilder::timeout) above the agent's hold).
     ///
     /// Otherwise (an agent that speaks 1.0, or one that answered generation 0) the task is
-    /// fetched at once and returned as [`TaskWait::Unsupported`]: polling on is the caller's
+    /// fetched at once and returned as [`TaskWait::Unsupported`](crate::TaskWait::Unsupported): polling on is the caller's
     /// choice, and the caller sees that it must be.
     ///
     /// `request` names the task (and `historyLength`, `tenant`); its `currentGeneration` is
