@@ -728,6 +728,42 @@ mod tests {
                 "HTTP+JSON 1.0"
             ]
         );
+        // The caller's binding beats the draft: a binding offered in 1.0 only stays chosen.
+        let rest_old = card(&[
+            ("http://h/rpc", "JSONRPC", "1.0"),
+            ("http://h/rest", "HTTP+JSON", "1.0"),
+            ("http://h/rpc", "JSONRPC", "1.1"),
+        ]);
+        assert_eq!(
+            chosen_by(&draft, &rest_old, &["HTTP+JSON"], &current).unwrap(),
+            "http://h/rest 1.0 via 1.0"
+        );
+        // A transport of 1.0 (a2a-grpc's) is spoken in 1.0 when preferred, 1.1 allowed or not.
+        struct Grpc;
+        impl TransportFactory for Grpc {
+            fn binding(&self) -> &str {
+                "GRPC"
+            }
+            fn protocol_version(&self) -> &str {
+                "1.0"
+            }
+            fn build(&self, _: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+                Err(Error::Config("not here".into()))
+            }
+        }
+        let with_grpc = Transports::new(&[Arc::new(Grpc)], true);
+        let mut grpc_card = both.clone();
+        grpc_card
+            .supported_interfaces
+            .push(AgentInterface::new("h:50051", "GRPC", "1.0"));
+        assert_eq!(
+            chosen_by(&with_grpc, &grpc_card, &["GRPC"], &current).unwrap(),
+            "h:50051 1.0 via 1.0"
+        );
+        assert_eq!(
+            chosen_by(&with_grpc, &grpc_card, &[], &current).unwrap(),
+            "http://h/rpc 1.1 via 1.1"
+        );
     }
 
     #[test]
