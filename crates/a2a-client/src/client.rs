@@ -155,7 +155,9 @@ impl A2aClient {
     /// holds the operation as a [`Request`] (a proxy, a tool bridge, a test that walks every
     /// operation). A request without a tenant (or with an empty one) gets the interface's; a
     /// `SendMessage` is prepared as [`send_message`](Self::send_message) prepares it. The
-    /// reply is the one the operation answers with ([`Reply::Task`] for `GetTask`, ...).
+    /// reply is the one the operation answers with ([`Reply::Task`] for `GetTask`, ...). The
+    /// A2A 1.1 fields are handled as by the typed methods (`currentGeneration` dropped and
+    /// `ifGenerationMatch` refused where the client does not speak generations).
     ///
     /// ```no_run
     /// use a2a_types::protocol::{Reply, Request};
@@ -177,9 +179,13 @@ impl A2aClient {
         if request.tenant().is_none() {
             request.set_tenant(self.core.interface.tenant.clone());
         }
-        if let Request::SendMessage(send) = &mut request {
-            self.check_generations(send)?;
-            self.prepare_send(send);
+        match &mut request {
+            Request::SendMessage(send) => {
+                self.check_generations(send)?;
+                self.prepare_send(send);
+            }
+            Request::GetTask(get) if !self.speaks_generations() => get.current_generation = None,
+            _ => {}
         }
         self.core.call(request).await
     }

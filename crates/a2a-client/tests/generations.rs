@@ -170,6 +170,15 @@ async fn if_generation_match_is_sent_and_a_mismatch_is_typed() {
         let task = ask(&plain).await;
         let request = SendMessageRequest::new(Message::user_text("x").with_task_id(task.id))
             .with_configuration(SendMessageConfiguration::default().with_if_generation_match(2));
+        // Also as a value.
+        let as_value = plain
+            .call(a2a_types::protocol::Request::from(request.clone()))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(as_value, Error::NoGenerations { .. }),
+            "{as_value:?}"
+        );
         let refused = plain.send_message(request).await.unwrap_err();
         assert!(
             matches!(refused, Error::NoGenerations { .. }),
