@@ -222,18 +222,24 @@ fn tls(builder: ClientBuilder, opts: &Common) -> Result<ClientBuilder, CliError>
 }
 
 /// Applies `--a2a-version`: 1.0 by default; naming 0.3, 0.2 or 0.1 is the opt-in to that legacy
-/// version (the client never speaks one otherwise), any other version is refused.
+/// version (the client never speaks one otherwise); 1.1 is the opt-in to the unreleased draft
+/// (task generations), spoken where the card offers a 1.1 interface, 1.0 elsewhere; any other
+/// version is refused.
 fn version(builder: ClientBuilder, version: &str) -> Result<ClientBuilder, CliError> {
     match version.trim() {
         "1" | "1.0" => Ok(builder),
-        legacy @ ("0.3" | "0.2" | "0.1") => Ok(builder.protocol_version(legacy)),
+        chosen @ ("1.1" | "0.3" | "0.2" | "0.1") => Ok(builder.protocol_version(chosen)),
         other => Err(CliError::new(
             Code::Protocol("VersionNotSupportedError"),
             format!(
-                "A2A version `{other}` is not supported: this build speaks A2A 1.0, 0.3, 0.2 and 0.1"
+                "A2A version `{other}` is not supported: this build speaks A2A 1.0, 1.1 (draft), \
+                 0.3, 0.2 and 0.1"
             ),
         )
-        .hint("pass --a2a-version 1.0 (the default), or 0.3, 0.2 or 0.1 for an older agent")),
+        .hint(
+            "pass --a2a-version 1.0 (the default), 1.1 for the draft's task generations, or 0.3, \
+             0.2 or 0.1 for an older agent",
+        )),
     }
 }
 

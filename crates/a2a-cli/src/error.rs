@@ -210,6 +210,10 @@ impl CliError {
             Error::Unsupported { .. } => {
                 CliError::new(Code::Protocol("UnsupportedOperationError"), message)
             }
+            Error::NoGenerations { .. } => CliError::usage(message).hint(
+                "--if-generation needs A2A 1.1: pass --a2a-version 1.1, to an agent whose card \
+                 offers a 1.1 interface (`a2a card get` lists them)",
+            ),
             Error::Config(_) => CliError::usage(message),
             _ => CliError::new(Code::Internal, message)
                 .hint("run again with --debug to see the exchange"),
@@ -237,6 +241,10 @@ fn protocol_hint(code: ErrorCode, ctx: &Context) -> Option<String> {
         ErrorCode::VERSION_NOT_SUPPORTED => {
             "the agent does not speak this A2A version; see --a2a-version".into()
         }
+        ErrorCode::TASK_GENERATION_MISMATCH => format!(
+            "the task changed since that generation (nothing was sent to it); `a2a task get -a \
+             {agent} --a2a-version 1.1 TASK` shows it and its generation, before you send again"
+        ),
         _ => return None,
     };
     Some(hint)

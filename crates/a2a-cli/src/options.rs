@@ -71,7 +71,9 @@ pub(crate) struct Common {
     pub(crate) endpoint: Option<String>,
 
     /// The A2A protocol version to speak, sent as `A2A-Version` on every request: 1.0, or 0.3,
-    /// 0.2 or 0.1 (legacy versions, spoken only when named here) for an older agent.
+    /// 0.2 or 0.1 (legacy versions, spoken only when named here) for an older agent; 1.1 for
+    /// the unreleased draft's task generations (`task get --wait` long-polls, `send
+    /// --if-generation`), spoken where the card offers a 1.1 interface, 1.0 elsewhere.
     #[arg(
         long = "a2a-version",
         env = "A2ACLI_A2A_VERSION",

@@ -8,7 +8,8 @@
 //!   escaped (`\x1b`).
 //!
 //! The labels: `Task-Id`, `Context-Id`, `State` (the state's short name: `COMPLETED`,
-//! `INPUT_REQUIRED`, `UNSPECIFIED`...), `Updated`, `Resume`, `Event-Id`, `Last-Event-Id`,
+//! `INPUT_REQUIRED`, `UNSPECIFIED`...), `Generation` (A2A 1.1, when the agent sent one),
+//! `Updated`, `Resume`, `Event-Id`, `Last-Event-Id`,
 //! `Message-Id`, `Role`, `Next-Page-Token`, `Total`; the blocks `Status-Message`, `Message`,
 //! `Artifact`, `History` (and `Reply`, at a `chat` terminal).
 
@@ -192,8 +193,8 @@ impl Out {
         }
     }
 
-    /// The fields that name a task: `Task-Id`, `Context-Id`, `State`, and `Updated` when the
-    /// status has a timestamp.
+    /// The fields that name a task: `Task-Id`, `Context-Id`, `State`, `Generation` when the
+    /// agent sent one (A2A 1.1), and `Updated` when the status has a timestamp.
     pub(crate) fn task_head(&mut self, task: &Task) {
         self.field("Task-Id", task.id.as_str());
         self.field(
@@ -201,6 +202,9 @@ impl Out {
             task.context_id.as_ref().map_or("", |c| c.as_str()),
         );
         self.field("State", state(task.status.state));
+        if task.generation > 0 {
+            self.field("Generation", &task.generation.to_string());
+        }
         if let Some(at) = &task.status.timestamp {
             self.field("Updated", &at.to_string());
         }
@@ -312,6 +316,9 @@ impl Out {
                 self.field("Task-Id", update.task_id.as_str());
                 self.field("Context-Id", update.context_id.as_str());
                 self.field("State", state(update.status.state));
+                if update.generation > 0 {
+                    self.field("Generation", &update.generation.to_string());
+                }
                 if let Some(message) = &update.status.message {
                     self.block(
                         "Status-Message",

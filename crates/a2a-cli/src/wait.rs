@@ -9,6 +9,10 @@
 //!   when the stream breaks; without streaming it sends with `returnImmediately` and polls (a
 //!   reply to an interrupted task is sent blocking: until the agent's turn starts, a poll
 //!   would read the state the reply answers).
+//! * With A2A 1.1 (`--a2a-version 1.1` and a card that offers it), a poll is a long poll:
+//!   `GetTask` with `currentGeneration`, which the agent holds until the task changes, asked
+//!   again at once after each change (no `--poll-interval` between). An agent that does not
+//!   speak 1.1, or answers without generations, is polled every `--poll-interval`.
 //! * A poll that fails on the way (no connection, HTTP 503) is tried again after a pause that
 //!   doubles, up to eight poll intervals (at most a minute), until the deadline.
 //! * When `--timeout` expires or Ctrl-C comes, the error names the task, its context, the last
@@ -18,7 +22,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::time::Duration;
 
-use a2a_client::{Error, TaskStream};
+use a2a_client::{Error, TaskStream, TaskWait};
 use a2a_types::v1::{
     ContextId, GetTaskRequest, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
     StreamResponse, Task, TaskId, TaskState,
@@ -163,21 +167,45 @@ impl<'a> Waiter<'a> {
         self.agent.error(error)
     }
 
-    /// Polls `GetTask` until the task is terminal or interrupted.
+    /// Polls `GetTask` until the task is terminal or interrupted: long polls past the task's
+    /// generation when the client speaks A2A 1.1 with the agent, else every poll interval.
     pub(crate) async fn poll(&self, id: &TaskId, history: Option<i32>) -> Result<Task, CliError> {
+        let client = &self.agent.client;
         self.bounded(async {
             let mut failures = 0u32;
+            // The generation to wait past, once a task with one was read.
+            let mut after: Option<i64> = None;
             loop {
                 let mut request = GetTaskRequest::new(id.clone());
                 if let Some(n) = history {
                     request = request.with_history_length(n);
                 }
-                match self.agent.client.get_task(request).await {
+                let answer = match after.filter(|_| client.speaks_generations()) {
+                    Some(generation) => {
+                        let left = self.deadline.saturating_duration_since(Instant::now());
+                        client
+                            .wait_for_task(request, generation, left)
+                            .await
+                            .map(TaskWait::into_task)
+                    }
+                    None => client.get_task(request).await,
+                };
+                match answer {
                     Ok(task) => {
                         failures = 0;
                         self.seen.borrow_mut().task(&task);
                         if task.status.state.is_final() {
                             return Ok(task);
+                        }
+                        if client.speaks_generations() && task.generation > 0 {
+                            self.diag.debug(&format!(
+                                "task {id} is {} at generation {}; long-polling (A2A 1.1) for \
+                                 a change",
+                                state(task.status.state),
+                                task.generation
+                            ));
+                            after = Some(task.generation);
+                            continue;
                         }
                         self.diag.debug(&format!(
                             "task {id} is {}; asking again in {}",
@@ -211,8 +239,17 @@ impl<'a> Waiter<'a> {
         mut each: impl FnMut(&StreamResponse, Option<&str>),
     ) -> Result<Option<StreamResponse>, Error> {
         let mut last = None;
+        let mut gaps = 0;
         while let Some(item) = stream.next().await {
             let event = item?;
+            if let Some(gap) = stream.generation_gaps().get(gaps) {
+                gaps += 1;
+                self.diag.warn(&format!(
+                    "events of task {} were missed (generation {} came after {}); the task as \
+                     fetched again follows",
+                    gap.task_id, gap.received, gap.after
+                ));
+            }
             let id = stream.last_event_id().map(str::to_owned);
             self.seen.borrow_mut().event(&event, id.as_deref());
             self.diag.debug(&format!(
@@ -272,13 +309,13 @@ impl<'a> Waiter<'a> {
         // the reply started has ended; a task still running then (the agent's own limit on
         // blocking calls) is polled as above.
         let continuing = request.message.task_id.is_some();
-        let request = if continuing {
+        let mut request = request;
+        if !continuing {
             request
-        } else {
-            request.with_configuration(
-                SendMessageConfiguration::default().with_return_immediately(true),
-            )
-        };
+                .configuration
+                .get_or_insert_with(SendMessageConfiguration::default)
+                .return_immediately = true;
+        }
         let answer = self.call(client.send_message(request)).await?;
         match answer {
             SendMessageResponse::Task(task) if !task.status.state.is_final() => {

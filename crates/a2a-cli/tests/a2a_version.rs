@@ -176,6 +176,6 @@ fn a_0_3_agent_needs_a2a_version_and_the_error_says_so() {
     assert_eq!(envelope["error"]["code"], "VersionNotSupportedError");
     assert_eq!(
         envelope["error"]["message"],
-        "A2A version `9.1` is not supported: this build speaks A2A 1.0, 0.3, 0.2 and 0.1"
+        "A2A version `9.1` is not supported: this build speaks A2A 1.0, 1.1 (draft), 0.3, 0.2 and 0.1"
     );
 }

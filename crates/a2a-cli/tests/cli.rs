@@ -1276,3 +1276,187 @@ fn the_next_revision_spellings_are_accepted() {
         ])
     );
 }
+
+// ----- A2A 1.1 (draft): generations, long poll, --if-generation -------------------------------
+
+/// `a2a mock ARGS` on a free port, JSON-RPC and HTTP+JSON only; the URL from its first line.
+struct Mock(std::process::Child, String);
+
+impl Mock {
+    fn start(args: &[&str]) -> Self {
+        use std::io::BufRead as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_a2a"))
+            .args(["mock", "--addr", "127.0.0.1:0", "--no-grpc", "-q"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("a2a mock starts");
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL on the first line: {first:?}"))
+            .to_owned();
+        Mock(child, url)
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Over `a2a mock` serving 1.0 and 1.1, on each binding: `--a2a-version 1.1` shows the task's
+/// generation, `--if-generation` continues the task only at its generation (the refusal names
+/// both), and a client that speaks 1.0 shows none and refuses to send the check.
+#[test]
+fn generations_and_if_generation_over_a2a_mock_1_1() {
+    let mock = Mock::start(&["--a2a-version", "1.0", "--a2a-version", "1.1"]);
+    let url = mock.1.as_str();
+    for binding in ["JSONRPC", "HTTP+JSON"] {
+        let v1_1 = ["-a", url, "--transport", binding, "--a2a-version", "1.1"];
+        // The command, then the options.
+        let with = |args: &[&str]| -> Vec<String> {
+            args.iter().chain(&v1_1).map(|s| (*s).to_owned()).collect()
+        };
+        let run_with = |args: &[&str]| {
+            let all = with(args);
+            let args: Vec<&str> = all.iter().map(String::as_str).collect();
+            ok(&args)
+        };
+        let asked = run_with(&["send", "ask"]);
+        assert_eq!(asked.field("State"), "INPUT_REQUIRED", "{binding}");
+        assert_eq!(asked.field("Generation"), "2", "{binding}");
+        let id = asked.field("Task-Id");
+        // JSON: the protocol's Task, with its int64 generation as a string.
+        let got = run_with(&["task", "get", &id, "-o", "json"]).json();
+        assert_eq!(got["generation"], "2", "{binding}");
+        // Speaking 1.0: no generation.
+        let plain = ok(&["task", "get", "-a", url, "--transport", binding, &id]);
+        assert!(
+            !plain.stdout.contains("Generation:"),
+            "{binding}: {}",
+            plain.stdout
+        );
+        let refused = support::fails(
+            &[
+                "send",
+                "-a",
+                url,
+                "--transport",
+                binding,
+                "--task-id",
+                &id,
+                "--if-generation",
+                "2",
+                "Paris",
+            ],
+            2,
+            "A2ACLI_ERR_USAGE",
+        );
+        assert_eq!(
+            refused["message"],
+            "ifGenerationMatch needs A2A 1.1 task generations, which this client does not use \
+             with the agent (it speaks A2A 1.0); nothing was sent"
+        );
+        // A stale generation: refused, nothing changes.
+        let all = with(&["send", "--task-id", &id, "--if-generation", "1", "Paris"]);
+        let args: Vec<&str> = all.iter().map(String::as_str).collect();
+        let stale = support::fails(&args, 1, "TaskGenerationMismatchError");
+        assert_eq!(stale["a2aCode"], -32010, "{binding}");
+        assert_eq!(
+            stale["message"],
+            "the agent answered TaskGenerationMismatchError (-32010): Task generation mismatch: \
+             expected 1 but current generation is 2"
+        );
+        assert!(
+            stale["hint"]
+                .as_str()
+                .unwrap()
+                .starts_with("the task changed since that generation"),
+            "{stale}"
+        );
+        assert_eq!(
+            run_with(&["task", "get", &id]).field("State"),
+            "INPUT_REQUIRED"
+        );
+        // The task's generation: the follow-up goes on.
+        let booked = run_with(&["send", "--task-id", &id, "--if-generation", "2", "Paris"]);
+        assert_eq!(booked.field("State"), "COMPLETED", "{binding}");
+        let generation: i64 = booked.field("Generation").parse().unwrap();
+        assert!(generation > 2, "{binding}: {generation}");
+        // `task get --wait` follows a running task to its end by long polls.
+        let story = run_with(&["send", "--async", "stream"]).field("Task-Id");
+        let waited = run_with(&["task", "get", "--wait", "--debug", &story]);
+        assert_eq!(waited.field("State"), "COMPLETED", "{binding}");
+        assert!(waited.field("Generation").parse::<i64>().unwrap() >= 4);
+    }
+    // --if-generation continues a task: without --task-id it is a usage error.
+    let no_task = run(&["send", "-a", url, "--if-generation", "2", "hi"]);
+    assert_eq!(no_task.code, 2, "{}", no_task.stderr);
+    assert!(
+        no_task
+            .stderr
+            .contains("the following required arguments were not provided"),
+        "{}",
+        no_task.stderr
+    );
+}
+
+/// `task get --wait` long-polls where the agent speaks 1.1 (`a2a serve --a2a-version 1.0
+/// --a2a-version 1.1`), polls every --poll-interval where it does not, and stops at --timeout
+/// either way, naming the task.
+#[test]
+fn task_get_wait_long_polls_over_1_1_and_polls_otherwise() {
+    let both = Serve::start(&[
+        "--exec",
+        "sleep 30",
+        "--a2a-version",
+        "1.0",
+        "--a2a-version",
+        "1.1",
+    ]);
+    let old = Serve::start(&["--exec", "sleep 30"]);
+    for (agent, version, says) in [
+        (&both, "1.1", "long-polling (A2A 1.1) for a change"),
+        (&both, "1.0", "asking again in"),
+        (&old, "1.1", "asking again in"),
+    ] {
+        let url = agent.url.as_str();
+        let sent = ok(&["send", "-a", url, "--async", "--a2a-version", version, "go"]);
+        let id = sent.field("Task-Id");
+        let waited = run(&[
+            "task",
+            "get",
+            "-a",
+            url,
+            "--a2a-version",
+            version,
+            "--wait",
+            "--timeout",
+            "1500ms",
+            "--poll-interval",
+            "200ms",
+            "--debug",
+            &id,
+        ]);
+        assert_eq!(waited.code, 5, "{version}: {}", waited.stderr);
+        assert!(
+            waited.stderr.contains(says),
+            "{version} to {url}: {}",
+            waited.stderr
+        );
+        assert!(
+            waited.stderr.contains(&format!("waiting for task {id}")),
+            "{}",
+            waited.stderr
+        );
+        ok(&["task", "cancel", "-a", url, &id]);
+    }
+}

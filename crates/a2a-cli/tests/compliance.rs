@@ -1496,7 +1496,7 @@ fn a2acli_ver_001() {
     assert_eq!(old.envelope()["code"], "VersionNotSupportedError");
     assert_eq!(
         old.envelope()["message"],
-        "A2A version `2.0` is not supported: this build speaks A2A 1.0, 0.3, 0.2 and 0.1"
+        "A2A version `2.0` is not supported: this build speaks A2A 1.0, 1.1 (draft), 0.3, 0.2 and 0.1"
     );
 }
 

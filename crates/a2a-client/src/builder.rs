@@ -48,6 +48,7 @@ pub struct ClientBuilder {
     preferred: Vec<String>,
     factories: Vec<Arc<dyn TransportFactory>>,
     versions: VersionPolicy,
+    v1_1: bool,
     tls: crate::http::TlsOptions,
     #[cfg(feature = "signing")]
     card_verification: Option<crate::signature::CardVerification>,
@@ -67,6 +68,7 @@ impl fmt::Debug for ClientBuilder {
             .field("preferred_transports", &self.preferred)
             .field("transports", &self.factories.len())
             .field("versions", &self.versions)
+            .field("v1_1", &self.v1_1)
             .field("verify_certificates", &self.tls.verify_certificates)
             .finish_non_exhaustive()
     }
@@ -85,6 +87,7 @@ impl Default for ClientBuilder {
             preferred: Vec::new(),
             factories: Vec::new(),
             versions: VersionPolicy::Current,
+            v1_1: false,
             tls: crate::http::TlsOptions::default(),
             #[cfg(feature = "signing")]
             card_verification: None,
@@ -237,9 +240,23 @@ impl ClientBuilder {
         self
     }
 
-    /// Speaks exactly this protocol version, `Major.Minor`: `1.0` (any 1.x interface), or one
-    /// of the legacy `0.3`, `0.2`, `0.1` (naming one is the opt-in, as the A2A CLI
-    /// specification's `--a2a-version`). The client uses the first interface (in the
+    /// Allows the unreleased A2A 1.1 draft (task generations: long-poll `GetTask`,
+    /// `ifGenerationMatch`, generations on tasks and events; see docs/versions.md). Off by
+    /// default: the client speaks 1.0. With it, [`connect`](Self::connect) picks a 1.1
+    /// interface when the card offers one (an agent that serves 1.1 lists them after its 1.0
+    /// ones) and then sends `A2A-Version: 1.1` and the generations; a card without one is
+    /// spoken to in 1.0, as without this setting. Only the built-in JSON-RPC and HTTP+JSON
+    /// transports speak 1.1; a [transport of your own](Self::transport) of version 1.0 is
+    /// spoken in 1.0. [`A2aClient::speaks_generations`] says what was negotiated.
+    pub fn allow_v1_1(mut self, allow: bool) -> Self {
+        self.v1_1 = allow;
+        self
+    }
+
+    /// Speaks exactly this protocol version, `Major.Minor`: `1.0` (any 1.x interface), `1.1`
+    /// (the unreleased draft: as [`allow_v1_1`](Self::allow_v1_1), a 1.1 interface when the
+    /// card offers one, else 1.0), or one of the legacy `0.3`, `0.2`, `0.1` (naming one is the
+    /// opt-in, as the A2A CLI specification's `--a2a-version`). The client uses the first interface (in the
     /// [preferred](Self::preferred_transports) bindings' order, then the card's) of that version;
     /// failing that, the first one of a binding it speaks in that version, addressed in that
     /// version whatever the card says (the caller knows better). No fallback to another
@@ -248,10 +265,16 @@ impl ClientBuilder {
     /// with [`Error::Config`].
     pub fn protocol_version(mut self, version: &str) -> Self {
         match VersionNumber::parse(version).filter(|v| v.protocol_version().is_some()) {
-            Some(wanted) => self.versions = VersionPolicy::Exactly(wanted),
+            Some(wanted) => {
+                if !wanted.is_legacy() && wanted.minor >= 1 {
+                    self.v1_1 = true;
+                }
+                self.versions = VersionPolicy::Exactly(wanted);
+            }
             None => {
                 self.invalid.get_or_insert(Error::Config(format!(
-                    "unknown A2A protocol version `{}`; this client speaks 1.0, 0.3, 0.2 and 0.1",
+                    "unknown A2A protocol version `{}`; this client speaks 1.1 (draft), 1.0, 0.3, \
+                     0.2 and 0.1",
                     version.trim()
                 )));
             }
@@ -338,7 +361,7 @@ impl ClientBuilder {
     ///
     /// [`Error::NoSupportedInterface`], listing what the card offers and what the client speaks.
     pub fn select_interface<'c>(&self, card: &'c AgentCard) -> Result<&'c AgentInterface, Error> {
-        Transports::new(&self.factories)
+        Transports::new(&self.factories, self.v1_1)
             .select(card, &self.preferred, &self.versions)
             .map(|(interface, _)| interface)
     }
@@ -546,7 +569,7 @@ impl ClientBuilder {
             extensions,
             preferred: self.preferred.clone(),
             versions: self.versions.clone(),
-            transports: Transports::new(&self.factories),
+            transports: Transports::new(&self.factories, self.v1_1),
         })
     }
 }
@@ -598,12 +621,16 @@ impl Parts {
             }
             None => transport,
         };
+        let generations = VersionNumber::parse(&speaks)
+            .is_some_and(|v| !v.is_legacy() && (v.major, v.minor) >= (1, 1));
         Ok(A2aClient::new(Core {
             transport,
             policy: self.policy,
             card,
             interface,
             endpoint,
+            speaks,
+            generations: crate::generation::Support::new(generations),
         }))
     }
 

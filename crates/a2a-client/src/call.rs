@@ -78,6 +78,10 @@ pub(crate) struct Core {
     pub(crate) card: AgentCard,
     pub(crate) interface: AgentInterface,
     pub(crate) endpoint: http::Uri,
+    /// The protocol version the client speaks to the interface (`1.1`, `1.0`, `0.3`, ...).
+    pub(crate) speaks: String,
+    /// Whether the client uses the 1.1 task generations with this agent.
+    pub(crate) generations: crate::generation::Support,
 }
 
 impl Core {
@@ -117,8 +121,11 @@ impl Core {
         let Call::Unary(request) = &call else {
             unreachable!("a unary call")
         };
-        self.attempts(&call, |info| self.transport.call(info, request))
-            .await
+        let reply = self
+            .attempts(&call, |info| self.transport.call(info, request))
+            .await?;
+        self.generations.observe_reply(&reply);
+        Ok(reply)
     }
 
     /// A streaming operation, with the retries its operation allows, until its stream is open.

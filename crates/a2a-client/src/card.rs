@@ -242,7 +242,7 @@ pub fn select_interface_preferring<'c, S: AsRef<str>>(
     preferred: &[S],
 ) -> Result<&'c AgentInterface, Error> {
     let preferred: Vec<String> = preferred.iter().map(|s| s.as_ref().to_owned()).collect();
-    Transports::new(&[])
+    Transports::new(&[], false)
         .select(card, &preferred, &VersionPolicy::Current)
         .map(|(interface, _)| interface)
 }

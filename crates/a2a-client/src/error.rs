@@ -112,6 +112,21 @@ pub enum Error {
         /// The protocol version (`0.3`, `0.1`).
         version: &'static str,
     },
+    /// The request asks for an A2A 1.1 task generation check (`ifGenerationMatch`) but the
+    /// client does not use generations with this agent: it speaks an earlier version (1.1 was
+    /// not allowed, or the card offers no 1.1 interface), or the agent showed it does not
+    /// implement them. Nothing was sent: the check would have been dropped silently.
+    #[error(
+        "{field} needs A2A 1.1 task generations, which this client does not use with the agent \
+         (it speaks A2A {version}{}); nothing was sent",
+        if version.starts_with("1.1") { ", and the agent answered without generations" } else { "" }
+    )]
+    NoGenerations {
+        /// The request field (`ifGenerationMatch`).
+        field: &'static str,
+        /// The protocol version the client speaks to the agent.
+        version: String,
+    },
     /// The client was given something it cannot use: a URL, a header.
     #[error("{0}")]
     Config(String),

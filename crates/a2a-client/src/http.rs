@@ -42,6 +42,11 @@ impl Dialect {
         version: Some(VERSION_1_0),
         extensions: Some(headers::A2A_EXTENSIONS),
     };
+    /// The A2A 1.1 draft: `A2A-Version: 1.1` and `A2A-Extensions`.
+    pub(crate) const V1_1: Dialect = Dialect {
+        version: Some(a2a_types::protocol::generations::VERSION_1_1),
+        extensions: Some(headers::A2A_EXTENSIONS),
+    };
     /// A2A 0.3 (and 0.2): `A2A-Version: 0.3`, as the Python SDK's 0.3 compat client sends it
     /// (what servers assume without the header), and the 0.3 spelling `X-A2A-Extensions`.
     pub(crate) const V0_3: Dialect = Dialect {

@@ -74,13 +74,22 @@
 //!   [`ClientBuilder::protocol_version`] (exactly that version, as the A2A CLI specification's
 //!   `--a2a-version`). Without it, a 0.3-only card is an [`Error::LegacyOnly`] that says how to
 //!   allow it; an operation a version lacks is an [`Error::Unsupported`].
+//! * **The 1.1 draft** (task generations; opt-in, [`ClientBuilder::allow_v1_1`]): spoken where
+//!   the card offers a 1.1 interface. Tasks and events carry their `generation`;
+//!   [`A2aClient::wait_for_task`] long-polls `GetTask` past a generation with a deadline (and
+//!   says when it cannot: [`TaskWait::Unsupported`]); `ifGenerationMatch` on a send makes the
+//!   agent refuse a stale follow-up ([`Error::generation_mismatch`]); streams check their
+//!   events' generations and, on a gap, fetch the task and report it
+//!   ([`TaskStream::generation_gaps`]). An agent that answers generation 0 is taken to have
+//!   none, as the draft says.
 //! * **Transports** ([`transport`]): the operations travel as values
 //!   ([`Request`](a2a_types::protocol::Request), [`StreamRequest`](a2a_types::protocol::StreamRequest))
 //!   over a [`Transport`], two methods (`call`, `open`) — JSON-RPC 2.0 (spec §9) or HTTP+JSON
 //!   (spec §11: one route per operation, the tenant as the path prefix, `application/a2a+json`,
 //!   `google.rpc.Status` errors), of 1.0, 0.3 or 0.2; JSON-RPC of 0.1. More come as
 //!   [`TransportFactory`]s ([`ClientBuilder::transport`]).
-//! * **Every request** carries `A2A-Version: 1.0` (exactly; `0.3` over 0.3, none over 0.1),
+//! * **Every request** carries `A2A-Version: 1.0` (exactly; `1.1` when the draft was
+//!   negotiated, `0.3` over 0.3, none over 0.1),
 //!   `A2A-Extensions` when [asked for](ClientBuilder::extension) (`X-A2A-Extensions` over 0.3),
 //!   and the chosen interface's `tenant`.
 //! * **Operations.** One async method per A2A 1.0 operation, taking the request type of
@@ -158,6 +167,7 @@ pub mod card;
 mod client;
 pub mod credentials;
 mod error;
+mod generation;
 mod http;
 mod interceptor;
 #[cfg(feature = "push")]
@@ -177,6 +187,7 @@ pub use a2a_jsonrpc::{A2aError, ErrorCode};
 pub use builder::ClientBuilder;
 pub use client::{A2aClient, PROTOCOL_VERSION};
 pub use error::{BoxError, Error};
+pub use generation::{GenerationGap, GenerationMismatch, TaskWait};
 pub use interceptor::{CallInfo, FnInterceptor, Interceptor, SetHeader, interceptor_fn};
 pub use retry::RetryPolicy;
 pub use stream::TaskStream;

@@ -7,14 +7,18 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use a2a_jsonrpc::ErrorCode;
-use a2a_types::v1::{GetTaskRequest, StreamResponse, SubscribeToTaskRequest, TaskId};
+use a2a_types::v1::{GetTaskRequest, StreamResponse, SubscribeToTaskRequest, Task, TaskId};
 use futures_core::{FusedStream, Stream};
 
-use crate::Error;
 use crate::call::Core;
+use crate::generation::{Checked, Tracker};
 use crate::transport::{EventStream, StreamFrame};
+use crate::{Error, GenerationGap};
 
 type Reconnect = Pin<Box<dyn Future<Output = Result<Resumed, Error>> + Send>>;
+
+/// The fetch of the task after a gap in the generations, with the gap.
+type Refetch = Pin<Box<dyn Future<Output = (GenerationGap, Result<Task, Error>)> + Send>>;
 
 enum Resumed {
     /// A new connection, reading on after the last event received.
@@ -42,6 +46,16 @@ enum Resumed {
 ///   stream ends with the last error.
 /// * A stream cut before its first event cannot be resumed (the task id is not known yet): it
 ///   ends with the error.
+/// * **Checks the task generations** (A2A 1.1, when the client
+///   [speaks generations](crate::A2aClient::speaks_generations)): each status and artifact
+///   update carries the task's generation after it, one more than the event before. An event
+///   that skips some (a gap: events were missed) is delivered, then the stream fetches the task
+///   (`GetTask`, as the draft advises) and delivers it as a [`StreamResponse::Task`], and
+///   records the gap in [`generation_gaps`](Self::generation_gaps) (logged at `info` too). A
+///   task snapshot sets where the stream stands; events it already holds may follow it. An
+///   event of generation 0, or two events in a row with the same generation, mean the agent
+///   does not implement generations: the stream stops checking, and the client stops using
+///   them ([`speaks_generations`](crate::A2aClient::speaks_generations) turns false).
 ///
 /// ```no_run
 /// use a2a_types::v1::{Message, SendMessageRequest, StreamResponse};
@@ -74,6 +88,10 @@ pub struct TaskStream {
     failures: u32,
     reconnects: u32,
     done: bool,
+    /// The generation check, while the client uses generations.
+    tracker: Option<Tracker>,
+    refetch: Option<Refetch>,
+    gaps: Vec<GenerationGap>,
 }
 
 impl fmt::Debug for TaskStream {
@@ -83,6 +101,7 @@ impl fmt::Debug for TaskStream {
             .field("last_event_id", &self.last_event_id)
             .field("reconnects", &self.reconnects)
             .field("done", &self.done)
+            .field("generation_gaps", &self.gaps)
             .finish_non_exhaustive()
     }
 }
@@ -101,6 +120,7 @@ impl TaskStream {
             .policy
             .stream_idle_timeout
             .map(|limit| Box::pin(tokio::time::sleep(limit)));
+        let tracker = core.generations.on().then(Tracker::default);
         Self {
             core,
             body: Some(body),
@@ -112,6 +132,62 @@ impl TaskStream {
             failures: 0,
             reconnects: 0,
             done: false,
+            tracker,
+            refetch: None,
+            gaps: Vec::new(),
+        }
+    }
+
+    /// The gaps found in the generations of the events so far (A2A 1.1), in order; empty when
+    /// none were, or when the client does not check them (see the type's docs). After each,
+    /// the stream delivered the task as fetched then.
+    pub fn generation_gaps(&self) -> &[GenerationGap] {
+        &self.gaps
+    }
+
+    /// True while the stream checks the generations of its events (A2A 1.1 negotiated, and
+    /// the agent has not shown that it does not implement them).
+    pub fn checks_generations(&self) -> bool {
+        self.tracker.is_some() && self.core.generations.on()
+    }
+
+    /// Runs the gap check on `event`: plans the fetch of the task after a gap, stops checking
+    /// when the agent shows it has no generations.
+    fn check_generation(&mut self, event: &StreamResponse) {
+        let Some(tracker) = &mut self.tracker else {
+            return;
+        };
+        if !self.core.generations.on() {
+            self.tracker = None;
+            return;
+        }
+        match tracker.check(event) {
+            Checked::InOrder => {}
+            Checked::Unsupported(why) => {
+                self.core.generations.disprove(&why);
+                self.tracker = None;
+            }
+            Checked::Gap { after, received } => {
+                let Some(task_id) = event.task_id().or(self.task_id.as_ref()).cloned() else {
+                    return;
+                };
+                tracing::info!(
+                    target: "a2a_client",
+                    task = %task_id,
+                    "an event of generation {received} came after generation {after}: events \
+                     were missed; fetching the task"
+                );
+                let gap = GenerationGap {
+                    task_id: task_id.clone(),
+                    after,
+                    received,
+                    refetched: None,
+                };
+                let core = self.core.clone();
+                let mut get = GetTaskRequest::new(task_id);
+                get.tenant = self.tenant.clone();
+                self.refetch = Some(Box::pin(async move { (gap, core.get_task(get).await) }));
+            }
         }
     }
 
@@ -199,6 +275,7 @@ impl TaskStream {
         if self.task_id.is_none() {
             self.task_id = event.task_id().cloned();
         }
+        self.check_generation(&event);
         if event.is_final() {
             self.done = true;
             self.body = None;
@@ -220,6 +297,37 @@ impl Stream for TaskStream {
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
         loop {
+            if let Some(refetch) = &mut this.refetch {
+                let (mut gap, outcome) = match refetch.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(outcome) => outcome,
+                };
+                this.refetch = None;
+                match outcome {
+                    Ok(task) => {
+                        gap.refetched = Some(task.generation);
+                        this.gaps.push(gap);
+                        if let Some(tracker) = &mut this.tracker {
+                            tracker.refetched(&task);
+                        }
+                        let event = StreamResponse::Task(task);
+                        if event.is_final() {
+                            this.done = true;
+                            this.body = None;
+                        }
+                        return Poll::Ready(Some(Ok(event)));
+                    }
+                    Err(error) => {
+                        tracing::info!(
+                            target: "a2a_client",
+                            task = %gap.task_id,
+                            "the task could not be fetched after a gap in its generations: {error}"
+                        );
+                        this.gaps.push(gap);
+                    }
+                }
+                continue;
+            }
             if this.done {
                 return Poll::Ready(None);
             }
@@ -290,6 +398,6 @@ impl Stream for TaskStream {
 
 impl FusedStream for TaskStream {
     fn is_terminated(&self) -> bool {
-        self.done
+        self.done && self.refetch.is_none()
     }
 }

@@ -282,7 +282,7 @@ async fn an_exact_version_is_spoken_at_once_even_where_the_card_claims_another()
         .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "unknown A2A protocol version `2.0`; this client speaks 1.0, 0.3, 0.2 and 0.1"
+        "unknown A2A protocol version `2.0`; this client speaks 1.1 (draft), 1.0, 0.3, 0.2 and 0.1"
     );
     let error = A2aClient::builder()
         .protocol_version("0.4")

@@ -66,6 +66,13 @@ pub(crate) struct SendArgs {
     #[arg(long = "task-id", env = "A2ACLI_TASK_ID", value_name = "ID")]
     pub(crate) task_id: Option<String>,
 
+    /// Continue the task only if it is still at this generation (A2A 1.1 draft
+    /// `ifGenerationMatch`, needs --task-id and --a2a-version 1.1): an agent whose task moved
+    /// on refuses with TaskGenerationMismatchError and changes nothing. `task get` shows a
+    /// task's generation. An extension beyond the A2A CLI specification.
+    #[arg(long = "if-generation", value_name = "N", requires = "task_id")]
+    pub(crate) if_generation: Option<i64>,
+
     /// Send within this context: a new task beside the earlier ones of the context.
     #[arg(long = "context-id", env = "A2ACLI_CONTEXT_ID", value_name = "ID")]
     pub(crate) context_id: Option<String>,
@@ -296,6 +303,11 @@ pub(crate) fn request(
         };
         request.metadata = Some(map);
     }
+    if let Some(generation) = args.if_generation {
+        request = request.with_configuration(
+            SendMessageConfiguration::default().with_if_generation_match(generation),
+        );
+    }
     Ok(request)
 }
 
@@ -327,8 +339,11 @@ pub(crate) async fn run(
     } else if wait {
         waiter.send(request).await
     } else {
-        let request = request
-            .with_configuration(SendMessageConfiguration::default().with_return_immediately(true));
+        let mut request = request;
+        request
+            .configuration
+            .get_or_insert_with(SendMessageConfiguration::default)
+            .return_immediately = true;
         waiter.call(agent.client.send_message(request)).await
     };
     let answer = answer.map_err(|error| rejected(error, continuing))?;

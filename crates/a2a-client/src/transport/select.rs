@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use a2a_types::protocol::generations::VERSION_1_1;
 use a2a_types::protocol::{VERSION_0_1, VERSION_0_2, VERSION_0_3, VERSION_1_0, VersionNumber};
 use a2a_types::v1::{AgentCard, AgentInterface, binding};
 
@@ -14,14 +15,17 @@ use crate::Error;
 use crate::http::parse_url;
 
 /// True when a transport that speaks version `speaks` serves an interface of `protocolVersion`
-/// `offered`: the same major version from 1 on (`1.0` serves `1.0`, `1.1`, `1`), the same
-/// `Major.Minor` before 1 (`0.3` serves `0.3` and `0.3.0`, not `0.2`). An empty or malformed
-/// `offered` matches nothing.
+/// `offered`: from 1 on, the same major version and a minor version at least the one spoken
+/// (`1.0` serves `1.0`, `1.1`, `1`; `1.1` serves `1.1`, `1.2`, not `1.0`: a later minor version
+/// answers an earlier one's callers, not the other way round), before 1 the same `Major.Minor`
+/// (`0.3` serves `0.3` and `0.3.0`, not `0.2`). An empty or malformed `offered` matches nothing.
 ///
 /// ```
 /// use a2a_client::transport::version_matches;
 ///
 /// assert!(version_matches("1.0", "1.1"));
+/// assert!(version_matches("1.1", "1.1"));
+/// assert!(!version_matches("1.1", "1.0"));
 /// assert!(version_matches("0.3", "0.3.0"));
 /// assert!(!version_matches("0.3", "0.2.5"));
 /// assert!(!version_matches("1.0", "0.3"));
@@ -39,8 +43,30 @@ fn serves(speaks: VersionNumber, offered: VersionNumber) -> bool {
     if speaks.is_legacy() {
         speaks == offered
     } else {
-        speaks.major == offered.major
+        speaks.major == offered.major && speaks.minor <= offered.minor
     }
+}
+
+/// `versions` (newest first) in runs that one choice of interface weighs together: the minor
+/// versions of one major version from 1 on, each legacy version alone.
+fn version_groups<'v>(versions: &[&'v str]) -> Vec<Vec<&'v str>> {
+    let key = |v: &str| {
+        VersionNumber::parse(v).map(|n| {
+            if n.is_legacy() {
+                (n.major, Some(n.minor))
+            } else {
+                (n.major, None)
+            }
+        })
+    };
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    for version in versions {
+        match groups.last_mut() {
+            Some(group) if key(group[0]) == key(version) => group.push(version),
+            _ => groups.push(vec![version]),
+        }
+    }
+    groups
 }
 
 /// True for a version before 1.0 (0.3, 0.2, 0.1), or one that is no version number: a legacy
@@ -59,7 +85,8 @@ pub(crate) enum VersionPolicy {
     /// The newest version the card offers, legacy ones included; a 1.0 call answered
     /// `VersionNotSupportedError` is retried once in 0.3.
     Negotiate,
-    /// Exactly this version.
+    /// Exactly this version: a legacy one as it is; from 1 on, the newest version the client
+    /// speaks of that major version up to that minor one (`1.1`: 1.1, else 1.0).
     Exactly(VersionNumber),
 }
 
@@ -69,8 +96,11 @@ impl VersionPolicy {
         match self {
             VersionPolicy::Current => !is_legacy(version),
             VersionPolicy::Negotiate => true,
-            VersionPolicy::Exactly(wanted) => VersionNumber::parse(version)
+            VersionPolicy::Exactly(wanted) if wanted.is_legacy() => VersionNumber::parse(version)
                 .is_some_and(|version| serves(*wanted, version) && serves(version, *wanted)),
+            VersionPolicy::Exactly(wanted) => {
+                VersionNumber::parse(version).is_some_and(|version| serves(version, *wanted))
+            }
         }
     }
 }
@@ -126,6 +156,24 @@ fn over_rest<C: RestCodec>(
     )?))
 }
 
+/// The built-in transports of the 1.1 draft (task generations), used only when the caller
+/// allows 1.1 ([`ClientBuilder::allow_v1_1`](crate::ClientBuilder::allow_v1_1)).
+fn built_in_v1_1() -> [BuiltIn; 2] {
+    use binding::{HTTP_JSON, JSONRPC};
+    [
+        BuiltIn {
+            binding: JSONRPC,
+            version: VERSION_1_1,
+            build: |t, _| over_jsonrpc(t, |_| jsonrpc::v1::Codec::V1_1),
+        },
+        BuiltIn {
+            binding: HTTP_JSON,
+            version: VERSION_1_1,
+            build: |t, _| over_rest(t, rest::v1::Codec::V1_1),
+        },
+    ]
+}
+
 /// The built-in transports, in the order they are asked: 1.0, then the legacy versions.
 fn built_in() -> [BuiltIn; 8] {
     use binding::{HTTP_JSON, JSONRPC};
@@ -133,12 +181,12 @@ fn built_in() -> [BuiltIn; 8] {
         BuiltIn {
             binding: JSONRPC,
             version: VERSION_1_0,
-            build: |t, _| over_jsonrpc(t, |_| jsonrpc::v1::Codec),
+            build: |t, _| over_jsonrpc(t, |_| jsonrpc::v1::Codec::V1_0),
         },
         BuiltIn {
             binding: HTTP_JSON,
             version: VERSION_1_0,
-            build: |t, _| over_rest(t, rest::v1::Codec),
+            build: |t, _| over_rest(t, rest::v1::Codec::V1_0),
         },
         BuiltIn {
             binding: JSONRPC,
@@ -180,9 +228,15 @@ pub(crate) struct Transports {
 }
 
 impl Transports {
-    /// The caller's factories, then the built-in ones (1.0, then the legacy versions).
-    pub(crate) fn new(extra: &[Arc<dyn TransportFactory>]) -> Self {
+    /// The caller's factories, then the built-in ones (1.1 when `v1_1` allows the draft, 1.0,
+    /// then the legacy versions).
+    pub(crate) fn new(extra: &[Arc<dyn TransportFactory>], v1_1: bool) -> Self {
         let mut factories = extra.to_vec();
+        if v1_1 {
+            for factory in built_in_v1_1() {
+                factories.push(Arc::new(factory));
+            }
+        }
         for factory in built_in() {
             factories.push(Arc::new(factory));
         }
@@ -263,10 +317,29 @@ impl Transports {
         let found = |i: &&'c AgentInterface, version: &str, offered: Option<&str>| {
             self.find(i, version, offered).map(|f| (*i, f.clone()))
         };
-        // Interfaces whose declared version the client speaks, newest version first.
-        let declared = versions
-            .iter()
-            .find_map(|v| order.iter().find_map(|i| found(i, v, None)));
+        // Interfaces whose declared version the client speaks, newest version first; among
+        // the minor versions of one 1.x, the caller's bindings come first (the 1.1 draft does
+        // not override `--transport`), then the newest version.
+        let declared = version_groups(&versions).iter().find_map(|group| {
+            let of = |binding: &str| {
+                let binding = binding.trim().to_owned();
+                interfaces
+                    .iter()
+                    .filter(move |i| i.protocol_binding.trim().eq_ignore_ascii_case(&binding))
+            };
+            preferred
+                .iter()
+                .find_map(|b| {
+                    group
+                        .iter()
+                        .find_map(|v| of(b).find_map(|i| found(&i, v, None)))
+                })
+                .or_else(|| {
+                    group
+                        .iter()
+                        .find_map(|v| interfaces.iter().find_map(|i| found(&i, v, None)))
+                })
+        });
         let chosen = declared
             .or_else(|| {
                 // Interfaces without a version, taken for 1.0.
@@ -354,7 +427,7 @@ mod tests {
         policy: &VersionPolicy,
     ) -> Result<String, String> {
         let preferred: Vec<String> = preferred.iter().map(|s| (*s).to_owned()).collect();
-        Transports::new(&[])
+        Transports::new(&[], false)
             .select(card, &preferred, policy)
             .map(|(i, f)| {
                 format!(
@@ -552,7 +625,7 @@ mod tests {
 
     #[test]
     fn the_fallback_is_the_cards_0_3_interface_of_the_binding_or_the_same_url() {
-        let transports = Transports::new(&[]);
+        let transports = Transports::new(&[], false);
         let both = card(&[
             ("http://h/v1", "JSONRPC", "1.0"),
             ("http://h/rest03", "HTTP+JSON", "0.3"),
@@ -584,6 +657,116 @@ mod tests {
     }
 
     #[test]
+    fn the_1_1_draft_is_spoken_only_when_allowed_and_offered() {
+        // As `a2a serve --a2a-version 1.0 --a2a-version 1.1` lists them: 1.0 first.
+        let both = card(&[
+            ("http://h/rpc", "JSONRPC", "1.0"),
+            ("http://h/rest", "HTTP+JSON", "1.0"),
+            ("http://h/rpc", "JSONRPC", "1.1"),
+            ("http://h/rest", "HTTP+JSON", "1.1"),
+        ]);
+        fn chosen_by(
+            transports: &Transports,
+            card: &AgentCard,
+            preferred: &[&str],
+            policy: &VersionPolicy,
+        ) -> Result<String, String> {
+            let preferred: Vec<String> = preferred.iter().map(|s| (*s).to_owned()).collect();
+            transports
+                .select(card, &preferred, policy)
+                .map(|(i, f)| {
+                    format!(
+                        "{} {} via {}",
+                        i.url,
+                        i.protocol_version,
+                        f.protocol_version()
+                    )
+                })
+                .map_err(|e| e.to_string())
+        }
+        let plain = Transports::new(&[], false);
+        let draft = Transports::new(&[], true);
+        let current = VersionPolicy::Current;
+        assert_eq!(
+            chosen_by(&plain, &both, &[], &current).unwrap(),
+            "http://h/rpc 1.0 via 1.0"
+        );
+        assert_eq!(
+            chosen_by(&draft, &both, &[], &current).unwrap(),
+            "http://h/rpc 1.1 via 1.1"
+        );
+        assert_eq!(
+            chosen_by(&draft, &both, &["HTTP+JSON"], &current).unwrap(),
+            "http://h/rest 1.1 via 1.1"
+        );
+        // A card without 1.1 interfaces: 1.0, also when 1.1 is allowed.
+        let old = card(&[("http://h/rpc", "JSONRPC", "1.0")]);
+        assert_eq!(
+            chosen_by(&draft, &old, &[], &current).unwrap(),
+            "http://h/rpc 1.0 via 1.0"
+        );
+        // Exactly 1.1: 1.1, else 1.0; exactly 1.0: never 1.1.
+        let exactly = |v: &str| VersionPolicy::Exactly(VersionNumber::parse(v).unwrap());
+        assert_eq!(
+            chosen_by(&draft, &both, &[], &exactly("1.1")).unwrap(),
+            "http://h/rpc 1.1 via 1.1"
+        );
+        assert_eq!(
+            chosen_by(&draft, &old, &[], &exactly("1.1")).unwrap(),
+            "http://h/rpc 1.0 via 1.0"
+        );
+        assert_eq!(
+            chosen_by(&draft, &both, &[], &exactly("1.0")).unwrap(),
+            "http://h/rpc 1.0 via 1.0"
+        );
+        assert_eq!(
+            draft.supported(&current),
+            [
+                "JSONRPC 1.1",
+                "HTTP+JSON 1.1",
+                "JSONRPC 1.0",
+                "HTTP+JSON 1.0"
+            ]
+        );
+        // The caller's binding beats the draft: a binding offered in 1.0 only stays chosen.
+        let rest_old = card(&[
+            ("http://h/rpc", "JSONRPC", "1.0"),
+            ("http://h/rest", "HTTP+JSON", "1.0"),
+            ("http://h/rpc", "JSONRPC", "1.1"),
+        ]);
+        assert_eq!(
+            chosen_by(&draft, &rest_old, &["HTTP+JSON"], &current).unwrap(),
+            "http://h/rest 1.0 via 1.0"
+        );
+        // A transport of 1.0 (a2a-grpc's) is spoken in 1.0 when preferred, 1.1 allowed or not.
+        struct Grpc;
+        impl TransportFactory for Grpc {
+            fn binding(&self) -> &str {
+                "GRPC"
+            }
+            fn protocol_version(&self) -> &str {
+                "1.0"
+            }
+            fn build(&self, _: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
+                Err(Error::Config("not here".into()))
+            }
+        }
+        let with_grpc = Transports::new(&[Arc::new(Grpc)], true);
+        let mut grpc_card = both.clone();
+        grpc_card
+            .supported_interfaces
+            .push(AgentInterface::new("h:50051", "GRPC", "1.0"));
+        assert_eq!(
+            chosen_by(&with_grpc, &grpc_card, &["GRPC"], &current).unwrap(),
+            "h:50051 1.0 via 1.0"
+        );
+        assert_eq!(
+            chosen_by(&with_grpc, &grpc_card, &[], &current).unwrap(),
+            "http://h/rpc 1.1 via 1.1"
+        );
+    }
+
+    #[test]
     fn legacy_versions() {
         assert!(is_legacy("0.3") && is_legacy("0.1") && is_legacy("0.2.6"));
         assert!(!is_legacy("1.1") && !is_legacy("1"));
@@ -604,7 +787,7 @@ mod tests {
                 Err(Error::Config("not here".into()))
             }
         }
-        let transports = Transports::new(&[Arc::new(Grpc)]);
+        let transports = Transports::new(&[Arc::new(Grpc)], false);
         assert_eq!(
             transports.supported(&VersionPolicy::Current),
             ["GRPC 1.0", "JSONRPC 1.0", "HTTP+JSON 1.0"]

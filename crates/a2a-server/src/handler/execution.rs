@@ -833,7 +833,13 @@ impl TaskWriter {
                     None => Ok(()),
                 };
                 // Kept for a caller that does not block (see `Started::Task::created`).
-                let snapshot = self.snapshot_first.then(|| task.clone());
+                // The task as created is event 1 of its log: generation 1 (A2A 1.1), as the
+                // store numbers it.
+                let snapshot = self.snapshot_first.then(|| {
+                    let mut created = task.clone();
+                    created.generation = 1;
+                    created
+                });
                 let created = match stored {
                     Ok(()) => {
                         self.store

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use super::{RestCodec, Route};
 use crate::Error;
 use crate::http::Dialect;
-use crate::transport::jsonrpc::v1::ReplyTo;
+use crate::transport::jsonrpc::v1::{ReplyTo, stream_for, unary_for};
 use crate::transport::sse::EventDecoder;
 
 /// The `Accept` of a call answered with JSON: the 1.0.1 media type first, plain JSON too.
@@ -26,12 +26,27 @@ const ACCEPT_JSON: &str = "application/a2a+json, application/json";
 /// The request member the tenant prefix carries.
 const TENANT: &str = "tenant";
 
-/// The 1.0 codec.
-pub(crate) struct Codec;
+/// The 1.x codec: 1.0, or the 1.1 draft, which sends `A2A-Version: 1.1` and the requests'
+/// generations (`?currentGeneration=N` on `GET /tasks/{id}`, `ifGenerationMatch` in the send's
+/// configuration); the 1.0 codec leaves those out.
+pub(crate) struct Codec {
+    generations: bool,
+}
+
+impl Codec {
+    /// A2A 1.0.
+    pub(crate) const V1_0: Codec = Codec { generations: false };
+    /// A2A 1.1 (draft): 1.0 with the task generations.
+    pub(crate) const V1_1: Codec = Codec { generations: true };
+}
 
 impl RestCodec for Codec {
     fn dialect(&self) -> Dialect {
-        Dialect::V1_0
+        if self.generations {
+            Dialect::V1_1
+        } else {
+            Dialect::V1_0
+        }
     }
 
     fn body_type(&self) -> &'static str {
@@ -43,11 +58,13 @@ impl RestCodec for Codec {
     }
 
     fn route(&self, request: &Request) -> Result<Route, Error> {
-        route(request.operation(), request, request.tenant())
+        let request = unary_for(self.generations, request);
+        route(request.operation(), &*request, request.tenant())
     }
 
     fn stream_route(&self, request: &StreamRequest) -> Result<Route, Error> {
-        route(request.operation(), request, request.tenant())
+        let request = stream_for(self.generations, request);
+        route(request.operation(), &*request, request.tenant())
     }
 
     fn decode_reply(&self, operation: Operation, body: &[u8]) -> Result<Reply, Error> {
@@ -250,6 +267,7 @@ fn route<R: Serialize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    const V1: &Codec = &Codec::V1_0;
     use crate::transport::fixtures::{self, TASK, replies};
     use crate::transport::rest::seen;
     use pretty_assertions::assert_eq;
@@ -257,7 +275,7 @@ mod tests {
     #[test]
     fn every_operation_is_its_route_with_ids_in_the_path() {
         assert_eq!(
-            seen::routed(&Codec),
+            seen::routed(V1),
             [
                 r#"POST /acme/message:send {"message":{"messageId":"m-1","contextId":"c-1","role":"ROLE_USER","parts":[{"text":"hi"}]}}"#,
                 r#"GET /tasks/t-1?historyLength=2 -"#,
@@ -275,17 +293,55 @@ mod tests {
     }
 
     #[test]
+    fn the_1_1_codec_carries_the_generations_and_1_0_leaves_them_out() {
+        use a2a_types::v1::{GetTaskRequest, SendMessageConfiguration, SendMessageRequest};
+        let get = Request::from(GetTaskRequest::new("t-1").with_current_generation(3));
+        let send = SendMessageRequest::new(fixtures::message().with_task_id("t-1"))
+            .with_configuration(SendMessageConfiguration::default().with_if_generation_match(2));
+        let line = |codec: &Codec, request: &Request| {
+            let route = codec.route(request).unwrap();
+            format!(
+                "{} {}{} {}",
+                route.method,
+                route.path,
+                if route.query.is_empty() {
+                    String::new()
+                } else {
+                    format!("?{}", route.query)
+                },
+                route
+                    .body
+                    .as_deref()
+                    .map_or("-".into(), |b| String::from_utf8_lossy(b).into_owned())
+            )
+        };
+        let v1_1 = &Codec::V1_1;
+        assert_eq!(line(v1_1, &get), "GET /tasks/t-1?currentGeneration=3 -");
+        assert_eq!(line(V1, &get), "GET /tasks/t-1 -");
+        assert_eq!(
+            line(v1_1, &send.clone().into()),
+            r#"POST /message:send {"message":{"messageId":"m-1","contextId":"c-1","taskId":"t-1","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{"ifGenerationMatch":"2"}}"#
+        );
+        assert_eq!(
+            line(V1, &send.into()),
+            r#"POST /message:send {"message":{"messageId":"m-1","contextId":"c-1","taskId":"t-1","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{}}"#
+        );
+        assert_eq!(v1_1.dialect().version, Some("1.1"));
+        assert_eq!(V1.dialect().version, Some("1.0"));
+    }
+
+    #[test]
     fn ids_the_path_needs_must_be_there() {
         let request = Request::from(a2a_types::v1::GetTaskPushNotificationConfigRequest::new(
             "t-1", "",
         ));
         assert_eq!(
-            Codec.route(&request).unwrap_err().to_string(),
+            V1.route(&request).unwrap_err().to_string(),
             "GetTaskPushNotificationConfig needs a `id` to put in its HTTP+JSON path"
         );
         let create = Request::from(a2a_types::v1::TaskPushNotificationConfig::new("https://h"));
         assert_eq!(
-            Codec.route(&create).unwrap_err().to_string(),
+            V1.route(&create).unwrap_err().to_string(),
             "CreateTaskPushNotificationConfig needs a `taskId` to put in its HTTP+JSON path"
         );
     }
@@ -293,9 +349,9 @@ mod tests {
     #[test]
     fn every_reply_is_read_from_its_body() {
         for (operation, json) in replies() {
-            assert_eq!(seen::reply(&Codec, operation, &json), json, "{operation}");
+            assert_eq!(seen::reply(V1, operation, &json), json, "{operation}");
         }
-        let read = |op, json: &str| seen::reply(&Codec, op, json);
+        let read = |op, json: &str| seen::reply(V1, op, json);
         assert_eq!(read(Operation::DeleteTaskPushNotificationConfig, ""), "{}");
         assert_eq!(
             read(Operation::GetTask, r#"{"id":["t-1"]}"#),
@@ -306,12 +362,12 @@ mod tests {
     #[test]
     fn events_are_bare_stream_responses_or_statuses() {
         let events = [
-            seen::event(&Codec, &format!(r#"{{"task":{TASK}}}"#)),
+            seen::event(V1, &format!(r#"{{"task":{TASK}}}"#)),
             seen::event(
-                &Codec,
+                V1,
                 r#"{"error":{"code":404,"status":"NOT_FOUND","message":"gone"}}"#,
             ),
-            seen::event(&Codec, r#"{"surprise":1}"#),
+            seen::event(V1, r#"{"surprise":1}"#),
         ];
         assert_eq!(
             events.to_vec(),
