@@ -162,12 +162,18 @@ fn tiny_checkout(dir: &Path) {
         &real.join("xtask/Cargo.toml"),
         &dir.join("xtask/Cargo.toml"),
     );
-    for entry in std::fs::read_dir(real.join("xtask/src")).unwrap() {
-        let path = entry.unwrap().path();
-        copy(
-            &path,
-            &dir.join("xtask/src").join(path.file_name().unwrap()),
-        );
+    // xtask/src and its module folders (interop/), recursively.
+    let mut folders = vec![std::path::PathBuf::from("xtask/src")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(real.join(&folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let relative = folder.join(path.file_name().unwrap());
+            if path.is_dir() {
+                folders.push(relative);
+            } else {
+                copy(&path, &dir.join(relative));
+            }
+        }
     }
     std::fs::write(
         dir.join("Cargo.toml"),
