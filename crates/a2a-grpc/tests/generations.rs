@@ -470,9 +470,12 @@ async fn if_generation_match_mismatch_is_aborted() {
     assert_eq!(went_on.id, id);
 }
 
-/// What an interceptor saw of each gRPC call: its `a2a-version` and its protobuf body.
+/// A call as an interceptor saw it: its `a2a-version` and its protobuf body.
+type SeenCall = (String, Vec<u8>);
+
+/// What an interceptor saw of each gRPC call.
 #[derive(Clone, Default)]
-struct Seen(Arc<Mutex<Vec<(String, Vec<u8>)>>>);
+struct Seen(Arc<Mutex<Vec<SeenCall>>>);
 
 impl Interceptor for Seen {
     fn on_request(&self, _call: &CallInfo, request: &mut http::Request<bytes::Bytes>) {
