@@ -1,7 +1,8 @@
 //! The agent the interop suite (`tests/interop`, `docs/interop.md`) drives with the official
 //! Python and JS SDK clients, over every binding: JSON-RPC and HTTP+JSON (with their 0.3
 //! versions) and gRPC, all on one port ([`SharedPort`]; the card lists the gRPC interface
-//! at `host:port`). Its first word picks the behaviour:
+//! at `host:port`). It serves the A2A 1.1 draft too (`Versions::with_v1_1`), so the matrix
+//! also checks that 1.0 clients are not disturbed by it. Its first word picks the behaviour:
 //!
 //! | message text | what the agent does |
 //! |---|---|
@@ -26,7 +27,7 @@ use std::time::Duration;
 
 use a2a_grpc::server::{GrpcInterface as _, SharedPort};
 use a2a_server::agent::{Agent, AgentError, EventSink, RequestContext};
-use a2a_server::card::InterfaceUrl;
+use a2a_server::card::{InterfaceUrl, Versions};
 use a2a_server::{A2aService, HandlerConfig};
 use a2a_types::v1::{AgentCapabilities, AgentCard, AgentSkill, Artifact, Part};
 
@@ -136,6 +137,9 @@ async fn main() -> std::io::Result<()> {
     let service = A2aService::builder(Interop, card)
         .public_url(&url)
         .grpc_interface(InterfaceUrl::Authority)
+        // The A2A 1.1 draft on too: the SDKs' 1.0 clients must not notice it (its interfaces
+        // come after the 1.0 ones; a 1.0 call gets 1.0's bytes).
+        .versions(Versions::default().with_v1_1())
         .handler_config(HandlerConfig::default().with_cancel_grace(Duration::from_millis(500)))
         .build();
     println!("A2A interop agent at {url}/ (card: {url}/.well-known/agent-card.json)");

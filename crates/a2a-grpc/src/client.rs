@@ -32,7 +32,26 @@
 //! ([`add_root_certificate`](a2a_client::ClientBuilder::add_root_certificate),
 //! [`client_identity`](a2a_client::ClientBuilder::client_identity)).
 //!
-//! **Each call** carries the metadata `a2a-version: 1.0`, `a2a-extensions` when extensions
+//! **The A2A 1.1 draft** (task generations, `docs/versions.md`) is opt-in:
+//! [`GrpcTransportFactory::v1_1`] makes a factory of protocol version `1.1`, which serves the
+//! card's `GRPC` interfaces of 1.1 (a server that serves the draft lists them after its 1.0
+//! ones). Its calls to such an interface send `a2a-version: 1.1` and the requests'
+//! `current_generation` (long-poll `GetTask`) and `if_generation_match`, and read the
+//! generations of tasks and events into `a2a_types::v1`; to a 1.0 interface (a client that
+//! takes a 1.x factory for any 1.x interface may hand it one) they are 1.0 calls. Give the
+//! client both factories to speak 1.1 where offered and 1.0 elsewhere; which interface the
+//! client picks is `a2a-client`'s choice.
+//!
+//! ```
+//! use a2a_client::transport::TransportFactory as _;
+//! use a2a_grpc::client::GrpcTransportFactory;
+//!
+//! let draft = GrpcTransportFactory::new().v1_1(true);
+//! assert_eq!(draft.protocol_version(), "1.1");
+//! assert_eq!(GrpcTransportFactory::new().protocol_version(), "1.0");
+//! ```
+//!
+//! **Each call** carries the metadata `a2a-version: 1.0` (`1.1` as above), `a2a-extensions` when extensions
 //! are asked for, `traceparent` and `tracestate` inside `a2a_client::trace::scope`, and whatever the client's interceptors set: they see each call as an HTTP
 //! request (`POST /lf.a2a.v1.A2AService/<rpc>`, the metadata as headers, the protobuf message
 //! as the body) and each answer's head (its metadata as headers; no body).
@@ -52,7 +71,10 @@ use a2a_client::transport::{
     BoxFuture, EventStream, StreamFrame, Transport, TransportFactory, TransportTarget,
 };
 use a2a_client::{CallInfo, Error, Interceptor};
-use a2a_types::protocol::{Operation, Reply, Request, StreamRequest, VERSION_1_0, headers};
+use a2a_types::protocol::generations::{self, VERSION_1_1};
+use a2a_types::protocol::{
+    Operation, Reply, Request, StreamRequest, VERSION_1_0, VersionNumber, headers,
+};
 use a2a_types::v1::{self as v1, binding};
 use bytes::Bytes;
 use futures_util::StreamExt as _;
@@ -73,6 +95,9 @@ pub struct GrpcTransportFactory {
     /// The largest message accepted from the agent. Default 32 MiB (the server's default
     /// encoding limit); a larger one fails the call.
     pub max_decoding_message_size: Option<usize>,
+    /// Speaks the A2A 1.1 draft (protocol version `1.1`: task generations) to the `GRPC`
+    /// interfaces of 1.1; default `false` (1.0).
+    pub v1_1: bool,
 }
 
 impl GrpcTransportFactory {
@@ -95,6 +120,14 @@ impl GrpcTransportFactory {
         self.max_decoding_message_size = Some(bytes);
         self
     }
+
+    /// Speaks the A2A 1.1 draft ([`v1_1`](Self::v1_1)): the factory's protocol version is
+    /// `1.1`, and its calls to a 1.1 interface carry the task generations.
+    #[must_use]
+    pub fn v1_1(mut self, on: bool) -> Self {
+        self.v1_1 = on;
+        self
+    }
 }
 
 /// The default largest message accepted.
@@ -106,7 +139,7 @@ impl TransportFactory for GrpcTransportFactory {
     }
 
     fn protocol_version(&self) -> &str {
-        VERSION_1_0
+        if self.v1_1 { VERSION_1_1 } else { VERSION_1_0 }
     }
 
     fn build(&self, target: &TransportTarget<'_>) -> Result<Arc<dyn Transport>, Error> {
@@ -166,16 +199,21 @@ impl TransportFactory for GrpcTransportFactory {
             self.max_decoding_message_size
                 .unwrap_or(DEFAULT_MAX_DECODING),
         );
+        // 1.1 only to an interface that offers it (1.1 or a later 1.x).
+        let generations = self.v1_1
+            && VersionNumber::parse(&target.interface.protocol_version)
+                .is_some_and(|v| v.major == 1 && v.minor >= 1);
         Ok(Arc::new(GrpcTransport {
             client,
             origin,
             extensions,
             interceptors: target.interceptors.to_vec(),
+            generations,
         }))
     }
 }
 
-/// gRPC, A2A 1.0.
+/// gRPC, A2A 1.0 (or the 1.1 draft).
 struct GrpcTransport {
     client: A2aServiceClient<Channel>,
     /// `http[s]://host:port`, for the interceptors' view of a call.
@@ -183,9 +221,25 @@ struct GrpcTransport {
     /// `a2a-extensions`, when asked for.
     extensions: Option<HeaderValue>,
     interceptors: Vec<Arc<dyn Interceptor>>,
+    /// The 1.1 draft: `a2a-version: 1.1`, and the requests' generations written.
+    generations: bool,
 }
 
 impl GrpcTransport {
+    /// The `a2a-version` of the calls.
+    fn version(&self) -> &'static str {
+        if self.generations {
+            VERSION_1_1
+        } else {
+            VERSION_1_0
+        }
+    }
+
+    /// The protobuf message of `request`: the 1.1 fields only when 1.1 is spoken.
+    fn message<R: Clone + Into<M>, M>(&self, request: &R) -> M {
+        generations::written(self.generations, || request.clone().into())
+    }
+
     /// The tonic request of `message`: its metadata, as the interceptors leave it.
     fn request<M: prost::Message>(
         &self,
@@ -193,7 +247,10 @@ impl GrpcTransport {
         message: M,
     ) -> Result<tonic::Request<M>, Error> {
         let mut headers = http::HeaderMap::new();
-        headers.insert(headers::A2A_VERSION, HeaderValue::from_static(VERSION_1_0));
+        headers.insert(
+            headers::A2A_VERSION,
+            HeaderValue::from_static(self.version()),
+        );
         if let Some(extensions) = &self.extensions {
             headers.insert(headers::A2A_EXTENSIONS, extensions.clone());
         }
@@ -361,7 +418,7 @@ impl From<std::convert::Infallible> for InvalidMessage {
 /// message `$request`, its answer read into the 1.0 result type `$result`, as a [`Reply`].
 macro_rules! unary {
     ($self:ident, $call:ident, $request:expr, $rpc:ident, $result:ty) => {{
-        let message = $request.clone().into();
+        let message = $self.message($request);
         $self
             .unary::<_, _, $result, _, _>($call, message, |mut c, r| async move { c.$rpc(r).await })
             .await
@@ -431,14 +488,14 @@ impl Transport for GrpcTransport {
         Box::pin(async move {
             match request {
                 StreamRequest::SendStreamingMessage(r) => {
-                    let message = proto::SendMessageRequest::from(r.as_ref().clone());
+                    let message: proto::SendMessageRequest = self.message(r.as_ref());
                     self.stream(call, message, |mut c, r| async move {
                         c.send_streaming_message(r).await
                     })
                     .await
                 }
                 StreamRequest::SubscribeToTask(r) => {
-                    let message = proto::SubscribeToTaskRequest::from(r.clone());
+                    let message: proto::SubscribeToTaskRequest = self.message(r);
                     self.stream(call, message, |mut c, r| async move {
                         c.subscribe_to_task(r).await
                     })

@@ -8,6 +8,27 @@
 //!   `StreamResponse.payload`, ...), an enum number the proto does not define, a timestamp
 //!   outside 0001-01-01..9999-12-31, a `double` that JSON cannot hold (NaN, infinity).
 //!
+//! **The A2A 1.1 draft's fields** (`Task.generation`, the events' `generation`,
+//! `GetTaskRequest.current_generation`, `SendMessageConfiguration.if_generation_match`; see
+//! `docs/versions.md`) are read always, and written as the serde forms write generations: not
+//! inside [`a2a_types::protocol::generations::hidden`], the 1.0 wire, where they stay at their
+//! defaults (0, absent), which protobuf does not encode: a 1.0 peer gets 1.0's bytes.
+//!
+//! ```
+//! use a2a_grpc::proto;
+//! use a2a_types::protocol::generations;
+//! use a2a_types::v1::{Task, TaskState, TaskStatus};
+//! use prost::Message as _;
+//!
+//! let mut task = Task::new("t-1", "c-1", TaskStatus::new(TaskState::Working));
+//! task.generation = 3;
+//! assert_eq!(proto::Task::from(task.clone()).generation, 3);
+//! let v1_0 = generations::hidden(|| proto::Task::from(task.clone()));
+//! assert_eq!(v1_0.generation, 0);
+//! task.generation = 0;
+//! assert_eq!(v1_0.encode_to_vec(), proto::Task::from(task).encode_to_vec());
+//! ```
+//!
 //! The two are inverse: `v1 -> proto -> v1` gives the value back (the property tests of the
 //! `a2a-tests` crate hold every message to it). As in ProtoJSON, an empty string and an absent
 //! one are the same on the wire (`Option<String>` fields read `""` as `None`), and numbers in a
@@ -27,6 +48,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use a2a_types::protocol::generations;
 use a2a_types::v1;
 use prost_types::value::Kind;
 use serde_json::{Map, Number, Value};
@@ -77,6 +99,16 @@ fn opt(s: String) -> Option<String> {
 /// Absent is `""`.
 fn string<T: Into<String>>(s: Option<T>) -> String {
     s.map(Into::into).unwrap_or_default()
+}
+
+/// A generation as written here: 0 (not encoded) inside `generations::hidden`.
+fn generation(g: i64) -> i64 {
+    if generations::shown() { g } else { 0 }
+}
+
+/// A 1.1 request field as written here: absent inside `generations::hidden`.
+fn generation_field(g: Option<i64>) -> Option<i64> {
+    g.filter(|_| generations::shown())
 }
 
 fn required<T>(value: Option<T>, field: &'static str) -> Result<T> {
@@ -349,6 +381,7 @@ impl From<v1::Task> for proto::Task {
             artifacts: into_list(t.artifacts),
             history: into_list(t.history),
             metadata: metadata_to(t.metadata),
+            generation: generation(t.generation),
         }
     }
 }
@@ -363,6 +396,7 @@ impl TryFrom<proto::Task> for v1::Task {
         task.artifacts = list(t.artifacts)?;
         task.history = list(t.history)?;
         task.metadata = metadata_from(t.metadata)?;
+        task.generation = t.generation;
         Ok(task)
     }
 }
@@ -374,6 +408,7 @@ impl From<v1::TaskStatusUpdateEvent> for proto::TaskStatusUpdateEvent {
             context_id: e.context_id.into_string(),
             status: Some(e.status.into()),
             metadata: metadata_to(e.metadata),
+            generation: generation(e.generation),
         }
     }
 }
@@ -385,6 +420,7 @@ impl TryFrom<proto::TaskStatusUpdateEvent> for v1::TaskStatusUpdateEvent {
         let status = required(e.status, "TaskStatusUpdateEvent.status")?.try_into()?;
         let mut event = v1::TaskStatusUpdateEvent::new(e.task_id, e.context_id, status);
         event.metadata = metadata_from(e.metadata)?;
+        event.generation = e.generation;
         Ok(event)
     }
 }
@@ -398,6 +434,7 @@ impl From<v1::TaskArtifactUpdateEvent> for proto::TaskArtifactUpdateEvent {
             append: e.append,
             last_chunk: e.last_chunk,
             metadata: metadata_to(e.metadata),
+            generation: generation(e.generation),
         }
     }
 }
@@ -411,6 +448,7 @@ impl TryFrom<proto::TaskArtifactUpdateEvent> for v1::TaskArtifactUpdateEvent {
             .with_append(e.append)
             .with_last_chunk(e.last_chunk);
         event.metadata = metadata_from(e.metadata)?;
+        event.generation = e.generation;
         Ok(event)
     }
 }
@@ -528,6 +566,7 @@ impl From<v1::SendMessageConfiguration> for proto::SendMessageConfiguration {
             task_push_notification_config: c.task_push_notification_config.map(Into::into),
             history_length: c.history_length,
             return_immediately: c.return_immediately,
+            if_generation_match: generation_field(c.if_generation_match),
         }
     }
 }
@@ -539,6 +578,7 @@ impl From<proto::SendMessageConfiguration> for v1::SendMessageConfiguration {
             .with_return_immediately(c.return_immediately);
         config.task_push_notification_config = c.task_push_notification_config.map(Into::into);
         config.history_length = c.history_length;
+        config.if_generation_match = c.if_generation_match;
         config
     }
 }
@@ -573,6 +613,7 @@ impl From<v1::GetTaskRequest> for proto::GetTaskRequest {
             tenant: string(r.tenant),
             id: r.id.into_string(),
             history_length: r.history_length,
+            current_generation: generation_field(r.current_generation),
         }
     }
 }
@@ -582,6 +623,7 @@ impl From<proto::GetTaskRequest> for v1::GetTaskRequest {
         let mut request = v1::GetTaskRequest::new(r.id);
         request.tenant = opt(r.tenant);
         request.history_length = r.history_length;
+        request.current_generation = r.current_generation;
         request
     }
 }
@@ -1218,6 +1260,66 @@ mod tests {
             value_from_proto(prost_types::Value { kind: None }).unwrap(),
             Value::Null
         );
+    }
+
+    /// The 1.1 draft's fields on the wire: Task 7, TaskStatusUpdateEvent 5,
+    /// TaskArtifactUpdateEvent 7, GetTaskRequest 4 and SendMessageConfiguration 5 (the two
+    /// optional: 0 is written when set); none of them inside `generations::hidden`, which
+    /// writes exactly what the 1.0 messages did; read back either way.
+    #[test]
+    fn generations_are_written_unless_hidden() {
+        use prost::Message as _;
+        let both = |encode: &dyn Fn() -> Vec<u8>| (encode(), generations::hidden(encode));
+
+        let mut task = v1::Task::new("t", "c", v1::TaskStatus::new(v1::TaskState::Working));
+        task.generation = 5;
+        let (v1_1, v1_0) = both(&|| proto::Task::from(task.clone()).encode_to_vec());
+        // id "t", contextId "c", status {state: WORKING (2)}, then generation (7) 5.
+        let v1_0_bytes = [0x0a, 1, b't', 0x12, 1, b'c', 0x1a, 2, 0x08, 2];
+        assert_eq!(v1_0, v1_0_bytes);
+        assert_eq!(v1_1, [&v1_0_bytes[..], &[0x38, 5]].concat());
+        let read = v1::Task::try_from(proto::Task::decode(&v1_1[..]).unwrap()).unwrap();
+        assert_eq!(read, task);
+
+        let status =
+            v1::TaskStatusUpdateEvent::new("t", "c", v1::TaskStatus::new(v1::TaskState::Completed))
+                .with_generation(300);
+        let (v1_1, v1_0) =
+            both(&|| proto::TaskStatusUpdateEvent::from(status.clone()).encode_to_vec());
+        // taskId, contextId, status {state: COMPLETED (3)}, generation (5) 300 as a varint.
+        let v1_0_bytes = [0x0a, 1, b't', 0x12, 1, b'c', 0x1a, 2, 0x08, 3];
+        assert_eq!(v1_0, v1_0_bytes);
+        assert_eq!(v1_1, [&v1_0_bytes[..], &[0x28, 0xac, 0x02]].concat());
+        let read = proto::TaskStatusUpdateEvent::decode(&v1_1[..]).unwrap();
+        assert_eq!(v1::TaskStatusUpdateEvent::try_from(read).unwrap(), status);
+
+        let artifact = v1::TaskArtifactUpdateEvent::new("t", "c", v1::Artifact::new("a", vec![]))
+            .with_generation(2);
+        let (v1_1, v1_0) =
+            both(&|| proto::TaskArtifactUpdateEvent::from(artifact.clone()).encode_to_vec());
+        assert_eq!(&v1_1[..v1_0.len()], &v1_0[..]);
+        assert_eq!(&v1_1[v1_0.len()..], [0x38, 2]);
+        let read = proto::TaskArtifactUpdateEvent::decode(&v1_1[..]).unwrap();
+        assert_eq!(
+            v1::TaskArtifactUpdateEvent::try_from(read).unwrap(),
+            artifact
+        );
+
+        // Optional: a generation of 0 is written when set.
+        let get = v1::GetTaskRequest::new("t").with_current_generation(0);
+        let (v1_1, v1_0) = both(&|| proto::GetTaskRequest::from(get.clone()).encode_to_vec());
+        assert_eq!(v1_0, [0x12, 1, b't']);
+        assert_eq!(v1_1, [0x12, 1, b't', 0x20, 0]);
+        let read = proto::GetTaskRequest::decode(&v1_1[..]).unwrap();
+        assert_eq!(v1::GetTaskRequest::from(read), get);
+
+        let config = v1::SendMessageConfiguration::default().with_if_generation_match(2);
+        let (v1_1, v1_0) =
+            both(&|| proto::SendMessageConfiguration::from(config.clone()).encode_to_vec());
+        assert_eq!(v1_0, [] as [u8; 0]);
+        assert_eq!(v1_1, [0x28, 2]);
+        let read = proto::SendMessageConfiguration::decode(&v1_1[..]).unwrap();
+        assert_eq!(v1::SendMessageConfiguration::from(read), config);
     }
 
     #[test]

@@ -64,7 +64,11 @@ pub mod status;
 
 /// The messages of package `lf.a2a.v1` and the tonic client (feature `client`) and server
 /// (feature `server`) of `A2AService`, generated from the spec's `a2a.proto` by
-/// `cargo xtask codegen` (`cargo xtask codegen --check` in CI keeps them equal to the proto).
+/// `cargo xtask codegen` (`cargo xtask codegen --check` in CI keeps them equal to the proto):
+/// the A2A 1.1 draft's, which is 1.0's with five task-generation fields (`Task.generation`,
+/// the events' `generation`, `GetTaskRequest.current_generation`,
+/// `SendMessageConfiguration.if_generation_match`); only a 1.1 caller sees them (see
+/// [`convert`], and the docs of the `server` and `client` modules).
 #[allow(
     missing_docs,
     unreachable_pub,

@@ -46,6 +46,16 @@
 //! * **Deadlines**: a call ends with `DEADLINE_EXCEEDED` at its `grpc-timeout` (a stream too),
 //!   and a unary call at [`Limits::request_timeout`](a2a_server::Limits::request_timeout) at
 //!   the latest. A task the call started goes on, and can be read with `GetTask`.
+//! * **The A2A 1.1 draft** (task generations, `docs/versions.md`): a call with the metadata
+//!   `a2a-version: 1.1` to a service that serves 1.1
+//!   ([`Versions::with_v1_1`](a2a_server::card::Versions::with_v1_1)) is answered with
+//!   `Task.generation` and the events' `generation`, and its `GetTaskRequest.current_generation`
+//!   (long poll, held as over the other bindings: `HandlerConfig::long_poll_timeout`, at most
+//!   `HandlerConfig::max_long_polls` at once, else `UNAVAILABLE`; shutdown ends it with the task
+//!   as it is) and `SendMessageConfiguration.if_generation_match` (a mismatch is `ABORTED` with
+//!   the `ErrorInfo` reason `TASK_GENERATION_MISMATCH` and metadata `taskId`,
+//!   `expectedGeneration`, `currentGeneration`) are read. Every other caller gets 1.0's
+//!   messages: the five fields are neither read nor written (protobuf leaves them out).
 //! * **Cancellation**: a client that cancels a call or goes away drops the call's work at once
 //!   (its stream and its place under the stream limit); a running agent is stopped only by
 //!   `CancelTask`, as with the other bindings.
@@ -68,6 +78,7 @@ use a2a_jsonrpc::A2aError;
 use a2a_server::card::{Interface, InterfaceUrl};
 use a2a_server::handler::CallContext;
 use a2a_server::{A2aBody, A2aService, ServiceBuilder};
+use a2a_types::protocol::generations::{self, VERSION_1_1};
 use a2a_types::protocol::{self as a2a, Reply, StreamRequest, UnexpectedReply};
 use a2a_types::protocol::{VERSION_1_0, content_type};
 use a2a_types::v1::{self as v1, binding};
@@ -126,14 +137,18 @@ impl GrpcConfig {
 pub trait GrpcInterface {
     /// Lists `GRPC` `1.0` at `at` in the card (after the JSON-RPC and HTTP+JSON interfaces):
     /// [`InterfaceUrl::Authority`] when it shares the port ([`SharedPort`]),
-    /// [`InterfaceUrl::Port`] when it has its own.
+    /// [`InterfaceUrl::Port`] when it has its own. When the service serves the A2A 1.1 draft
+    /// ([`Versions::with_v1_1`](a2a_server::card::Versions::with_v1_1)), also `GRPC` `1.1` at
+    /// the same place, after the JSON-RPC and HTTP+JSON 1.1 interfaces.
     #[must_use]
     fn grpc_interface(self, at: InterfaceUrl) -> Self;
 }
 
 impl GrpcInterface for ServiceBuilder {
     fn grpc_interface(self, at: InterfaceUrl) -> Self {
-        self.interface(Interface::new(binding::GRPC, VERSION_1_0, at))
+        // The 1.1 interface is dropped by the builder when the service does not serve 1.1.
+        self.interface(Interface::new(binding::GRPC, VERSION_1_0, at.clone()))
+            .interface(Interface::new(binding::GRPC, VERSION_1_1, at))
     }
 }
 
@@ -170,9 +185,10 @@ impl GrpcService {
     }
 }
 
-/// The call context of a request, as [`GrpcService`] read it from the head.
+/// The call context of a request, as [`GrpcService`] read it from the head, and whether it is
+/// answered in the A2A 1.1 draft ([`A2aService::generations`]).
 #[derive(Clone)]
-struct Call(Result<CallContext, A2aError>);
+struct Call(Result<CallContext, A2aError>, bool);
 
 impl<B> Service<http::Request<B>> for GrpcService
 where
@@ -192,7 +208,7 @@ where
         let mut server = self.server.clone();
         Box::pin(async move {
             let (mut head, body) = request.into_parts();
-            let call = Call(a2a.call_context(&head).await);
+            let call = Call(a2a.call_context(&head).await, a2a.generations(&head));
             head.extensions.insert(call);
             server.call(http::Request::from_parts(head, body)).await
         })
@@ -346,29 +362,47 @@ fn grpc_timeout(metadata: &tonic::metadata::MetadataMap) -> Option<Duration> {
     })
 }
 
+/// What a call is, before its message is read.
+struct Head {
+    /// Its context.
+    call: CallContext,
+    /// Its deadline: the `grpc-timeout`, if any.
+    deadline: Option<Duration>,
+    /// Whether it speaks the A2A 1.1 draft (`a2a-version: 1.1` to a service that serves 1.1):
+    /// its 1.1 fields are read and the answers carry generations; else both are 1.0's.
+    generations: bool,
+}
+
 impl Calls {
-    /// The call context of `request`, its deadline (the `grpc-timeout`, if any), or the
-    /// refusal. (The tenant its message names scopes the call in `RequestHandler::call`.)
-    async fn call<T: Sync>(
-        &self,
-        request: &Request<T>,
-    ) -> Result<(CallContext, Option<Duration>), Status> {
-        let call = match request.extensions().get::<Call>() {
-            Some(Call(Ok(call))) => call.clone(),
-            Some(Call(Err(error))) => return Err(to_status(error)),
-            None => self
-                .a2a
-                .call_context(&head_of(request))
-                .await
-                .map_err(|e| to_status(&e))?,
+    /// The call context of `request`, its deadline and version, or the refusal. (The tenant
+    /// its message names scopes the call in `RequestHandler::call`.)
+    async fn call<T: Sync>(&self, request: &Request<T>) -> Result<Head, Status> {
+        let (call, generations) = match request.extensions().get::<Call>() {
+            Some(Call(Ok(call), generations)) => (call.clone(), *generations),
+            Some(Call(Err(error), _)) => return Err(to_status(error)),
+            None => {
+                let head = head_of(request);
+                let call = self
+                    .a2a
+                    .call_context(&head)
+                    .await
+                    .map_err(|e| to_status(&e))?;
+                (call, self.a2a.generations(&head))
+            }
         };
-        Ok((call, grpc_timeout(request.metadata())))
+        Ok(Head {
+            call,
+            deadline: grpc_timeout(request.metadata()),
+            generations,
+        })
     }
 
     /// A unary rpc: its message read as the operation's request (`INVALID_ARGUMENT` naming
-    /// the field it cannot read), run through `RequestHandler::call` within its deadline and
-    /// the service's request timeout, the reply (`R`, the operation's result) as the rpc's
-    /// message `P`.
+    /// the field it cannot read; the 1.1 fields dropped for a 1.0 call), run through
+    /// `RequestHandler::call` within its deadline and the service's request timeout, the reply
+    /// (`R`, the operation's result) as the rpc's message `P` (generations only for 1.1).
+    /// A long-poll `GetTask` (1.1 `current_generation`) is held by the handler, under its
+    /// bound (`HandlerConfig::max_long_polls`, `long_poll_timeout`; shutdown ends it).
     async fn unary<M, R, P>(
         &self,
         request: Request<M>,
@@ -379,14 +413,21 @@ impl Calls {
         R: TryFrom<Reply, Error = UnexpectedReply>,
         P: From<R>,
     {
-        let (call, deadline) = self.call(&request).await?;
-        let request = decode(request.into_inner()).map_err(invalid)?;
+        let Head {
+            call,
+            deadline,
+            generations,
+        } = self.call(&request).await?;
+        let mut request = decode(request.into_inner()).map_err(invalid)?;
+        if !generations {
+            request.strip_generations();
+        }
         let limit = self.a2a.limits().request_timeout;
         let within = deadline.map_or(limit, |d| d.min(limit));
         let work = self.a2a.handler().call(request, &call);
         match tokio::time::timeout(within, work).await {
             Ok(Ok(reply)) => R::try_from(reply)
-                .map(|result| Response::new(P::from(result)))
+                .map(|result| Response::new(generations::written(generations, || P::from(result))))
                 .map_err(|unexpected| to_status(&A2aError::internal(unexpected.to_string()))),
             Ok(Err(error)) => Err(to_status(&error)),
             Err(_) => Err(Status::deadline_exceeded(format!(
@@ -406,8 +447,15 @@ impl Calls {
         request: Request<M>,
         decode: fn(M) -> Result<StreamRequest, InvalidMessage>,
     ) -> Result<Response<GrpcStream>, Status> {
-        let (call, deadline) = self.call(&request).await?;
-        let request = decode(request.into_inner()).map_err(invalid)?;
+        let Head {
+            call,
+            deadline,
+            generations,
+        } = self.call(&request).await?;
+        let mut request = decode(request.into_inner()).map_err(invalid)?;
+        if !generations {
+            request.strip_generations();
+        }
         let permit = self.a2a.stream_permit().map_err(|e| to_status(&e))?;
         let events = self
             .a2a
@@ -419,7 +467,7 @@ impl Calls {
         let state = (events, permit, deadline, false);
         let stream = futures_util::stream::unfold(
             state,
-            |(mut events, permit, deadline, done)| async move {
+            move |(mut events, permit, deadline, done)| async move {
                 if done {
                     return None;
                 }
@@ -437,7 +485,9 @@ impl Calls {
                 };
                 match next? {
                     Ok(event) => Some((
-                        Ok(proto::StreamResponse::from(event.event)),
+                        Ok(generations::written(generations, || {
+                            proto::StreamResponse::from(event.event)
+                        })),
                         (events, permit, deadline, false),
                     )),
                     Err(error) => Some((Err(to_status(&error)), (events, permit, deadline, true))),

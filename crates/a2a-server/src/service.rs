@@ -8,7 +8,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_jsonrpc::Id;
-use a2a_types::protocol::{ProtocolVersion, paths};
+use a2a_types::protocol::{ProtocolVersion, VersionNumber, paths};
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{AgentCard, binding};
 use http::header;
@@ -184,6 +184,10 @@ impl ServiceBuilder {
     /// Announces one more interface in the card, after this service's own JSON-RPC and
     /// HTTP+JSON 1.0 ones: a binding served beside this service (gRPC, by `a2a-grpc`), on the
     /// same port or another. Its URL follows the service's URL as [`InterfaceUrl`] says.
+    ///
+    /// An interface of the A2A 1.1 draft comes after this service's own 1.1 interfaces, and is
+    /// listed only when the service serves 1.1 ([`versions`](Self::versions)): the binding
+    /// beside it answers through this service, in the versions it serves.
     ///
     /// ```
     /// use a2a_server::{A2aService, agent::agent_fn};
@@ -402,9 +406,17 @@ impl ServiceBuilder {
                 versions: of(rest::VERSIONS),
             });
         }
+        let added = self
+            .interfaces
+            .into_iter()
+            .filter(|i| {
+                versions.serves_v1_1()
+                    || VersionNumber::parse(&i.version) != Some(VersionNumber::new(1, 1))
+            })
+            .collect();
         let card = card::assemble(card::Parts {
             card: self.card,
-            interfaces: card::interfaces(&served, self.interfaces),
+            interfaces: card::interfaces(&served, added),
             public_url: self.public_url.as_deref(),
             versions,
             max_age: self.limits.card_max_age,
@@ -549,6 +561,20 @@ impl A2aService {
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// The protocol versions served ([`ServiceBuilder::versions`]).
+    pub fn versions(&self) -> Versions {
+        self.inner.versions
+    }
+
+    /// Whether a request with this head, of a binding outside this crate (the gRPC one of
+    /// `a2a-grpc`), is answered in the A2A 1.1 draft, with task generations: it asks for
+    /// `A2A-Version: 1.1` and the service serves 1.1 ([`Versions::with_v1_1`]). When not, its
+    /// 1.1 fields are to be dropped (`Call::strip_generations`) and its answers written inside
+    /// `a2a_types::protocol::generations::hidden`, as this crate's bindings do.
+    pub fn generations(&self, head: &http::request::Parts) -> bool {
+        self.inner.versions.serves_v1_1() && head::RequestedVersion::of(head).is_v1_1()
     }
 
     /// The call context of a request that a binding outside this crate answers (the gRPC one

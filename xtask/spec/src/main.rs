@@ -7,7 +7,8 @@
 //! xtask-spec schema [--check]              write (or check) schema/a2a-v1.json, a2a-v0.3.json,
 //!                                          a2a-v0.1.json
 //! xtask-spec codegen [--check]             write (or check) crates/a2a-grpc/src/generated/, the
-//!                                          gRPC code generated from v1.0/a2a.proto
+//!                                          gRPC code generated from the 1.1 draft's
+//!                                          a2a.proto (held to v1.0/a2a.proto too)
 //! xtask-spec conformance [--spec-dir DIR]  hold our types against the spec files
 //! ```
 //!

@@ -23,6 +23,7 @@ use tonic::transport::Channel;
 /// | `hello` | a direct message `hi!` |
 /// | `hold` | works, waits for a permit of the gate, then an artifact `after`, completes |
 /// | `wait` | works until canceled |
+/// | `ask` | asks for input: `input-required` with `where?` (a follow-up runs the agent again) |
 /// | `burst <n>` | `n` artifact chunks of 4 KiB (`b0...`, `b1...`), then completes |
 /// | anything else | an artifact `echo` with the text, completes |
 pub struct TestAgent {
@@ -48,6 +49,7 @@ impl Agent for TestAgent {
                 sink.working(None).await?;
                 ctx.cancelled().await;
             }
+            "ask" => sink.input_required("where?").await?,
             "burst" => {
                 sink.working(None).await?;
                 let n: usize = arg.trim().parse().unwrap_or(10);

@@ -315,7 +315,9 @@ pub(crate) struct Served {
 /// The interfaces the card lists first, in the order of preference: 1.0 of each binding the
 /// service serves (in the order of `served`), then `added` (bindings served beside it, such
 /// as gRPC), then the other versions, newest first (the 1.1 draft, which only a client that
-/// opts in looks for, then the older ones).
+/// opts in looks for, then the older ones). An added interface of a version `served` lists
+/// (the 1.1 draft's gRPC) comes after the served ones of that version; every other added
+/// interface after the 1.0 ones.
 pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interface> {
     let mut versions: Vec<&str> = served
         .iter()
@@ -329,7 +331,17 @@ pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interf
         )
     });
     versions.dedup();
-    let mut added = Some(added);
+    let same = |a: &str, b: &str| {
+        a.trim() == b.trim()
+            || VersionNumber::parse(a).is_some_and(|n| VersionNumber::parse(b) == Some(n))
+    };
+    // Added interfaces of a later group (a served version other than 1.0), by group.
+    let (mut later, mut first): (Vec<Interface>, Vec<Interface>) =
+        added.into_iter().partition(|i| {
+            versions.iter().any(|v| {
+                same(v, &i.version) && VersionNumber::parse(v) != Some(VersionNumber::new(1, 0))
+            })
+        });
     let mut out = Vec::new();
     for version in versions {
         for binding in served.iter().filter(|s| s.versions.contains(&version)) {
@@ -339,9 +351,14 @@ pub(crate) fn interfaces(served: &[Served], added: Vec<Interface>) -> Vec<Interf
                 binding.url.clone(),
             ));
         }
-        out.extend(added.take().into_iter().flatten());
+        out.append(&mut first);
+        let (here, rest): (Vec<Interface>, Vec<Interface>) =
+            later.into_iter().partition(|i| same(version, &i.version));
+        out.extend(here);
+        later = rest;
     }
-    out.extend(added.into_iter().flatten());
+    out.append(&mut first);
+    out.extend(later);
     out
 }
 
@@ -510,6 +527,45 @@ mod tests {
             ])
         );
         // Nothing served here: the added interfaces alone.
-        assert_eq!(interfaces(&[], vec![grpc.clone()]), vec![grpc]);
+        assert_eq!(interfaces(&[], vec![grpc.clone()]), vec![grpc.clone()]);
+
+        // With the 1.1 draft: an added 1.1 interface after the served 1.1 ones; an added
+        // interface of a version not served here after the 1.0 ones.
+        let with_draft = [
+            Served {
+                binding: "JSONRPC",
+                url: InterfaceUrl::Path("/rpc".into()),
+                versions: vec!["1.1", "1.0", "0.3"],
+            },
+            Served {
+                binding: "HTTP+JSON",
+                url: InterfaceUrl::Path(String::new()),
+                versions: vec!["1.1", "1.0"],
+            },
+        ];
+        let grpc_1_1 = Interface::new("GRPC", "1.1", InterfaceUrl::Authority);
+        let other = Interface::new("GRPC", "0.2", InterfaceUrl::Port(9));
+        let listed: Vec<(String, String)> =
+            interfaces(&with_draft, vec![grpc.clone(), grpc_1_1.clone(), other])
+                .into_iter()
+                .map(|i| (i.binding, i.version))
+                .collect();
+        assert_eq!(
+            listed,
+            pairs(&[
+                ("JSONRPC", "1.0"),
+                ("HTTP+JSON", "1.0"),
+                ("GRPC", "1.0"),
+                ("GRPC", "0.2"),
+                ("JSONRPC", "1.1"),
+                ("HTTP+JSON", "1.1"),
+                ("GRPC", "1.1"),
+                ("JSONRPC", "0.3"),
+            ])
+        );
+        assert_eq!(
+            interfaces(&[], vec![grpc.clone(), grpc_1_1.clone()]),
+            vec![grpc, grpc_1_1]
+        );
     }
 }

@@ -155,7 +155,10 @@ impl RequestHandler {
                 // a new task, the first event of its log: the task as created); what happened
                 // since then follows from the log.
                 let first = if let Some(created) = created {
-                    StreamResponse::Task(*created)
+                    // The log's first event: generation 1 (A2A 1.1), as read back from the log.
+                    let mut first = StreamResponse::Task(*created);
+                    crate::store::stamp_generation(&mut first, 1);
+                    first
                 } else if after == 0 {
                     self.inner
                         .store
@@ -400,9 +403,16 @@ impl RequestHandler {
 
     /// Records a follow-up message in its task, unless the task ended, an agent still works on
     /// it, it has no room for the message, or (A2A 1.1 `ifGenerationMatch`) it is not at the
-    /// `expected` generation: decided in the store's update, so that of two follow-ups that
-    /// expect the same generation one wins, on any replica; the sequence number of the task's
+    /// `expected` generation: decided in the store's update; the sequence number of the task's
     /// last event.
+    ///
+    /// A follow-up that expects a generation and continues an interrupted task (input or auth
+    /// required) also moves it to `WORKING` in the same update: a state transition, so one
+    /// status event and one more generation (the draft's §3.2.7), with the message as the
+    /// status message (in the history too, as a status message is). So of two follow-ups that
+    /// expect the same generation exactly one is accepted, on any replica: the other finds the
+    /// task one generation on. Without `expected`, the message alone is recorded, which is no
+    /// mutation in the draft's sense (1.0's behaviour).
     async fn record_follow_up(
         &self,
         task_id: &TaskId,
@@ -442,6 +452,15 @@ impl RequestHandler {
                         )));
                         return None;
                     }
+                    let edit = match (&recorded, expected) {
+                        (TaskEdit::Message(message), Some(_)) if state.is_interrupted() => {
+                            TaskEdit::Status(
+                                TaskStatus::now(TaskState::Working).with_message(message.clone()),
+                            )
+                        }
+                        _ => recorded.clone(),
+                    };
+                    let bytes = edit.bytes().max(bytes);
                     if let Err(limit) = lifecycle::check_room(room, bytes, max_task_bytes) {
                         refused = Some(A2aError::unsupported_operation(format!(
                             "task {} cannot take this message of {bytes} bytes: {limit}",
@@ -449,7 +468,7 @@ impl RequestHandler {
                         )));
                         return None;
                     }
-                    Some(recorded.clone())
+                    Some(edit)
                 }),
                 None,
             )

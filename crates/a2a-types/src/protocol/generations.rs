@@ -50,6 +50,13 @@ pub fn written<R>(shown: bool, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Whether generations are written here: false inside [`hidden`] (and inside
+/// [`written`]`(false, ..)`), true elsewhere. For encoders outside serde that follow the same
+/// rule (the protobuf conversions of the gRPC binding).
+pub fn shown() -> bool {
+    !HIDDEN.with(Cell::get)
+}
+
 /// Whether a generation is left out: unknown (0), or inside [`hidden`].
 #[expect(
     clippy::trivially_copy_pass_by_ref,
@@ -113,11 +120,14 @@ mod tests {
         task.generation = 1;
         let shown =
             |task: &crate::v1::Task| serde_json::to_value(task).unwrap()["generation"].clone();
+        assert!(super::shown());
         hidden(|| {
+            assert!(!super::shown());
             assert_eq!(shown(&task), serde_json::Value::Null);
             written(true, || assert_eq!(shown(&task), "1"));
             assert_eq!(shown(&task), serde_json::Value::Null);
         });
+        assert!(super::shown());
         assert_eq!(shown(&task), "1");
 
         let mut call = Call::Unary(Request::GetTask(
