@@ -107,8 +107,8 @@ tasks:
                  folder below); report in <target dir>/conformance/report.md
   interop        the Python and JS SDKs against our server and our client; pinned installs in
                  <target dir>/interop; see docs/interop.md
-  bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
-                 (not part of ci); see docs/benchmarks.md
+  bench [ARGS]   load, streaming and memory benchmarks against the JSON floor, the raw floor
+                 and the SDKs (not part of ci; --help lists ARGS); see docs/benchmarks.md
   soak [--secs N] [--settle N] [--store-cuts]
                  the server under a mixed hostile load for N seconds (default 60; not part of
                  ci): RSS, descriptors and CPU at the start, during and after, and a verdict
