@@ -19,6 +19,14 @@ pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> 
         Some("--") => &args[1..],
         _ => args,
     };
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        // The driver's own help text, read from its source tree: nothing is built.
+        let usage = workspace.root.join("crates/a2a-bench/src/usage.txt");
+        let text = std::fs::read_to_string(&usage)
+            .map_err(|e| format!("bench --help: {}: {e}", usage.display()))?;
+        eprintln!("{}", text.trim());
+        return Ok(());
+    }
     let mut root = vec!["--root".to_owned(), workspace.root.display().to_string()];
     root.extend_from_slice(args);
     match build_and_run(workspace, "a2a-bench", &root)? {

@@ -109,8 +109,8 @@ tasks:
                  the Python and JS SDKs against our server and our client, and the ACTS suite
                  under our runner against the Python SDK's ACTS agent and ours; pinned installs
                  in <target dir>/interop; see docs/interop.md. --acts: the ACTS runs alone
-  bench [ARGS]   load, streaming and memory benchmarks against a raw hyper floor and the SDKs
-                 (not part of ci); see docs/benchmarks.md
+  bench [ARGS]   load, streaming and memory benchmarks against the JSON floor, the raw floor
+                 and the SDKs (not part of ci; --help lists ARGS); see docs/benchmarks.md
   soak [--secs N] [--settle N] [--store-cuts]
                  the server under a mixed hostile load for N seconds (default 60; not part of
                  ci): RSS, descriptors and CPU at the start, during and after, and a verdict

@@ -169,30 +169,157 @@ pub fn completed_task_grpc(text: &str) -> a2a_grpc::proto::SendMessageResponse {
     response.into()
 }
 
+/// Fresh ids and a timestamp of the JSON floor, made per task as a2a-server makes them: v4
+/// UUIDs for the task and context, RFC 3339 with the clock's precision for the status.
+struct FreshTask {
+    task_id: String,
+    context_id: String,
+}
+
+impl FreshTask {
+    fn new() -> Self {
+        Self {
+            task_id: uuid::Uuid::new_v4().to_string(),
+            context_id: uuid::Uuid::new_v4().to_string(),
+        }
+    }
+
+    fn status(state: &str) -> Option<Value> {
+        let timestamp = time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .ok()?;
+        Some(json!({"state": state, "timestamp": timestamp}))
+    }
+
+    /// The client's `message` with this task's ids, as the history keeps it.
+    fn own(&self, mut message: Value) -> Value {
+        message["taskId"] = Value::String(self.task_id.clone());
+        message["contextId"] = Value::String(self.context_id.clone());
+        message
+    }
+}
+
+/// The `SendMessageResponse` the JSON floor builds for the client's `message` (taken out of
+/// the parsed request): a completed task with fresh ids and timestamp echoing the message's
+/// first text part, the artifact id the agent's (`echo`), the message id the client's, as in
+/// a2a-server's answer. `None` for a message without a text part.
+fn json_floor_response(message: Value) -> Option<Value> {
+    let text = message["parts"][0]["text"].as_str()?.to_owned();
+    let fresh = FreshTask::new();
+    Some(json!({"task": {
+        "id": fresh.task_id,
+        "contextId": fresh.context_id,
+        "status": FreshTask::status("TASK_STATE_COMPLETED")?,
+        "artifacts": [{"artifactId": "echo", "name": "echo", "parts": [{"text": text}]}],
+        "history": [fresh.own(message)]
+    }}))
+}
+
 /// The JSON floor's answer to a JSON-RPC `SendMessage` body, built per request as a raw
 /// hyper + `serde_json` server would: the body parsed into a [`Value`], the message taken out
 /// of it, a completed task with fresh v4 UUIDs for the task and context and an RFC 3339
-/// timestamp built as a [`Value`], serialized. The artifact id is the agent's (`echo`), the
-/// message id the client's, as in a2a-server's answer. `None` for a body without a message.
+/// timestamp built as a [`Value`] ([`json_floor_response`]), serialized. `None` for a body
+/// without a message.
 pub fn json_floor_answer(body: &[u8]) -> Option<Vec<u8>> {
     let mut request: Value = serde_json::from_slice(body).ok()?;
-    let mut message = request.get_mut("params")?.get_mut("message")?.take();
-    let text = message["parts"][0]["text"].as_str()?.to_owned();
-    let task_id = uuid::Uuid::new_v4().to_string();
-    let context_id = uuid::Uuid::new_v4().to_string();
-    let timestamp = time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .ok()?;
-    message["taskId"] = Value::String(task_id.clone());
-    message["contextId"] = Value::String(context_id.clone());
-    let answer = json!({"jsonrpc": "2.0", "id": request["id"].take(), "result": {"task": {
-        "id": task_id,
-        "contextId": context_id,
-        "status": {"state": "TASK_STATE_COMPLETED", "timestamp": timestamp},
-        "artifacts": [{"artifactId": "echo", "name": "echo", "parts": [{"text": text}]}],
-        "history": [message]
-    }}});
+    let message = request.get_mut("params")?.get_mut("message")?.take();
+    let answer = json!({
+        "jsonrpc": "2.0",
+        "id": request["id"].take(),
+        "result": json_floor_response(message)?
+    });
     serde_json::to_vec(&answer).ok()
+}
+
+/// The JSON floor's answer to an HTTP+JSON `SendMessage` body (`POST` [`REST_SEND_PATH`]):
+/// the same work as [`json_floor_answer`], the bare `SendMessageResponse` without the JSON-RPC
+/// envelope, as the binding answers. `None` for a body without a message.
+pub fn json_floor_answer_rest(body: &[u8]) -> Option<Vec<u8>> {
+    let mut request: Value = serde_json::from_slice(body).ok()?;
+    let message = request.get_mut("message")?.take();
+    serde_json::to_vec(&json_floor_response(message)?).ok()
+}
+
+/// The JSON floor's `SendStreamingMessage` for [`stream_command`]`(n)`: the request parsed
+/// into a [`Value`], then each of the `n + 3` events of the bench agent's stream (the
+/// submitted task, working, `n` artifact chunks, completed) built as a [`Value`] when asked
+/// for ([`JsonFloorStream::event`]), to be serialized and framed one at a time as a server
+/// that does not pre-build its answers must.
+#[derive(Debug)]
+pub struct JsonFloorStream {
+    fresh_task_id: String,
+    fresh_context_id: String,
+    request_id: Value,
+    message: Value,
+    chunks: usize,
+}
+
+impl JsonFloorStream {
+    /// Parses a JSON-RPC `SendStreamingMessage` body whose text is a [`stream_command`]; `None`
+    /// for another body.
+    pub fn parse(body: &[u8]) -> Option<Self> {
+        let mut request: Value = serde_json::from_slice(body).ok()?;
+        let message = request.get_mut("params")?.get_mut("message")?.take();
+        let chunks = parse_stream_command(message["parts"][0]["text"].as_str()?)?;
+        let fresh = FreshTask::new();
+        Some(Self {
+            message: fresh.own(message),
+            fresh_task_id: fresh.task_id,
+            fresh_context_id: fresh.context_id,
+            request_id: request["id"].take(),
+            chunks,
+        })
+    }
+
+    /// The number of events: `n + 3`.
+    pub fn len(&self) -> usize {
+        self.chunks + 3
+    }
+
+    /// Always false: a stream has at least its task, working and completed events.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Event `i` (0-based) as the JSON-RPC response [`Value`] a2a-server sends in its SSE
+    /// `data`; `None` past the end.
+    pub fn event(&self, i: usize) -> Option<Value> {
+        let (task, context) = (&self.fresh_task_id, &self.fresh_context_id);
+        let update = |state: &str| -> Option<Value> {
+            Some(json!({"statusUpdate": {
+                "taskId": task,
+                "contextId": context,
+                "status": FreshTask::status(state)?
+            }}))
+        };
+        let result = match i {
+            0 => json!({"task": {
+                "id": task,
+                "contextId": context,
+                "status": FreshTask::status("TASK_STATE_SUBMITTED")?,
+                "history": [self.message.clone()]
+            }}),
+            1 => update("TASK_STATE_WORKING")?,
+            i if i < self.chunks + 2 => {
+                let chunk = i - 2;
+                let mut event = json!({
+                    "taskId": task,
+                    "contextId": context,
+                    "artifact": {"artifactId": STREAM_ARTIFACT, "parts": [{"text": chunk_text(chunk)}]}
+                });
+                if chunk > 0 {
+                    event["append"] = json!(true);
+                }
+                if chunk + 1 == self.chunks {
+                    event["lastChunk"] = json!(true);
+                }
+                json!({"artifactUpdate": event})
+            }
+            i if i == self.chunks + 2 => update("TASK_STATE_COMPLETED")?,
+            _ => return None,
+        };
+        Some(json!({"jsonrpc": "2.0", "id": self.request_id.clone(), "result": result}))
+    }
 }
 
 /// The floor's answer to the `hold` `SendMessage` (`returnImmediately`): a working task.

@@ -234,6 +234,44 @@ async fn the_json_floor_has_our_shape() {
 }
 
 #[tokio::test]
+async fn the_json_floor_answers_rest_with_our_shape_and_fresh_ids() {
+    let _serial = SERIAL.lock().await;
+    let json_floor = start(env!("CARGO_BIN_EXE_a2a-bench-floor"), &["--json", "true"]);
+    let body = wire::send_message_rest(wire::ECHO_TEXT);
+    let path = wire::REST_SEND_PATH;
+    let first = post_to(json_floor.1, path, body.clone(), None)
+        .await
+        .remove(0);
+    let again = post_to(json_floor.1, path, body.clone(), None)
+        .await
+        .remove(0);
+    assert_ne!(first["task"]["id"], again["task"]["id"]);
+    assert_eq!(first["task"]["id"], first["task"]["history"][0]["taskId"]);
+    let (floor, ours) = send_both(&json_floor, path, body).await;
+    assert_eq!(floor, ours);
+}
+
+#[tokio::test]
+async fn the_json_floor_streams_our_events() {
+    let _serial = SERIAL.lock().await;
+    let json_floor = start(env!("CARGO_BIN_EXE_a2a-bench-floor"), &["--json", "true"]);
+    let ours = ours();
+    let body = wire::send_streaming_message(&wire::stream_command(3));
+    let raw = post(json_floor.1, body.clone(), Some(6)).await;
+    // One task's ids on every event, made for this stream.
+    let task = raw[0]["result"]["task"]["id"].as_str().unwrap();
+    assert_eq!(task.len(), 36, "{task}");
+    assert_ne!(task, wire::floor_ids::TASK);
+    assert_eq!(raw[5]["result"]["statusUpdate"]["taskId"], task);
+    assert_eq!(raw[0]["result"]["task"]["history"][0]["taskId"], task);
+    let mut floor = raw;
+    let mut ours = post(ours.1, body, Some(6)).await;
+    floor.iter_mut().for_each(normalize);
+    ours.iter_mut().for_each(normalize);
+    assert_eq!(floor, ours);
+}
+
+#[tokio::test]
 async fn the_grpc_floor_has_our_shape() {
     use a2a_grpc::proto::a2a_service_client::A2aServiceClient;
     use a2a_grpc::proto::send_message_response::Payload;

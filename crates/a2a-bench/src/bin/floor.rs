@@ -11,10 +11,16 @@
 //! nothing until the client goes away; `POST /message:send` (HTTP+JSON), the bare
 //! `SendMessageResponse` of the same task. It is the least an A2A server can do per request.
 //!
-//! `--json true` makes it the **JSON floor**: a JSON-RPC `SendMessage` is answered as a raw
-//! hyper + `serde_json` server answers it, parsed into a `Value` and answered with a task built
-//! per request with fresh ids and timestamp ([`wire::json_floor_answer`]); every other request
-//! as before. It measures the JSON and id work any server must do, beside the floor.
+//! `--json true` makes it the **JSON floor**, the reference of `cargo xtask bench`'s A2A rows:
+//! requests are answered as a raw hyper + `serde_json` server answers them. A `SendMessage`
+//! (JSON-RPC, or HTTP+JSON on `POST /message:send`) is parsed into a `Value` and answered with
+//! a task built per request with fresh ids and timestamp ([`wire::json_floor_answer`],
+//! [`wire::json_floor_answer_rest`]); a `SendStreamingMessage` is parsed, and a task of its own
+//! builds each event as a `Value`, serializes it with `serde_json`, frames it and sends it
+//! through a bounded channel of [`STREAM_BOUND`] frames to the response body
+//! ([`wire::JsonFloorStream`]), as any server whose agent runs apart from the connection must;
+//! every other request as before. It measures the JSON, id and hand-over work any server must
+//! do, beside the floor.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -27,6 +33,10 @@ use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, Full, StreamBody};
 use hyper::body::{Frame, Incoming};
 use hyper_util::rt::TokioIo;
+
+/// The frames the JSON floor's stream channel holds before its producer waits for the
+/// connection.
+const STREAM_BOUND: usize = 64;
 
 struct Answers {
     /// The JSON floor: build each `SendMessage` answer (`--json true`).
@@ -63,6 +73,27 @@ fn sse(frames: impl futures_util::Stream<Item = Bytes> + Send + 'static) -> Resp
         .expect("a valid response")
 }
 
+/// The JSON floor's stream: a task serializes and frames each event and sends it through a
+/// channel of [`STREAM_BOUND`] frames, which the response body drains.
+fn serialized_stream(stream: wire::JsonFloorStream) -> Response<Body> {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(STREAM_BOUND);
+    tokio::spawn(async move {
+        for i in 0..stream.len() {
+            let Some(event) = stream.event(i) else { break };
+            let Ok(json) = serde_json::to_vec(&event) else {
+                break;
+            };
+            let frame = Bytes::from(wire::sse_event(i as u64 + 1, &json));
+            if tx.send(frame).await.is_err() {
+                break;
+            }
+        }
+    });
+    sse(futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|frame| (frame, rx))
+    }))
+}
+
 fn bad_request() -> Response<Body> {
     Response::builder()
         .status(StatusCode::BAD_REQUEST)
@@ -76,6 +107,10 @@ async fn answer(answers: Arc<Answers>, request: Request<Incoming>) -> Response<B
         return bad_request();
     };
     let body = body.to_bytes();
+    if rest && answers.json {
+        return wire::json_floor_answer_rest(&body)
+            .map_or_else(bad_request, |a| typed(a.into(), "application/a2a+json"));
+    }
     if rest {
         return typed(answers.completed_rest.clone(), "application/a2a+json");
     }
@@ -86,6 +121,9 @@ async fn answer(answers: Arc<Answers>, request: Request<Incoming>) -> Response<B
         Ask::Send => json(answers.completed.clone()),
         Ask::Hold => json(answers.working.clone()),
         Ask::List => json(answers.list.clone()),
+        Ask::Stream if answers.json => {
+            wire::JsonFloorStream::parse(&body).map_or_else(bad_request, serialized_stream)
+        }
         Ask::Stream => sse(futures_util::stream::iter(answers.stream.clone())),
         Ask::Subscribe => sse(
             futures_util::stream::iter([answers.subscribe_first.clone()])

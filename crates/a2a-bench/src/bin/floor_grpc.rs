@@ -6,10 +6,12 @@
 //!
 //! The `A2aServiceServer` that `a2a-grpc` generates from `a2a.proto` (`a2a_grpc::proto`),
 //! served by hyper's HTTP/2 connection (prior knowledge, as gRPC clients connect), whose
-//! `send_message` answers a clone of a `SendMessageResponse` built at start-up: the completed
-//! echo task of the other floors ([`wire::completed_task_grpc`]), no store, no conversions,
-//! no call context. Every other rpc is `UNIMPLEMENTED`. Request decoding, the answer's
-//! encoding, tonic's framing and HTTP/2 are what remain: what any tonic server pays.
+//! `send_message` answers the completed echo task of the other floors
+//! ([`wire::completed_task_grpc`], built at start-up) with fresh v4 UUIDs for the task and
+//! context and the decoded request's message as its history (ids set), as the JSON floor does;
+//! no store, no conversions, no call context. Every other rpc is `UNIMPLEMENTED`. Request
+//! decoding, the answer's building and encoding, tonic's framing and HTTP/2 are what remain:
+//! what any tonic server pays.
 
 use std::pin::Pin;
 
@@ -37,9 +39,21 @@ fn unimplemented<T>() -> Result<Response<T>, Status> {
 impl A2aService for Floor {
     async fn send_message(
         &self,
-        _request: Request<proto::SendMessageRequest>,
+        request: Request<proto::SendMessageRequest>,
     ) -> Result<Response<proto::SendMessageResponse>, Status> {
-        Ok(Response::new(self.completed.clone()))
+        use proto::send_message_response::Payload;
+        let Some(mut message) = request.into_inner().message else {
+            return Err(Status::invalid_argument("no message"));
+        };
+        let mut answer = self.completed.clone();
+        if let Some(Payload::Task(task)) = &mut answer.payload {
+            task.id = uuid::Uuid::new_v4().to_string();
+            task.context_id = uuid::Uuid::new_v4().to_string();
+            message.task_id.clone_from(&task.id);
+            message.context_id.clone_from(&task.context_id);
+            task.history = vec![message];
+        }
+        Ok(Response::new(answer))
     }
 
     type SendStreamingMessageStream = Events;
