@@ -218,7 +218,7 @@ fn json_floor_response(message: Value) -> Option<Value> {
 /// The JSON floor's answer to a JSON-RPC `SendMessage` body, built per request as a raw
 /// hyper + `serde_json` server would: the body parsed into a [`Value`], the message taken out
 /// of it, a completed task with fresh v4 UUIDs for the task and context and an RFC 3339
-/// timestamp built as a [`Value`] ([`json_floor_response`]), serialized. `None` for a body
+/// timestamp built as a [`Value`] (`json_floor_response`), serialized. `None` for a body
 /// without a message.
 pub fn json_floor_answer(body: &[u8]) -> Option<Vec<u8>> {
     let mut request: Value = serde_json::from_slice(body).ok()?;

@@ -578,7 +578,16 @@ fn the_inspector_in_a_browser_against_the_mock_and_a_push_agent() {
         ("GRPC", ".A2AService/SendMessage"),
     ] {
         browser.connect(mock.host(), binding);
-        assert_eq!(browser.text("#binding"), format!("{binding} · A2A 1.0"));
+        // The header's binding comes with the session's card record, which may follow the
+        // connect form's own status line.
+        let shown = browser.until(
+            "the connected binding",
+            &format!(
+                "const b = document.getElementById('binding').textContent; \
+                 return b.startsWith('{binding} ') && b;"
+            ),
+        );
+        assert_eq!(shown, json!(format!("{binding} · A2A 1.0")));
         browser.tab("chat");
         browser.script(
             "document.getElementById('chat-stream').checked = false;",

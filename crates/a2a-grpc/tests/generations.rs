@@ -556,31 +556,33 @@ async fn the_grpc_transport_speaks_1_1_when_asked_and_offered() {
     );
     assert_eq!(calls[2].0, "1.1");
 
-    // 1.0 (the default factory, or a 1.1 factory handed a 1.0 interface): nothing of 1.1, and
-    // the stale ifGenerationMatch not sent (the follow-up `ask` goes on: input-required anew).
+    // 1.0 (the default factory, or a 1.1 factory handed a 1.0 interface): nothing of 1.1; the
+    // current generation is not sent, and a stale ifGenerationMatch is refused by the client
+    // before anything is sent (a2a-client's `NoGenerations`: it cannot be honoured in 1.0).
     let stale =
         v1::SendMessageRequest::new(v1::Message::user_text("ask").with_task_id(id.as_str()))
             .with_configuration(
                 v1::SendMessageConfiguration::default().with_if_generation_match(1),
             );
-    for factory in [
-        GrpcTransportFactory::new(),
-        GrpcTransportFactory::new().v1_1(true),
-    ] {
+    // (A 1.1 factory is not offered a 1.0 interface: a2a-client's negotiation keeps 1.1
+    // transports to 1.1 interfaces.)
+    {
         let seen = Seen::default();
-        let plain = client(factory, only("1.0"), &seen);
+        let plain = client(GrpcTransportFactory::new(), only("1.0"), &seen);
         assert_eq!(plain.interface().protocol_version, "1.0");
         let got = plain.get_task(get_past(&id, 1)).await.unwrap();
         assert_eq!(got.generation, 0);
-        let went = plain.send_message(stale.clone()).await.unwrap();
-        let v1::SendMessageResponse::Task(went) = went else {
-            panic!("not a task: {went:?}")
-        };
-        assert_eq!(went.status.state, v1::TaskState::InputRequired);
+        let refused = plain.send_message(stale.clone()).await.unwrap_err();
+        assert!(
+            matches!(
+                &refused,
+                a2a_client::Error::NoGenerations { field, version }
+                    if *field == "ifGenerationMatch" && *version == "1.0"
+            ),
+            "{refused:?}"
+        );
         let calls = seen.0.lock().unwrap().clone();
         let get_bytes = [&[0x12, id.len() as u8][..], id.as_bytes()].concat();
-        assert_eq!(calls[0], ("1.0".to_owned(), get_bytes));
-        assert!(calls[1].1.ends_with(&[0x1a, 0]), "{:?}", calls[1].1);
-        assert_eq!(calls[1].0, "1.0");
+        assert_eq!(calls, vec![("1.0".to_owned(), get_bytes)]);
     }
 }
