@@ -246,6 +246,46 @@ async fn a_json_rpc_call_over_the_request_timeout_is_504() {
     assert_eq!(tasks[0]["status"]["state"], "TASK_STATE_WORKING", "{tasks}");
 }
 
+/// A blocking call's agent runs in the call's own task (no hand-off per request); when the
+/// call goes away at the request timeout, what is left of the agent's run goes on by itself
+/// and finishes the task.
+#[tokio::test]
+async fn an_agent_outlives_its_blocking_call_at_the_request_timeout() {
+    let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+    let agent = common::scripted_agent(gate.clone());
+    let server = start(
+        A2aService::builder(agent, common::streaming_card())
+            .limits(Limits::default().with_request_timeout(Duration::from_millis(50)))
+            .build(),
+    )
+    .await;
+    let (status, _, _) = rpc(server.addr, &send("chunks 1")).await;
+    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT);
+    // The call is gone; the agent waits at its gate, then emits its chunk and completes.
+    gate.add_permits(1);
+    let list = json!({"jsonrpc":"2.0","id":6,"method":"ListTasks",
+        "params":{"includeArtifacts":true}})
+    .to_string();
+    let deadline = tokio::time::Instant::now() + GUARD;
+    loop {
+        let (_, _, body) = rpc(server.addr, &list).await;
+        let task = normalized(&body)["result"]["tasks"][0].clone();
+        if task["status"]["state"] == "TASK_STATE_COMPLETED" {
+            assert_eq!(
+                task["artifacts"],
+                json!([{"artifactId":"chunks","parts":[{"text":"c0"}]}])
+            );
+            break;
+        }
+        assert_eq!(task["status"]["state"], "TASK_STATE_WORKING", "{task}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never completed: {task}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test]
 async fn list_pages_default_to_50_tasks_and_larger_page_sizes_are_refused() {
     let server = start(service(Limits::default())).await;

@@ -59,14 +59,15 @@ impl RequestHandler {
         // Boxed: `start`'s state is most of this call's, and the call's future is moved by value
         // a few times on its way into hyper's task (each move a copy of all of it).
         let started = Box::pin(self.start(req, call, !return_immediately)).await?;
-        let (task_id, after, final_task, created) = match started {
+        let (task_id, after, final_task, created, mut run) = match started {
             Started::Replied(message) => return Ok(SendMessageResponse::Message(message)),
             Started::Task {
                 task_id,
                 after,
                 final_task,
                 created,
-            } => (task_id, after, final_task, created),
+                run,
+            } => (task_id, after, final_task, created, run),
         };
         if return_immediately {
             let task = match (self.load_visible(&task_id, call).await, created) {
@@ -81,18 +82,23 @@ impl RequestHandler {
         // Blocking: the update that makes the task final (terminal or interrupted) hands it
         // over, so the answer never depends on the task still being stored (nor on the pin of
         // a store away for a moment).
-        let _pin = match self.inner.store.pin(&task_id).await {
+        // The agent runs in this call's task meanwhile (`CallerRun`).
+        let _pin = match run.alongside(self.inner.store.pin(&task_id)).await {
             Ok(pin) => pin,
             Err(err) if err.is_transient() => None,
             Err(err) => return Err(err.into()),
         };
         if let Some(final_task) = final_task
-            && let Ok(task) = final_task.await
+            && let Ok(task) = run.alongside(final_task).await
         {
+            run.settle();
             return Ok(answer(task));
         }
         // The execution ended without making the task final (a newer one took it over): wait
-        // for a final state reached after this message, reading only the state meanwhile.
+        // for a final state reached after this message, reading only the state meanwhile. An
+        // agent still running goes to a task of its own first: what this call waits for may
+        // be its doing.
+        drop(run);
         let mut seen = after;
         let mut patience = Patience::new(self.inner.config.outage_tolerance);
         let never = CancellationToken::new();
@@ -220,19 +226,31 @@ impl RequestHandler {
             prepared.after,
             prepared.existing.is_none(),
         );
-        let first_rx = self.spawn_agent(prepared, send, call);
-        let started = |created| Started::Task {
-            task_id,
-            after,
-            final_task: final_rx,
-            created,
-        };
-        if !is_new {
-            return Ok(started(None));
+        let (first_rx, mut run) = self.launch_agent(prepared, send, call, blocking);
+        if blocking {
+            run.count_in(&self.inner.blocking_calls);
         }
-        match first_rx.await {
-            Ok(First::Reply(message)) => Ok(Started::Replied(message)),
-            Ok(First::Task(created)) => Ok(started(created)),
+        if !is_new {
+            return Ok(Started::Task {
+                task_id,
+                after,
+                final_task: final_rx,
+                created: None,
+                run,
+            });
+        }
+        match run.alongside(first_rx).await {
+            Ok(First::Reply(message)) => {
+                run.settle();
+                Ok(Started::Replied(message))
+            }
+            Ok(First::Task(created)) => Ok(Started::Task {
+                task_id,
+                after,
+                final_task: final_rx,
+                created,
+                run,
+            }),
             Ok(First::Refused(err)) => Err(err),
             Err(_) => Err(A2aError::internal(
                 "the agent ended without a result".to_owned(),
@@ -531,14 +549,16 @@ impl RequestHandler {
         })
     }
 
-    /// Builds the task writer and the agent's context, and runs the agent in a task of its
+    /// Builds the task writer and the agent's context, and starts the agent: in the calling
+    /// task when the caller blocks on it (`in_call`, see [`CallerRun`]), else in a task of its
     /// own; the receiver of how its first event went (for a new task).
-    fn spawn_agent(
+    fn launch_agent(
         &self,
         mut prepared: Prepared,
         send: SendParts,
         call: &CallContext,
-    ) -> oneshot::Receiver<First> {
+        in_call: bool,
+    ) -> (oneshot::Receiver<First>, CallerRun) {
         let (first_tx, first_rx) = oneshot::channel();
         let writer = Arc::new(self.task_writer(&mut prepared, call, first_tx));
         let (task_id, context_id) = (prepared.task_id, prepared.context_id);
@@ -585,8 +605,22 @@ impl RequestHandler {
             .config
             .shared_store
             .then(|| follow_task(self.inner.store.clone(), task_id, cancel));
-        tokio::spawn(run_agent(self.clone(), writer, ctx, sink, follow).instrument(span));
-        first_rx
+        let run = run_agent(self.clone(), writer, ctx, sink, follow).instrument(span);
+        // Alone, the call runs its agent itself; beside other blocking calls, the agent gets a
+        // task of its own (measured: see `CallerRun`).
+        let in_call = in_call
+            && self
+                .inner
+                .blocking_calls
+                .load(std::sync::atomic::Ordering::Relaxed)
+                == 0;
+        let run = if in_call {
+            CallerRun::new(Some(Box::pin(run)))
+        } else {
+            tokio::spawn(run);
+            CallerRun::new(None)
+        };
+        (first_rx, run)
     }
 
     /// The writer behind the sink of a prepared execution; it takes the execution's pin and,
@@ -719,7 +753,82 @@ enum Started {
         /// A new task as created (calls that do not block only): what they answer with when
         /// the store is away a moment just after.
         created: Option<Box<Task>>,
+        /// The agent's run, when the caller blocks: polled by the caller while it waits.
+        run: CallerRun,
     },
+}
+
+/// An agent's run that the blocking call which started it polls itself, while it waits for
+/// the run's first event and the final task: one task instead of two, so no spawn and no
+/// wake-up handed between workers for the call. Done only for a blocking call with no other
+/// blocking call under way. Measured (docs/benchmarks.md, "Issue 33, continued"): with one
+/// call at a time it took CPU per `SendMessage` from 2.12x to 1.71x of the JSON floor (median
+/// of 5 alternating rounds); done for every blocking call, it cost more under concurrency
+/// (1.21-1.27x to 1.36-1.43x at 16 calls at a time, more context switches per request: an
+/// agent's task of its own lets a worker batch the connections' work), so beside another
+/// blocking call the agent gets a task of its own as before (16 and 64 calls at a time:
+/// unchanged within noise). The run must outlive its call (a client gone, a request timeout,
+/// an answer given before the agent returned): whatever is left of it when this is dropped
+/// goes on in a task of its own. Without a run when the agent was given a task of its own
+/// from the start.
+pub(super) struct CallerRun {
+    run: Option<Pin<Box<dyn std::future::Future<Output = ()> + Send>>>,
+    /// Counts the blocking call in while it lasts.
+    counted: Option<Arc<std::sync::atomic::AtomicUsize>>,
+}
+
+impl CallerRun {
+    fn new(run: Option<Pin<Box<dyn std::future::Future<Output = ()> + Send>>>) -> Self {
+        Self { run, counted: None }
+    }
+
+    /// Counts a blocking call in `calls` until this is dropped.
+    fn count_in(&mut self, calls: &Arc<std::sync::atomic::AtomicUsize>) {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.counted = Some(calls.clone());
+    }
+
+    /// Waits for `other`, polling the run meanwhile. The run is polled first, so that what
+    /// `other` waits for (mostly the run's doing) is usually ready by the time `other` is
+    /// polled, before it registers this task's waker (no wake of this task from inside its own
+    /// poll). Polling `other` first measured no different within noise.
+    async fn alongside<T>(&mut self, other: impl std::future::Future<Output = T>) -> T {
+        let mut other = std::pin::pin!(other);
+        std::future::poll_fn(|cx| {
+            if let Some(run) = self.run.as_mut()
+                && run.as_mut().poll(cx).is_ready()
+            {
+                self.run = None;
+            }
+            other.as_mut().poll(cx)
+        })
+        .await
+    }
+
+    /// Gives the run one more poll now that the caller has its answer (the agent usually
+    /// returns right after its final event); if it is still not done, dropping hands it on.
+    fn settle(mut self) {
+        if let Some(run) = self.run.as_mut()
+            && futures_util::FutureExt::now_or_never(run.as_mut()).is_some()
+        {
+            self.run = None;
+        }
+    }
+}
+
+impl Drop for CallerRun {
+    fn drop(&mut self) {
+        if let Some(calls) = self.counted.take() {
+            calls.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(run) = self.run.take() {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => drop(runtime.spawn(run)),
+                // No runtime left to run it on (the runtime itself is being dropped).
+                Err(_) => tracing::debug!("an agent's run dropped with its runtime"),
+            }
+        }
+    }
 }
 
 fn terminal_task(task_id: &TaskId, state: TaskState) -> A2aError {

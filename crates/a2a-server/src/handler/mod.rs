@@ -315,6 +315,8 @@ struct Inner {
     /// Held around each update whose decision involves `running` (see [`turns`]).
     turns: Arc<turns::Turns>,
     next_execution: std::sync::atomic::AtomicU64,
+    /// Blocking `SendMessage` calls under way (see `execution::CallerRun`).
+    blocking_calls: Arc<std::sync::atomic::AtomicUsize>,
     shutdown: CancellationToken,
     /// The places of held long polls ([`HandlerConfig::max_long_polls`]).
     long_polls: Arc<tokio::sync::Semaphore>,
@@ -486,6 +488,7 @@ impl HandlerBuilder {
                 running: Running::default(),
                 turns: Arc::default(),
                 next_execution: std::sync::atomic::AtomicU64::new(1),
+                blocking_calls: Arc::default(),
                 shutdown,
                 long_polls: Arc::new(tokio::sync::Semaphore::new(max_long_polls)),
                 expiry: Arc::new(expiry::Expiry::new(ttl, handler.clone())),
