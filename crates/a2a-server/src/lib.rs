@@ -232,6 +232,7 @@ pub mod card;
 mod common;
 mod error;
 pub mod handler;
+mod hashing;
 
 #[cfg(feature = "mock")]
 pub mod mock;

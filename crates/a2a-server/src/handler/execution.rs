@@ -2,7 +2,6 @@
 //! [`EventSink`](crate::agent::EventSink).
 
 use a2a_types::protocol::Operation;
-use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -1143,7 +1142,7 @@ impl TaskWriter {
     }
 
     /// Forgets this execution, if it is still the task's current one; true when it was.
-    fn retire(&self, running: &mut HashMap<TaskId, Execution>) -> bool {
+    fn retire(&self, running: &mut crate::hashing::IdMap<TaskId, Execution>) -> bool {
         let current = running
             .get(&self.task_id)
             .is_some_and(|e| e.id == self.execution_id);

@@ -14,7 +14,7 @@
 //!
 //! [`HandlerConfig::interrupted_ttl`]: super::HandlerConfig::interrupted_ttl
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -49,7 +49,7 @@ struct Queue {
     by_deadline: BTreeMap<(Instant, u64), TaskId>,
     /// Each scheduled task's key in `by_deadline`, and the status timestamp it was scheduled
     /// for: a task whose status changed since is not expired by this entry.
-    scheduled: HashMap<TaskId, ((Instant, u64), Option<Timestamp>)>,
+    scheduled: crate::hashing::IdMap<TaskId, ((Instant, u64), Option<Timestamp>)>,
     next: u64,
 }
 

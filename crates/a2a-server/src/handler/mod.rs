@@ -1,6 +1,5 @@
 //! [`RequestHandler`]: the eleven A2A 1.0 operations, on the core types, without any wire.
 
-use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -578,7 +577,7 @@ impl RequestHandler {
         self.inner.push.as_ref()
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Execution>> {
+    fn running(&self) -> std::sync::MutexGuard<'_, crate::hashing::IdMap<TaskId, Execution>> {
         lock(&self.inner.running)
     }
 
@@ -1053,7 +1052,7 @@ impl RequestHandler {
 }
 
 /// The execution of each task's running agent, shared with the task writers.
-type Running = Arc<Mutex<HashMap<TaskId, Execution>>>;
+type Running = Arc<Mutex<crate::hashing::IdMap<TaskId, Execution>>>;
 
 /// One run of the agent for a task.
 struct Execution {

@@ -23,7 +23,7 @@
 //! [`HandlerConfig::outage_tolerance`]: super::HandlerConfig::outage_tolerance
 //! [`HandlerConfig::max_pending_outcomes`]: super::HandlerConfig::max_pending_outcomes
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -214,7 +214,7 @@ struct Queue {
     /// The tasks in the order their outcome came.
     order: VecDeque<TaskId>,
     /// Each task's outcome.
-    outcomes: HashMap<TaskId, TurnEnd>,
+    outcomes: crate::hashing::IdMap<TaskId, TurnEnd>,
 }
 
 impl PendingOutcomes {

@@ -7,9 +7,6 @@
 //! atomically with the update (a follow-up accepted while an earlier execution finishes its
 //! turn) is kept in order by a [`Turns`] lock held around the update and the bookkeeping.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
 use a2a_types::v1::TaskId;
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -36,9 +33,7 @@ impl Default for Turns {
 impl Turns {
     /// Holds the stripe of `id` until the guard is dropped.
     pub(crate) async fn lock(&self, id: &TaskId) -> MutexGuard<'_, ()> {
-        let mut hasher = DefaultHasher::new();
-        id.hash(&mut hasher);
-        let stripe = (hasher.finish() % self.stripes.len() as u64) as usize;
+        let stripe = (crate::hashing::stripe(id) % self.stripes.len() as u64) as usize;
         self.stripes[stripe].lock().await
     }
 }

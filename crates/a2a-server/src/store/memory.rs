@@ -1,7 +1,9 @@
 //! The in-memory store: the embedded default.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::hashing::IdMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -153,7 +155,7 @@ struct Shared {
 struct Inner {
     /// Boxed: a table slot is then 32 bytes, not ~450, and the table's spare capacity (up to
     /// half of it after a resize) costs little.
-    tasks: HashMap<TaskId, Box<Entry>>,
+    tasks: IdMap<TaskId, Box<Entry>>,
     /// Every task by its [`Key`]: the `ListTasks` order, iterated newest first.
     by_time: BTreeMap<Key, TaskId>,
     /// The tasks that may be dropped (terminal, unpinned), oldest final status first: the
@@ -162,14 +164,14 @@ struct Inner {
     /// The number of the next task created.
     next_number: u64,
     /// How many tasks each owner has: `ListTasks`' `totalSize` when it filters by owner only.
-    owned: HashMap<Owner, usize>,
+    owned: IdMap<Owner, usize>,
     /// How many tasks are unfinished (not terminal): what `max_live_tasks` bounds.
     unfinished: usize,
     /// How many unfinished tasks each principal has (tasks without one are not counted):
     /// what `max_live_tasks_per_principal` bounds.
-    unfinished_by: HashMap<Principal, usize>,
+    unfinished_by: IdMap<Principal, usize>,
     /// Each task's push configurations, in creation order.
-    push: HashMap<TaskId, Vec<Arc<Target>>>,
+    push: IdMap<TaskId, Vec<Arc<Target>>>,
     outbox: Outbox,
     /// The bytes of all tasks.
     total_bytes: u64,
@@ -849,7 +851,7 @@ impl Shared {
 /// `max_live_tasks` and `max_live_tasks_per_principal` bound.
 fn count_unfinished(
     unfinished: &mut usize,
-    by_principal: &mut HashMap<Principal, usize>,
+    by_principal: &mut IdMap<Principal, usize>,
     owner: &Owner,
     up: bool,
 ) {
