@@ -21,19 +21,27 @@ async fn connect(url: &str, timeout: Duration) -> Result<sqlx::AnyPool, String> 
         .map_err(|e| e.to_string())
 }
 
-/// Whether the database at `url` answers `SELECT 1` within 5 s.
+/// Whether the database at `url` answers `SELECT 1` within 5 s, on one connection of its own
+/// (a pool would retry a refused connection until its timeout and then say only that).
 ///
 /// # Errors
-/// What went wrong, as sqlx says it (refused, unknown database, bad password, timeout).
+/// What went wrong, as sqlx says it (refused, unknown database, bad password), or the timeout.
 pub async fn check(url: &str) -> Result<(), String> {
-    let pool = connect(url, CHECK_TIMEOUT).await?;
-    let result = sqlx::query("SELECT 1")
-        .execute(&pool)
+    use sqlx::Connection as _;
+    sqlx::any::install_default_drivers();
+    let attempt = async {
+        let mut conn = sqlx::AnyConnection::connect(url)
+            .await
+            .map_err(|e| e.to_string())?;
+        sqlx::query("SELECT 1")
+            .execute(&mut conn)
+            .await
+            .map_err(|e| e.to_string())?;
+        conn.close().await.map_err(|e| e.to_string())
+    };
+    tokio::time::timeout(CHECK_TIMEOUT, attempt)
         .await
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-    pool.close().await;
-    result
+        .map_err(|_| format!("no answer within {} s", CHECK_TIMEOUT.as_secs()))?
 }
 
 /// Drops schema `schema` of the database at `url`, with everything in it (`IF EXISTS`: a run

@@ -273,9 +273,20 @@ fn run(args: &[String]) -> Result<bool, String> {
     } else {
         Vec::new()
     };
-    let mut table = report(&config, &machine, &profile, &results);
+    // The main table when a server of it ran; with the stores alone, their table only.
+    let mut table = if results
+        .iter()
+        .any(|(name, _)| !matches!(*name, "sqlite" | "postgres"))
+    {
+        report(&config, &machine, &profile, &results) + "\n\n"
+    } else {
+        format!(
+            "Machine: {machine}; shared and noisy. Load: a2a-bench-load ({} thread), {} s per \
+             run after {} s of warm-up, on 127.0.0.1. Binaries: {profile}.\n\n",
+            config.threads, config.duration, config.warmup
+        )
+    };
     if let Some(stores) = store_report(&config, &results) {
-        table.push_str("\n\n");
         table.push_str(&stores);
     }
     let scale_rows = a2a_bench::scale::report_rows(&scale, &subscribers);
