@@ -1987,7 +1987,7 @@ struct StoreRow {
     phase: &'static str,
     /// The figure, given the server's results and whether its database is a process of its own
     /// (PostgreSQL), whose CPU the figure may add.
-    value: Box<dyn Fn(&Results) -> Option<f64>>,
+    value: Pick,
     format: fn(f64) -> String,
     /// The database's own CPU: no figure for a store in the server process (the cell says
     /// where it went), no ratio.
@@ -2015,13 +2015,13 @@ fn store_table(
         return None;
     }
     let ours = get("a2a-rs");
-    let rate = |c: usize, pick: fn(&Rate) -> Option<f64>| -> Box<dyn Fn(&Results) -> Option<f64>> {
+    let rate = |c: usize, pick: fn(&Rate) -> Option<f64>| -> Pick {
         Box::new(move |r: &Results| r.rates.iter().find(|x| x.concurrency == c).and_then(pick))
     };
     let mut rows: Vec<StoreRow> = Vec::new();
     let mut push = |metric: String,
                     phase: &'static str,
-                    value: Box<dyn Fn(&Results) -> Option<f64>>,
+                    value: Pick,
                     format: fn(f64) -> String,
                     database_only: bool| {
         rows.push(StoreRow {
