@@ -22,7 +22,7 @@ use xtask::Workspace;
 /// Builds and runs the soak driver with the checked `args`.
 pub(crate) fn run(workspace: &Workspace, args: &[String]) -> Result<(), String> {
     let driver = driver_args(&workspace.target_dir.join("bench"), args)?;
-    match crate::bench::build_and_run(workspace, "a2a-bench-soak", &driver)? {
+    match crate::bench::build_and_run(workspace, "a2a-bench-soak", &driver, &[])? {
         Some(0) => Ok(()),
         Some(2) => Err("soak: a budget was not met (see the verdict above)".to_owned()),
         _ => Err("soak: the driver failed (see above)".to_owned()),

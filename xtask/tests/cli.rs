@@ -136,6 +136,25 @@ fn help_names_the_spec_folder_and_its_default() {
 }
 
 #[test]
+fn bench_help_prints_the_options_without_building_anything() {
+    let target = Temp::new("bench-help");
+    let output = xtask(&["bench", "--help"], &target.0).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let help = text(&output.stderr);
+    assert!(
+        help.starts_with("usage: cargo xtask bench [-- OPTIONS]"),
+        "{help}"
+    );
+    assert!(
+        help.contains("floor,floor-json,floor-grpc,a2a-rs,a2a-cli,sqlite,postgres,python,js"),
+        "{help}"
+    );
+    assert_eq!(text(&output.stdout), "");
+    // Nothing was compiled into the (empty) target directory.
+    assert_eq!(std::fs::read_dir(&target.0).unwrap().count(), 0);
+}
+
+#[test]
 fn an_unknown_task_is_named() {
     let target = Temp::new("unknown");
     let output = xtask(&["frobnicate"], &target.0).output().unwrap();

@@ -24,6 +24,7 @@
 //! SDKs. Figures and goals: `docs/benchmarks.md`.
 
 pub mod alloc_stats;
+pub mod database;
 pub mod process;
 pub mod procfs;
 pub mod scale;

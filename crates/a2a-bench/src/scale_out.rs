@@ -31,7 +31,7 @@ use http_body_util::{BodyExt as _, Full};
 use serde_json::{Value, json};
 
 use crate::process::{self, Server};
-use crate::{procfs, wire};
+use crate::{database, procfs, wire};
 
 /// What `--scale-out` measures.
 #[derive(Clone, Debug)]
@@ -134,28 +134,11 @@ pub fn run(config: &ScaleOutConfig) -> Result<Vec<Row>, String> {
             }
             let row = runtime.block_on(measure(config, store, &servers));
             drop(servers);
-            runtime.block_on(drop_schema(&config.postgres, &schema))?;
+            runtime.block_on(database::drop_schema(&config.postgres, &schema))?;
             rows.push(row?);
         }
     }
     Ok(rows)
-}
-
-/// Drops a schema of the run.
-async fn drop_schema(url: &str, schema: &str) -> Result<(), String> {
-    sqlx::any::install_default_drivers();
-    let sql = format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE");
-    let pool = sqlx::any::AnyPoolOptions::new()
-        .max_connections(1)
-        .connect(url)
-        .await
-        .map_err(|e| format!("the database at {url}: {e}"))?;
-    sqlx::query(&sql)
-        .execute(&pool)
-        .await
-        .map_err(|e| format!("{sql}: {e}"))?;
-    pool.close().await;
-    Ok(())
 }
 
 /// The Markdown table of the rows.
@@ -424,28 +407,16 @@ async fn fanout_phase(config: &ScaleOutConfig, addrs: &[SocketAddr]) -> Result<(
 
 /// CPU seconds so far of `pids`, of every `postgres` and of every `nats-server` process.
 fn cpu_snapshot(pids: &[u32], ticks: u64) -> (f64, f64, f64) {
-    let cpu = |pid: u32| {
-        procfs::cpu_time(pid, ticks)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or(0.0)
-    };
-    let replicas = pids.iter().map(|&p| cpu(p)).sum();
-    let (mut postgres, mut nats) = (0.0, 0.0);
-    if let Ok(dir) = std::fs::read_dir("/proc") {
-        for entry in dir.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|s| s.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            match std::fs::read_to_string(format!("/proc/{pid}/comm")).as_deref() {
-                Ok("postgres\n") => postgres += cpu(pid),
-                Ok("nats-server\n") => nats += cpu(pid),
-                _ => {}
-            }
-        }
+    let replicas = pids
+        .iter()
+        .map(|&pid| {
+            procfs::cpu_time(pid, ticks)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0)
+        })
+        .sum();
+    match database::cpu_by_name(&["postgres", "nats-server"], ticks)[..] {
+        [postgres, nats] => (replicas, postgres, nats),
+        _ => (replicas, 0.0, 0.0),
     }
-    (replicas, postgres, nats)
 }

@@ -32,9 +32,11 @@
 //! waits 300 ms, then emits `N` chunks 10 ms apart, each the wall-clock time of its emission
 //! in microseconds since the epoch ([`wire::stamped_command`]).
 //!
-//! `--store URL` (with `--store-schema NAME`) keeps the tasks in PostgreSQL (shared by the
-//! replicas `--scale-out` starts), and `--events nats://...` carries their events over NATS
-//! JetStream (`a2a-store-nats`), as `a2a serve --store ... --events ...` does.
+//! `--store postgres://...` (with `--store-schema NAME`) keeps the tasks in PostgreSQL (shared
+//! by the replicas `--scale-out` starts; the `postgres` column of `cargo xtask bench`), and
+//! `--events nats://...` carries their events over NATS JetStream (`a2a-store-nats`), as
+//! `a2a serve --store ... --events ...` does; `--store sqlite://PATH` keeps them in a SQLite
+//! file (the `sqlite` column), not shared, as `a2a serve --store sqlite://PATH` does.
 
 use crate::wire;
 use a2a_grpc::server::{GrpcInterface as _, SharedPort};
@@ -244,8 +246,9 @@ async fn soak_service(
         .build())
 }
 
-/// A store shared by replicas: PostgreSQL at `url` in `schema`, its events over NATS at
-/// `events` when given (`a2a-store-nats`), as `a2a serve --store ... --events ...` builds it.
+/// A SQL store, as `a2a serve --store ... --events ...` builds it: PostgreSQL at `url` in
+/// `schema`, shared by replicas, its events over NATS at `events` when given
+/// (`a2a-store-nats`); or a SQLite file (`sqlite://PATH`), this process's alone.
 async fn replicated(
     builder: a2a_server::ServiceBuilder,
     url: &str,
@@ -259,7 +262,8 @@ async fn replicated(
     let sql = a2a_store_sql::SqlStore::connect(config)
         .await
         .map_err(|e| format!("--store: {e}"))?;
-    let builder = builder.handler_config(HandlerConfig::default().with_shared_store(true));
+    let shared = sql.dialect() == a2a_store_sql::Dialect::Postgres;
+    let builder = builder.handler_config(HandlerConfig::default().with_shared_store(shared));
     if events.is_empty() {
         return Ok(builder.store(sql));
     }

@@ -4,12 +4,14 @@
 //! a2a-bench [--duration 5] [--warmup 1] [--concurrency 1,16,64] [--retain-requests 20000]
 //!           [--stream-events 1000] [--stream-repeat 10] [--subscribers 10000,50000]
 //!           [--scale 1k,10k,100k,1M] [--callgrind 2000|none] [--threads 1] [--root DIR]
-//!           [--only floor,a2a-rs,floor-json,floor-grpc,python,js]
+//!           [--only floor,floor-json,floor-grpc,a2a-rs,a2a-cli,sqlite,postgres,python,js]
+//!           [--postgres postgres://postgres@127.0.0.1:5432/test]
 //! ```
 //!
-//! For each server (the floor, a2a-rs, the JSON floor, the gRPC floor, and the Python and JS
-//! SDK echo servers when the interop suite has installed the SDKs) it starts fresh processes on
-//! 127.0.0.1 for these phases (each server runs the ones that apply to it, [`phases`]):
+//! For each server (the floor, a2a-rs, the JSON floor, the gRPC floor, the `a2a` binary, the
+//! bench server on a SQLite file and on PostgreSQL, and the Python and JS SDK echo servers when
+//! the interop suite has installed the SDKs) it starts fresh processes on 127.0.0.1 for these
+//! phases (each server runs the ones that apply to it, [`phases`]):
 //!
 //! 1. idle RSS right after start; then `SendMessage` at each concurrency for `--duration`
 //!    seconds after a warm-up: req/s, p50 and p99 latency, and server CPU per request (the
@@ -35,6 +37,13 @@
 //!    retention: the total `Ir` of the dump over `N` requests at concurrency 4;
 //! 8. (a2a-rs only, [`a2a_bench::scale`]) the figures at each `--scale` store size (1k to 1M
 //!    kept tasks), and idle subscribers at each further `--subscribers` count.
+//!
+//! The `a2a` binary (`a2a-cli`: `a2a serve --no-grpc -q`, what users run, its echo agent on
+//! the in-memory store) runs phase 1. The store columns (`sqlite`, `postgres`: the bench server
+//! with `--store`, a fresh SQLite file or PostgreSQL schema per phase, removed or dropped after
+//! it) run phases 1 and 3, with the CPU of every `postgres` process on the machine beside the
+//! server's ([`a2a_bench::database::cpu_by_name`]); they have a table of their own, each figure
+//! with its ratio to a2a-rs (the same server on its in-memory store).
 //!
 //! It prints a Markdown table with every figure and its ratio to the reference floor: the JSON
 //! floor (`a2a-bench-floor --json true`, the same binding's JSON work with fresh ids; its stream
@@ -72,6 +81,8 @@ struct Config {
     /// Requests measured under callgrind; `None`: `--callgrind none`.
     callgrind: Option<u64>,
     only: Option<Vec<String>>,
+    /// The PostgreSQL of the `postgres` column.
+    postgres: String,
     root: PathBuf,
     bin_dir: PathBuf,
     out_dir: PathBuf,
@@ -86,8 +97,69 @@ enum Kind {
     /// The generated tonic server answering a pre-built message.
     FloorGrpc,
     Ours,
+    /// The `a2a` binary: `a2a serve` with its echo agent on the in-memory store.
+    Cli,
+    /// The bench server on a SQLite file (`--store sqlite://PATH`), a fresh one per phase.
+    Sqlite,
+    /// The bench server on PostgreSQL (`--store postgres://...`), a fresh schema per phase.
+    Postgres,
     Python,
     Js,
+}
+
+impl Kind {
+    /// Whether the server is the bench server (`a2a-bench-server`), which takes the phases'
+    /// extra flags (`--max-tasks`, `--max-streams`, `--grpc`).
+    fn is_bench_server(self) -> bool {
+        matches!(self, Kind::Ours | Kind::Sqlite | Kind::Postgres)
+    }
+}
+
+/// The servers `--only` takes, in the order they run.
+const SERVERS: [&str; 9] = [
+    "floor",
+    "floor-json",
+    "floor-grpc",
+    "a2a-rs",
+    "a2a-cli",
+    "sqlite",
+    "postgres",
+    "python",
+    "js",
+];
+
+/// The servers of `--only LIST`: each name of the comma-separated list one of [`SERVERS`]
+/// (blanks around names and empty entries ignored), at least one.
+fn parse_only(list: &str) -> Result<Vec<String>, String> {
+    let names: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let unknown: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !SERVERS.contains(n))
+        .collect();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "`--only {list}`: no server named {}; the servers are {}",
+            unknown
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            SERVERS.join(", ")
+        ));
+    }
+    if names.is_empty() {
+        return Err(format!(
+            "`--only {list}`: names no server; the servers are {}",
+            SERVERS.join(", ")
+        ));
+    }
+    Ok(names)
 }
 
 struct Target {
@@ -157,7 +229,13 @@ fn run(args: &[String]) -> Result<bool, String> {
             .iter()
             .rev()
             .find(|(n, _)| n == "only")
-            .map(|(_, v)| v.split(',').map(str::to_owned).collect()),
+            .map(|(_, v)| parse_only(v))
+            .transpose()?,
+        postgres: a2a_bench::flag(
+            &flags,
+            "postgres",
+            "postgres://postgres@127.0.0.1:5432/test".to_owned(),
+        )?,
         out_dir: root.join("target/bench"),
         bin_dir,
         root,
@@ -171,13 +249,6 @@ fn run(args: &[String]) -> Result<bool, String> {
     eprintln!("a2a-bench on {machine}\nbuilt with {profile}");
     let mut results = Vec::new();
     for target in &targets {
-        if config
-            .only
-            .as_ref()
-            .is_some_and(|only| !only.iter().any(|o| o == target.name))
-        {
-            continue;
-        }
         let result = match &target.command {
             Err(why) => {
                 eprintln!("\n== {}: {why}", target.name);
@@ -202,7 +273,22 @@ fn run(args: &[String]) -> Result<bool, String> {
     } else {
         Vec::new()
     };
-    let mut table = report(&config, &machine, &profile, &results);
+    // The main table when a server of it ran; with the stores alone, their table only.
+    let mut table = if results
+        .iter()
+        .any(|(name, _)| !matches!(*name, "sqlite" | "postgres"))
+    {
+        report(&config, &machine, &profile, &results) + "\n\n"
+    } else {
+        format!(
+            "Machine: {machine}; shared and noisy. Load: a2a-bench-load ({} thread), {} s per \
+             run after {} s of warm-up, on 127.0.0.1. Binaries: {profile}.\n\n",
+            config.threads, config.duration, config.warmup
+        )
+    };
+    if let Some(stores) = store_report(&config, &results) {
+        table.push_str(&stores);
+    }
     let scale_rows = a2a_bench::scale::report_rows(&scale, &subscribers);
     if !scale_rows.is_empty() {
         table.push_str(
@@ -237,7 +323,8 @@ fn run(args: &[String]) -> Result<bool, String> {
         "\nwritten: {} and results.json",
         config.out_dir.join("report.md").display()
     );
-    // The floors and a2a-rs must measure end to end; the SDKs may be missing.
+    // The floors and our servers must measure end to end (PostgreSQL and the `a2a` binary may
+    // be missing: their columns then say so); the SDKs may be missing or fail.
     Ok(results
         .iter()
         .filter(|(name, _)| !matches!(*name, "python" | "js"))
@@ -289,6 +376,15 @@ fn scale_out(args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
+/// Whether `--only` (when given) names `server`.
+fn selected(config: &Config, server: &str) -> bool {
+    config
+        .only
+        .as_ref()
+        .is_none_or(|only| only.iter().any(|o| o == server))
+}
+
+/// The servers `--only` selects (every one without it), in the order of [`SERVERS`].
 fn targets(config: &Config) -> Vec<Target> {
     let bin = |name: &str| config.bin_dir.join(name).display().to_string();
     let floor = vec![
@@ -306,7 +402,7 @@ fn targets(config: &Config) -> Vec<Target> {
         "{addr}".into(),
     ];
     let ours = vec![bin("a2a-bench-server"), "--addr".into(), "{addr}".into()];
-    vec![
+    let all = vec![
         Target {
             name: "floor",
             kind: Kind::Floor,
@@ -325,19 +421,98 @@ fn targets(config: &Config) -> Vec<Target> {
         Target {
             name: "a2a-rs",
             kind: Kind::Ours,
+            command: Ok(ours.clone()),
+        },
+        Target {
+            name: "a2a-cli",
+            kind: Kind::Cli,
+            command: Ok(Vec::new()),
+        },
+        Target {
+            name: "sqlite",
+            kind: Kind::Sqlite,
+            command: Ok(ours.clone()),
+        },
+        Target {
+            name: "postgres",
+            kind: Kind::Postgres,
             command: Ok(ours),
         },
         Target {
             name: "python",
             kind: Kind::Python,
-            command: python_command(config),
+            command: Ok(Vec::new()),
         },
         Target {
             name: "js",
             kind: Kind::Js,
-            command: js_command(config),
+            command: Ok(Vec::new()),
         },
-    ]
+    ];
+    // The probes (a file, an import, a connection) only for the servers that run.
+    all.into_iter()
+        .filter(|t| selected(config, t.name))
+        .map(|t| match t.kind {
+            Kind::Cli => Target {
+                command: cli_command(config),
+                ..t
+            },
+            Kind::Postgres => Target {
+                command: postgres_available(config).map(|()| t.command.clone().unwrap_or_default()),
+                ..t
+            },
+            Kind::Python => Target {
+                command: python_command(config),
+                ..t
+            },
+            Kind::Js => Target {
+                command: js_command(config),
+                ..t
+            },
+            _ => t,
+        })
+        .collect()
+}
+
+/// `a2a serve` as users run it, with its echo agent on the in-memory store, without the two
+/// things it adds per request that the bench server has not: gRPC on the same port
+/// (`--no-grpc`; on by default, through `SharedPort`'s check and body wrapper) and the request
+/// log's line on stderr (`-q`; the request's span is still made). The binary is `a2a` next to
+/// the bench binaries, which `cargo xtask bench` builds when this column is selected.
+fn cli_command(config: &Config) -> Result<Vec<String>, String> {
+    let a2a = config.bin_dir.join("a2a");
+    if !a2a.is_file() {
+        return Err(format!(
+            "not built ({} missing: `cargo build --release -p a2a-cli --bin a2a`, which \
+             `cargo xtask bench` runs when a2a-cli is selected)",
+            a2a.display()
+        ));
+    }
+    Ok(vec![
+        a2a.display().to_string(),
+        "serve".into(),
+        "--addr".into(),
+        "{addr}".into(),
+        "--store".into(),
+        "memory".into(),
+        "--no-grpc".into(),
+        "-q".into(),
+    ])
+}
+
+/// Whether the PostgreSQL of `--postgres` answers; the reason it does not.
+fn postgres_available(config: &Config) -> Result<(), String> {
+    block_on(a2a_bench::database::check(&config.postgres))
+        .map_err(|e| format!("not available: {e} (PostgreSQL at {})", config.postgres))
+}
+
+/// Runs `future` to its end on a runtime of its own (the driver is not async).
+fn block_on<T>(future: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?
+        .block_on(future)
 }
 
 /// The Python SDK echo server, when the interop suite's virtualenv has `a2a-sdk`.
@@ -512,7 +687,7 @@ fn spawn(
     let argv: Vec<String> = prefix
         .iter()
         .chain(command)
-        .chain(if target.kind == Kind::Ours {
+        .chain(if target.kind.is_bench_server() {
             extra
         } else {
             &[]
@@ -556,6 +731,14 @@ fn s(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| (*a).to_owned()).collect()
 }
 
+/// CPU seconds so far of every process named `postgres` on the machine.
+fn postgres_cpu(config: &Config) -> f64 {
+    a2a_bench::database::cpu_by_name(&["postgres"], config.clock_ticks)
+        .first()
+        .copied()
+        .unwrap_or(0.0)
+}
+
 fn settle() {
     std::thread::sleep(Duration::from_millis(500));
 }
@@ -567,6 +750,8 @@ struct Rate {
     p50_us: f64,
     p99_us: f64,
     cpu_us: f64,
+    /// CPU µs per request of every `postgres` process (the `postgres` column only).
+    db_cpu_us: Option<f64>,
     errors: u64,
 }
 
@@ -601,6 +786,10 @@ struct Results {
     events_per_s: Option<(f64, usize)>,
     /// Seconds of the median stream, request written to end of body.
     stream_s: Option<f64>,
+    /// Server CPU µs per event over the measured streams (all of them, not the median's).
+    stream_cpu_us: Option<f64>,
+    /// CPU µs per event of every `postgres` process over the same streams (`postgres` only).
+    stream_db_cpu_us: Option<f64>,
     /// `SendMessage` over HTTP+JSON.
     rest_rates: Vec<Rate>,
     /// `SendMessage` over gRPC.
@@ -635,6 +824,8 @@ impl Results {
             "stream_median_s": self.stream_s,
             "stream_events_per_s": self.events_per_s.map(|e| e.0),
             "stream_events": self.events_per_s.map(|e| e.1),
+            "stream_cpu_us_per_event": self.stream_cpu_us,
+            "stream_database_cpu_us_per_event": self.stream_db_cpu_us,
             "rss_bytes_per_subscriber": self.per_subscriber.map(|p| p.0),
             "subscribers": self.per_subscriber.map(|p| p.1),
             "allocations_per_request": self.allocs.map(|a| a.per_request),
@@ -656,7 +847,8 @@ fn rates_json(rates: &[Rate]) -> Vec<Value> {
         .map(|r| {
             json!({
                 "concurrency": r.concurrency, "rps": r.rps, "p50_us": r.p50_us,
-                "p99_us": r.p99_us, "cpu_us_per_request": r.cpu_us, "errors": r.errors,
+                "p99_us": r.p99_us, "cpu_us_per_request": r.cpu_us,
+                "database_cpu_us_per_request": r.db_cpu_us, "errors": r.errors,
             })
         })
         .collect()
@@ -670,10 +862,12 @@ const BINDING_CONCURRENCY: [usize; 2] = [16, 64];
 
 /// The phases that apply to a server: the raw floor and a2a-rs run every one of theirs; the
 /// JSON floor, the reference of the A2A rows, the `SendMessage` rates of both JSON bindings, the
-/// stream and the instructions; the gRPC floor the gRPC rows only; the SDKs the JSON-RPC
-/// phases.
+/// stream and the instructions; the gRPC floor the gRPC rows only; the `a2a` binary the
+/// JSON-RPC rates; the stores the JSON-RPC rates and the stream; the SDKs the JSON-RPC phases.
 fn phases(config: &Config, kind: Kind) -> Vec<(&'static str, Phase)> {
     let mut phases: Vec<(&'static str, Phase)> = match kind {
+        Kind::Cli => vec![("rates", phase_rates)],
+        Kind::Sqlite | Kind::Postgres => vec![("rates", phase_rates), ("stream", phase_stream)],
         Kind::FloorJson => vec![
             ("rates", phase_rates),
             ("rest", phase_rest),
@@ -709,13 +903,53 @@ fn measure(config: &Config, target: &Target, command: &[String]) -> Results {
     for (name, phase) in phases(config, target.kind) {
         results.ran.push(name);
         let started = std::time::Instant::now();
-        if let Err(e) = phase(config, target, command, &mut results) {
+        let outcome = with_store(config, target.kind, name, command, |command| {
+            phase(config, target, command, &mut results)
+        });
+        if let Err(e) = outcome {
             eprintln!("   {name}: FAILED: {e}");
             results.errors.push(format!("{name}: {e}"));
         }
         eprintln!("   ({name}: {:.0} s)", started.elapsed().as_secs_f64());
     }
     results
+}
+
+/// Runs `run` with `command`, for the store columns followed by the store of one phase: a
+/// fresh SQLite file in the system's temporary folder (`--store sqlite://PATH`), removed after
+/// the phase, or a fresh PostgreSQL schema (`--store URL --store-schema NAME`; the store
+/// creates it), dropped after the phase. The phase's server is gone by then: each phase drops
+/// its own.
+fn with_store(
+    config: &Config,
+    kind: Kind,
+    phase: &str,
+    command: &[String],
+    run: impl FnOnce(&[String]) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut command = command.to_vec();
+    match kind {
+        Kind::Sqlite => {
+            let file = a2a_bench::database::SqliteFile::new(&std::env::temp_dir(), phase);
+            command.extend(["--store".into(), file.url()]);
+            let outcome = run(&command);
+            drop(file);
+            outcome
+        }
+        Kind::Postgres => {
+            let schema = a2a_bench::database::schema_name(phase);
+            command.extend([
+                "--store".into(),
+                config.postgres.clone(),
+                "--store-schema".into(),
+                schema.clone(),
+            ]);
+            let outcome = run(&command);
+            let dropped = block_on(a2a_bench::database::drop_schema(&config.postgres, &schema));
+            outcome.and(dropped)
+        }
+        _ => run(&command),
+    }
 }
 
 fn phase_rates(
@@ -729,7 +963,15 @@ fn phase_rates(
     let idle = procfs::rss_bytes(server.pid)?;
     results.idle_rss = Some(idle);
     eprintln!("   idle RSS {:.2} MiB", idle as f64 / MIB);
-    results.rates = run_rates(config, &server, "jsonrpc", &config.concurrency, results)?;
+    let database = target.kind == Kind::Postgres;
+    results.rates = run_rates(
+        config,
+        &server,
+        "jsonrpc",
+        &config.concurrency,
+        database,
+        results,
+    )?;
     Ok(())
 }
 
@@ -741,7 +983,14 @@ fn phase_rest(
     results: &mut Results,
 ) -> Result<(), String> {
     let server = spawn(config, target, command, "rest", &[], &[], &[])?;
-    results.rest_rates = run_rates(config, &server, "rest", &BINDING_CONCURRENCY, results)?;
+    results.rest_rates = run_rates(
+        config,
+        &server,
+        "rest",
+        &BINDING_CONCURRENCY,
+        false,
+        results,
+    )?;
     Ok(())
 }
 
@@ -762,18 +1011,27 @@ fn phase_grpc(
         &[],
         &[],
     )?;
-    results.grpc_rates = run_rates(config, &server, "grpc", &BINDING_CONCURRENCY, results)?;
+    results.grpc_rates = run_rates(
+        config,
+        &server,
+        "grpc",
+        &BINDING_CONCURRENCY,
+        false,
+        results,
+    )?;
     Ok(())
 }
 
 /// After a warm-up (`--warmup` seconds at concurrency 16), `SendMessage` over `binding` for
 /// `--duration` seconds at each of `concurrency`: the rates, CPU per request from
-/// `/proc/<pid>/stat`, and each run's errors noted in `results`.
+/// `/proc/<pid>/stat` (with `database`, also that of every `postgres` process), and each run's
+/// errors noted in `results`.
 fn run_rates(
     config: &Config,
     server: &Server,
     binding: &str,
     concurrency: &[usize],
+    database: bool,
     results: &mut Results,
 ) -> Result<Vec<Rate>, String> {
     if config.warmup > 0.0 {
@@ -794,6 +1052,7 @@ fn run_rates(
     let mut rates = Vec::new();
     for &c in concurrency {
         let before = procfs::cpu_time(server.pid, config.clock_ticks)?;
+        let db_before = database.then(|| postgres_cpu(config));
         let out = load(
             config,
             server,
@@ -808,6 +1067,7 @@ fn run_rates(
             ]),
         )?;
         let after = procfs::cpu_time(server.pid, config.clock_ticks)?;
+        let db_after = database.then(|| postgres_cpu(config));
         let requests = out["requests"].as_u64().unwrap_or(0);
         let rate = Rate {
             concurrency: c,
@@ -815,11 +1075,20 @@ fn run_rates(
             p50_us: out["p50_us"].as_f64().unwrap_or(0.0),
             p99_us: out["p99_us"].as_f64().unwrap_or(0.0),
             cpu_us: (after - before).as_secs_f64() * 1e6 / requests.max(1) as f64,
+            db_cpu_us: db_before
+                .zip(db_after)
+                .map(|(b, a)| (a - b) * 1e6 / requests.max(1) as f64),
             errors: out["errors"].as_u64().unwrap_or(0),
         };
         eprintln!(
-            "   {binding} c={c:<3} {:>9.0} req/s  p50 {:>8.1} µs  p99 {:>8.1} µs  CPU {:>6.1} µs/req  errors {}",
-            rate.rps, rate.p50_us, rate.p99_us, rate.cpu_us, rate.errors
+            "   {binding} c={c:<3} {:>9.0} req/s  p50 {:>8.1} µs  p99 {:>8.1} µs  CPU {:>6.1} µs/req{}  errors {}",
+            rate.rps,
+            rate.p50_us,
+            rate.p99_us,
+            rate.cpu_us,
+            rate.db_cpu_us
+                .map_or_else(String::new, |d| format!("  postgres {d:>6.1} µs/req")),
+            rate.errors
         );
         if rate.errors > 0 {
             results.errors.push(format!(
@@ -936,6 +1205,9 @@ fn phase_stream(
         "stream",
         &s(&["--events", &events, "--repeat", "1"]),
     )?;
+    let database = target.kind == Kind::Postgres;
+    let before = procfs::cpu_time(server.pid, config.clock_ticks)?;
+    let db_before = database.then(|| postgres_cpu(config));
     let out = load(
         config,
         &server,
@@ -947,6 +1219,8 @@ fn phase_stream(
             &config.stream_repeat.to_string(),
         ]),
     )?;
+    let after = procfs::cpu_time(server.pid, config.clock_ticks)?;
+    let db_after = database.then(|| postgres_cpu(config));
     // The load fails a stream that lost (or added) an event; this holds it to that.
     if out["lossless"] != Value::Bool(true) {
         return Err(format!("the stream was not lossless: {out}"));
@@ -962,8 +1236,19 @@ fn phase_stream(
         out["min_s"].as_f64().unwrap_or(0.0) * 1e3,
         out["max_s"].as_f64().unwrap_or(0.0) * 1e3
     );
+    let all = (n * usize::try_from(out["streams"].as_u64().unwrap_or(1)).unwrap_or(1)).max(1);
+    let cpu = (after - before).as_secs_f64() * 1e6 / all as f64;
+    let db = db_before
+        .zip(db_after)
+        .map(|(b, a)| (a - b) * 1e6 / all as f64);
+    eprintln!(
+        "   CPU per event: server {cpu:.2} µs{}",
+        db.map_or_else(String::new, |d| format!(", postgres {d:.2} µs"))
+    );
     results.events_per_s = Some((rate, n));
     results.stream_s = Some(median);
+    results.stream_cpu_us = Some(cpu);
+    results.stream_db_cpu_us = db;
     Ok(())
 }
 
@@ -1548,22 +1833,19 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
     let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
     let ours = get("a2a-rs");
     // The JSON floor is the floor column, the gRPC floor that of the gRPC rows; the raw floor
-    // is a column of its own.
+    // is a column of its own. The stores have a table of their own (`store_report`).
     let others: Vec<(&str, &Results)> = results
         .iter()
-        .filter(|(n, _)| !matches!(*n, "floor-json" | "a2a-rs" | "floor-grpc"))
+        .filter(|(n, _)| {
+            !matches!(
+                *n,
+                "floor-json" | "a2a-rs" | "floor-grpc" | "sqlite" | "postgres"
+            )
+        })
         .map(|(n, r)| (*n, r))
         .collect();
     let mut out = String::new();
-    let label = |n: &str| {
-        match n {
-            "python" => "Python SDK",
-            "js" => "JS SDK",
-            "floor" => "raw floor",
-            other => other,
-        }
-        .to_owned()
-    };
+    let label = |n: &str| label(n).to_owned();
     out.push_str(&format!(
         "Machine: {machine}; shared and noisy (compare rows of one run, not runs). \
          Load: a2a-bench-load ({} thread), HTTP/1.1 keep-alive, one connection per worker \
@@ -1589,7 +1871,9 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
     let cell = |r: Option<&Results>, row: &Row| -> String {
         match r {
             None => "not run".into(),
-            Some(r) if r.missing.is_some() => "not installed".into(),
+            Some(Results {
+                missing: Some(why), ..
+            }) => missing_cell(why).to_owned(),
             Some(r) if !r.ran.contains(&row.phase) => {
                 row.unavailable.clone().unwrap_or_else(|| "n/a".into())
             }
@@ -1623,13 +1907,6 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
                 }
             }
         };
-        let fmt_ratio = |r: Option<f64>| {
-            r.map_or_else(String::new, |r| match r {
-                r if r < 0.1 => format!("{r:.3}x"),
-                r if r >= 100.0 => format!("{r:.0}x"),
-                r => format!("{r:.2}x"),
-            })
-        };
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} |",
             row.metric,
@@ -1649,7 +1926,10 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
         out.push('\n');
     }
     let mut notes = Vec::new();
-    for (name, r) in results {
+    for (name, r) in results
+        .iter()
+        .filter(|(n, _)| !matches!(*n, "sqlite" | "postgres"))
+    {
         if let Some(why) = &r.missing {
             notes.push(format!("- {}: {why}", label(name)));
         }
@@ -1671,9 +1951,402 @@ fn report(config: &Config, machine: &str, profile: &str, results: &[(&str, Resul
     out
 }
 
+/// How the tables name a server.
+fn label(server: &str) -> &str {
+    match server {
+        "python" => "Python SDK",
+        "js" => "JS SDK",
+        "floor" => "raw floor",
+        "a2a-cli" => "a2a (CLI)",
+        "sqlite" => "SQLite",
+        "postgres" => "PostgreSQL",
+        other => other,
+    }
+}
+
+/// What the cells of a server that did not run say: the head of the reason, before its
+/// parenthesis (`not installed`, `not built`, `not available: <what the database said>`); the
+/// whole reason is in the notes.
+fn missing_cell(why: &str) -> &str {
+    why.split_once(" (").map_or(why, |(head, _)| head)
+}
+
+/// A ratio as the tables print it.
+fn fmt_ratio(ratio: Option<f64>) -> String {
+    ratio.map_or_else(String::new, |r| match r {
+        r if r < 0.1 => format!("{r:.3}x"),
+        r if r >= 100.0 => format!("{r:.0}x"),
+        r => format!("{r:.2}x"),
+    })
+}
+
+/// A row of the store table.
+struct StoreRow {
+    metric: String,
+    /// The phase that measures it.
+    phase: &'static str,
+    /// The figure, given the server's results and whether its database is a process of its own
+    /// (PostgreSQL), whose CPU the figure may add.
+    value: Pick,
+    format: fn(f64) -> String,
+    /// The database's own CPU: no figure for a store in the server process (the cell says
+    /// where it went), no ratio.
+    database_only: bool,
+}
+
+/// The store table: a2a-rs on its in-memory store beside the same server on SQLite and on
+/// PostgreSQL, each figure with its ratio to a2a-rs. `None` when neither store was selected.
+fn store_report(config: &Config, results: &[(&str, Results)]) -> Option<String> {
+    store_table(&config.concurrency, config.stream_events, results)
+}
+
+/// [`store_report`] for these concurrencies and stream length.
+fn store_table(
+    concurrency: &[usize],
+    stream_events: usize,
+    results: &[(&str, Results)],
+) -> Option<String> {
+    let get = |name: &str| results.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
+    let stores: Vec<(&str, &Results)> = ["sqlite", "postgres"]
+        .into_iter()
+        .filter_map(|n| get(n).map(|r| (n, r)))
+        .collect();
+    if stores.is_empty() {
+        return None;
+    }
+    let ours = get("a2a-rs");
+    let rate = |c: usize, pick: fn(&Rate) -> Option<f64>| -> Pick {
+        Box::new(move |r: &Results| r.rates.iter().find(|x| x.concurrency == c).and_then(pick))
+    };
+    let mut rows: Vec<StoreRow> = Vec::new();
+    let mut push = |metric: String,
+                    phase: &'static str,
+                    value: Pick,
+                    format: fn(f64) -> String,
+                    database_only: bool| {
+        rows.push(StoreRow {
+            metric,
+            phase,
+            value,
+            format,
+            database_only,
+        });
+    };
+    let whole = |v: f64| format!("{v:.0}");
+    let tenth = |v: f64| format!("{v:.1}");
+    for &c in concurrency {
+        push(
+            format!("SendMessage req/s, c={c}"),
+            "rates",
+            rate(c, |r| Some(r.rps)),
+            whole,
+            false,
+        );
+    }
+    for &c in concurrency {
+        push(
+            format!("p50 latency µs, c={c}"),
+            "rates",
+            rate(c, |r| Some(r.p50_us)),
+            whole,
+            false,
+        );
+    }
+    for &c in concurrency {
+        push(
+            format!("p99 latency µs, c={c}"),
+            "rates",
+            rate(c, |r| Some(r.p99_us)),
+            whole,
+            false,
+        );
+    }
+    for &c in concurrency {
+        push(
+            format!("server CPU µs per SendMessage, c={c}"),
+            "rates",
+            rate(c, |r| Some(r.cpu_us)),
+            tenth,
+            false,
+        );
+    }
+    for &c in concurrency {
+        push(
+            format!("database CPU µs per SendMessage (every `postgres` process), c={c}"),
+            "rates",
+            rate(c, |r| r.db_cpu_us),
+            tenth,
+            true,
+        );
+    }
+    for &c in concurrency {
+        push(
+            format!("server + database CPU µs per SendMessage, c={c}"),
+            "rates",
+            rate(c, |r| Some(r.cpu_us + r.db_cpu_us.unwrap_or(0.0))),
+            tenth,
+            false,
+        );
+    }
+    let events = stream_events + 3;
+    push(
+        format!("SSE: 1 SendStreamingMessage of {stream_events} chunks, median time ms"),
+        "stream",
+        Box::new(|r| r.stream_s.map(|t| t * 1e3)),
+        |v| format!("{v:.3}"),
+        false,
+    );
+    push(
+        format!("SSE: the same stream, events/s ({events} events / median time)"),
+        "stream",
+        Box::new(|r| r.events_per_s.map(|e| e.0)),
+        whole,
+        false,
+    );
+    push(
+        "SSE: server CPU µs per event (every measured stream)".into(),
+        "stream",
+        Box::new(|r| r.stream_cpu_us),
+        |v| format!("{v:.2}"),
+        false,
+    );
+    push(
+        "SSE: database CPU µs per event (every `postgres` process)".into(),
+        "stream",
+        Box::new(|r| r.stream_db_cpu_us),
+        |v| format!("{v:.2}"),
+        true,
+    );
+    push(
+        "SSE: server + database CPU µs per event".into(),
+        "stream",
+        Box::new(|r| {
+            r.stream_cpu_us
+                .map(|c| c + r.stream_db_cpu_us.unwrap_or(0.0))
+        }),
+        |v| format!("{v:.2}"),
+        false,
+    );
+    let cell = |name: &str, r: Option<&Results>, row: &StoreRow| -> String {
+        match r {
+            None => "not run".into(),
+            Some(Results {
+                missing: Some(why), ..
+            }) => missing_cell(why).to_owned(),
+            Some(_) if row.database_only && name == "a2a-rs" => "none (memory)".into(),
+            Some(_) if row.database_only && name == "sqlite" => "in the server".into(),
+            Some(r) if !r.ran.contains(&row.phase) => "n/a".into(),
+            Some(r) => (row.value)(r).map_or_else(|| "failed".into(), row.format),
+        }
+    };
+    let mut out = String::from(
+        "Stores (the bench server with `--store`, one replica, a fresh SQLite file or PostgreSQL \
+         schema per phase; every ratio is to a2a-rs, the same server on its in-memory store; \
+         database CPU is the growth of utime + stime of every process named `postgres` on the \
+         machine, SQLite's is in the server's):\n\n| metric | a2a-rs (memory) |",
+    );
+    for (name, _) in &stores {
+        out.push_str(&format!(" {} | / a2a-rs |", label(name)));
+    }
+    out.push_str("\n|---|---:|");
+    for _ in &stores {
+        out.push_str("---:|---:|");
+    }
+    out.push('\n');
+    for row in &rows {
+        out.push_str(&format!(
+            "| {} | {} |",
+            row.metric,
+            cell("a2a-rs", ours, row)
+        ));
+        for (name, r) in &stores {
+            let ratio = if row.database_only || r.missing.is_some() || !r.ran.contains(&row.phase) {
+                None
+            } else {
+                ours.filter(|o| o.ran.contains(&row.phase))
+                    .and_then(|o| (row.value)(o))
+                    .zip((row.value)(r))
+                    .and_then(|(base, v)| (base != 0.0).then(|| v / base))
+            };
+            out.push_str(&format!(
+                " {} | {} |",
+                cell(name, Some(r), row),
+                fmt_ratio(ratio)
+            ));
+        }
+        out.push('\n');
+    }
+    let notes: Vec<String> = stores
+        .iter()
+        .flat_map(|(name, r)| {
+            r.missing
+                .iter()
+                .chain(&r.errors)
+                .map(move |e| format!("- {}: {e}", label(name)))
+        })
+        .collect();
+    if !notes.is_empty() {
+        out.push_str("\nNotes:\n");
+        out.push_str(&notes.join("\n"));
+        out.push('\n');
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_takes_the_servers_and_names_them_on_an_unknown_one() {
+        assert_eq!(
+            parse_only("floor-json, a2a-rs,a2a-cli,sqlite,postgres,").unwrap(),
+            ["floor-json", "a2a-rs", "a2a-cli", "sqlite", "postgres"]
+        );
+        assert_eq!(
+            parse_only("a2a-rs,mysql,a2a").unwrap_err(),
+            "`--only a2a-rs,mysql,a2a`: no server named `mysql`, `a2a`; the servers are floor, \
+             floor-json, floor-grpc, a2a-rs, a2a-cli, sqlite, postgres, python, js"
+        );
+        assert_eq!(
+            parse_only(",").unwrap_err(),
+            "`--only ,`: names no server; the servers are floor, floor-json, floor-grpc, \
+             a2a-rs, a2a-cli, sqlite, postgres, python, js"
+        );
+    }
+
+    #[test]
+    fn the_cells_of_a_server_that_did_not_run_say_why_briefly() {
+        assert_eq!(
+            missing_cell("not installed (no `node` on PATH)"),
+            "not installed"
+        );
+        assert_eq!(
+            missing_cell(
+                "not available: error communicating with database: Connection refused \
+                 (os error 111) (PostgreSQL at postgres://postgres@127.0.0.1:5432/test)"
+            ),
+            "not available: error communicating with database: Connection refused"
+        );
+        assert_eq!(
+            missing_cell("not available: timed out"),
+            "not available: timed out"
+        );
+    }
+
+    fn measured(rps: f64, cpu_us: f64, db_cpu_us: Option<f64>, stream: bool) -> Results {
+        let mut ran = vec!["rates"];
+        if stream {
+            ran.push("stream");
+        }
+        Results {
+            idle_rss: Some(4 << 20),
+            rates: vec![Rate {
+                concurrency: 16,
+                rps,
+                p50_us: 100.0,
+                p99_us: 400.0,
+                cpu_us,
+                db_cpu_us,
+                errors: 0,
+            }],
+            ran,
+            events_per_s: stream.then_some((100_300.0, 1003)),
+            stream_s: stream.then_some(0.01),
+            stream_cpu_us: stream.then_some(2.0),
+            stream_db_cpu_us: db_cpu_us.filter(|_| stream).map(|_| 3.0),
+            ..Results::default()
+        }
+    }
+
+    #[test]
+    fn the_store_table_reads_not_available_for_an_unreachable_database() {
+        let why = "not available: error communicating with database: Connection refused (os \
+                   error 111) (PostgreSQL at postgres://postgres@127.0.0.1:5432/test)";
+        let results = vec![
+            ("a2a-rs", measured(20_000.0, 50.0, None, true)),
+            ("sqlite", measured(5_000.0, 150.0, None, true)),
+            ("postgres", Results::missing(why)),
+        ];
+        let table = store_table(&[16], 1000, &results).unwrap();
+        let na = "not available: error communicating with database: Connection refused";
+        let lines: Vec<&str> = table.lines().skip(2).collect();
+        pretty_assertions::assert_eq!(
+            lines,
+            [
+                "| metric | a2a-rs (memory) | SQLite | / a2a-rs | PostgreSQL | / a2a-rs |",
+                "|---|---:|---:|---:|---:|---:|",
+                &format!("| SendMessage req/s, c=16 | 20000 | 5000 | 0.25x | {na} |  |"),
+                &format!("| p50 latency µs, c=16 | 100 | 100 | 1.00x | {na} |  |"),
+                &format!("| p99 latency µs, c=16 | 400 | 400 | 1.00x | {na} |  |"),
+                &format!(
+                    "| server CPU µs per SendMessage, c=16 | 50.0 | 150.0 | 3.00x | {na} |  |"
+                ),
+                &format!(
+                    "| database CPU µs per SendMessage (every `postgres` process), c=16 | \
+                     none (memory) | in the server |  | {na} |  |"
+                ),
+                &format!(
+                    "| server + database CPU µs per SendMessage, c=16 | 50.0 | 150.0 | 3.00x | \
+                     {na} |  |"
+                ),
+                &format!(
+                    "| SSE: 1 SendStreamingMessage of 1000 chunks, median time ms | 10.000 | \
+                     10.000 | 1.00x | {na} |  |"
+                ),
+                &format!(
+                    "| SSE: the same stream, events/s (1003 events / median time) | 100300 | \
+                     100300 | 1.00x | {na} |  |"
+                ),
+                &format!(
+                    "| SSE: server CPU µs per event (every measured stream) | 2.00 | 2.00 | \
+                     1.00x | {na} |  |"
+                ),
+                &format!(
+                    "| SSE: database CPU µs per event (every `postgres` process) | none (memory) \
+                     | in the server |  | {na} |  |"
+                ),
+                &format!(
+                    "| SSE: server + database CPU µs per event | 2.00 | 2.00 | 1.00x | {na} |  |"
+                ),
+                "",
+                "Notes:",
+                &format!("- PostgreSQL: {why}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_store_table_adds_the_database_cpu_to_the_server_s() {
+        let results = vec![
+            ("a2a-rs", measured(20_000.0, 50.0, None, false)),
+            ("postgres", measured(2_000.0, 100.0, Some(300.0), false)),
+        ];
+        let table = store_table(&[16], 10, &results).unwrap();
+        assert!(
+            table.contains(
+                "| database CPU µs per SendMessage (every `postgres` process), c=16 | \
+                 none (memory) | 300.0 |  |\n"
+            ),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| server + database CPU µs per SendMessage, c=16 | 50.0 | 400.0 | 8.00x |\n"
+            ),
+            "{table}"
+        );
+        // The stream did not run on either: n/a, no ratio.
+        assert!(
+            table.contains(
+                "| SSE: server CPU µs per event (every measured stream) | n/a | n/a |  |\n"
+            ),
+            "{table}"
+        );
+        assert!(!table.contains("Notes:"), "{table}");
+        // Without a store selected there is no table.
+        assert!(store_table(&[16], 10, &results[..1]).is_none());
+    }
 
     #[test]
     fn reads_the_total_of_a_callgrind_dump() {
