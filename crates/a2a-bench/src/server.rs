@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! a2a-bench-server --addr 127.0.0.1:7431 [--max-tasks 10000] [--max-streams 10000] [--serve auto|http1]
-//!                  [--grpc true]
+//!                  [--grpc true] [--per-core THREADS]
 //! a2a-bench-server --addr 127.0.0.1:7431 --soak true
 //! ```
 //!
@@ -17,6 +17,9 @@
 //! same port through `a2a_grpc::server::SharedPort` (with `--serve auto`, the default), and lists
 //! it in the card. Off by default: `SharedPort` puts its own check and body wrapper on every
 //! request, so the JSON-RPC and REST rows are measured without it.
+//!
+//! `--per-core N` (N > 0) serves with [`a2a_server::serve_per_core`] on N single-threaded
+//! runtimes sharing the socket, rather than on the process's multi-thread runtime.
 //!
 //! `--max-total-bytes N` sets the store's `max_total_bytes` (default 256 MiB; the scale phases
 //! raise it so that only `--max-tasks` limits the store), and `--max-connections N` serve's
@@ -165,7 +168,18 @@ pub async fn run(args: &[String]) -> Result<(), String> {
         // The library's accept loop: HTTP/1.1 and HTTP/2, graceful shutdown.
         "auto" => {
             let config = service.serve_config().with_max_connections(max_connections);
-            let result = if grpc {
+            let per_core = crate::flag(&flags, "per-core", 0_usize)?;
+            let result = if let Some(threads) = std::num::NonZeroUsize::new(per_core) {
+                // One single-threaded runtime per thread, sharing the socket.
+                if grpc {
+                    let shared = SharedPort::new(service);
+                    let pending = std::future::pending();
+                    a2a_server::serve_per_core(listener, shared, threads, pending, config).await
+                } else {
+                    let pending = std::future::pending();
+                    a2a_server::serve_per_core(listener, service, threads, pending, config).await
+                }
+            } else if grpc {
                 // gRPC beside JSON-RPC and HTTP+JSON on the same port, as
                 // `a2a-grpc/examples/interop_agent.rs` serves: every request then passes
                 // `SharedPort`'s check and body wrapper, so only the gRPC rows use it.

@@ -255,5 +255,5 @@ pub use common::sse::StreamPermit;
 pub use error::A2aError;
 pub use handler::HandlerConfig;
 #[cfg(feature = "serve")]
-pub use serve::{ServeConfig, serve, serve_with_shutdown};
+pub use serve::{ServeConfig, serve, serve_per_core, serve_with_shutdown};
 pub use service::{A2aService, Limits, ServiceBuilder};

@@ -29,10 +29,12 @@ use tokio_util::sync::CancellationToken;
 use tower_service::Service;
 
 mod connection;
+mod per_core;
 #[cfg(feature = "tls")]
 mod tls;
 
 use connection::Settings;
+pub use per_core::serve_per_core;
 
 /// How long the accept loop pauses after an accept error such as `EMFILE` (out of file
 /// descriptors) before it tries again.
