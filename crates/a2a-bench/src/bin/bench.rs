@@ -4,7 +4,7 @@
 //! a2a-bench [--duration 5] [--warmup 1] [--concurrency 1,16,64] [--retain-requests 20000]
 //!           [--stream-events 1000] [--stream-repeat 10] [--subscribers 10000,50000]
 //!           [--scale 1k,10k,100k,1M] [--callgrind 2000|none] [--threads 1] [--root DIR]
-//!           [--only floor,floor-json,floor-grpc,a2a-rs,a2a-cli,sqlite,postgres,python,js]
+//!           [--only floor,floor-json,floor-grpc,a2a-rs,per-core,a2a-cli,sqlite,postgres,python,js]
 //!           [--postgres postgres://postgres@127.0.0.1:5432/test]
 //! ```
 //!
@@ -38,7 +38,9 @@
 //! 8. (a2a-rs only, [`a2a_bench::scale`]) the figures at each `--scale` store size (1k to 1M
 //!    kept tasks), and idle subscribers at each further `--subscribers` count.
 //!
-//! The `a2a` binary (`a2a-cli`: `a2a serve --no-grpc -q`, what users run, its echo agent on
+//! The bench server on [`a2a_server::serve_per_core`] (`per-core`: one single-threaded runtime
+//! per core, `--per-core N`) runs phases 1, 3 and 6's HTTP+JSON rows beside a2a-rs (the same
+//! server on the multi-thread runtime). The `a2a` binary (`a2a-cli`: `a2a serve --no-grpc -q`, what users run, its echo agent on
 //! the in-memory store) runs phase 1. The store columns (`sqlite`, `postgres`: the bench server
 //! with `--store`, a fresh SQLite file or PostgreSQL schema per phase, removed or dropped after
 //! it) run phases 1 and 3, with the CPU of every `postgres` process on the machine beside the
@@ -97,6 +99,9 @@ enum Kind {
     /// The generated tonic server answering a pre-built message.
     FloorGrpc,
     Ours,
+    /// The bench server on [`a2a_server::serve_per_core`] (`--per-core N`, N the machine's
+    /// cores): one single-threaded runtime per core rather than the multi-thread runtime.
+    PerCore,
     /// The `a2a` binary: `a2a serve` with its echo agent on the in-memory store.
     Cli,
     /// The bench server on a SQLite file (`--store sqlite://PATH`), a fresh one per phase.
@@ -111,16 +116,20 @@ impl Kind {
     /// Whether the server is the bench server (`a2a-bench-server`), which takes the phases'
     /// extra flags (`--max-tasks`, `--max-streams`, `--grpc`).
     fn is_bench_server(self) -> bool {
-        matches!(self, Kind::Ours | Kind::Sqlite | Kind::Postgres)
+        matches!(
+            self,
+            Kind::Ours | Kind::PerCore | Kind::Sqlite | Kind::Postgres
+        )
     }
 }
 
 /// The servers `--only` takes, in the order they run.
-const SERVERS: [&str; 9] = [
+const SERVERS: [&str; 10] = [
     "floor",
     "floor-json",
     "floor-grpc",
     "a2a-rs",
+    "per-core",
     "a2a-cli",
     "sqlite",
     "postgres",
@@ -402,6 +411,9 @@ fn targets(config: &Config) -> Vec<Target> {
         "{addr}".into(),
     ];
     let ours = vec![bin("a2a-bench-server"), "--addr".into(), "{addr}".into()];
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let mut per_core = ours.clone();
+    per_core.extend(["--per-core".to_owned(), cores.to_string()]);
     let all = vec![
         Target {
             name: "floor",
@@ -422,6 +434,11 @@ fn targets(config: &Config) -> Vec<Target> {
             name: "a2a-rs",
             kind: Kind::Ours,
             command: Ok(ours.clone()),
+        },
+        Target {
+            name: "per-core",
+            kind: Kind::PerCore,
+            command: Ok(per_core),
         },
         Target {
             name: "a2a-cli",
@@ -867,6 +884,11 @@ const BINDING_CONCURRENCY: [usize; 2] = [16, 64];
 fn phases(config: &Config, kind: Kind) -> Vec<(&'static str, Phase)> {
     let mut phases: Vec<(&'static str, Phase)> = match kind {
         Kind::Cli => vec![("rates", phase_rates)],
+        Kind::PerCore => vec![
+            ("rates", phase_rates),
+            ("rest", phase_rest),
+            ("stream", phase_stream),
+        ],
         Kind::Sqlite | Kind::Postgres => vec![("rates", phase_rates), ("stream", phase_stream)],
         Kind::FloorJson => vec![
             ("rates", phase_rates),
@@ -1958,6 +1980,7 @@ fn label(server: &str) -> &str {
         "js" => "JS SDK",
         "floor" => "raw floor",
         "a2a-cli" => "a2a (CLI)",
+        "per-core" => "a2a-rs per-core",
         "sqlite" => "SQLite",
         "postgres" => "PostgreSQL",
         other => other,
@@ -2206,12 +2229,12 @@ mod tests {
         assert_eq!(
             parse_only("a2a-rs,mysql,a2a").unwrap_err(),
             "`--only a2a-rs,mysql,a2a`: no server named `mysql`, `a2a`; the servers are floor, \
-             floor-json, floor-grpc, a2a-rs, a2a-cli, sqlite, postgres, python, js"
+             floor-json, floor-grpc, a2a-rs, per-core, a2a-cli, sqlite, postgres, python, js"
         );
         assert_eq!(
             parse_only(",").unwrap_err(),
             "`--only ,`: names no server; the servers are floor, floor-json, floor-grpc, \
-             a2a-rs, a2a-cli, sqlite, postgres, python, js"
+             a2a-rs, per-core, a2a-cli, sqlite, postgres, python, js"
         );
     }
 
