@@ -17,6 +17,28 @@ pub(crate) struct VersionArgs {
     pub(crate) versions: Vec<String>,
 }
 
+/// `--runtime` of `a2a serve`: how requests are spread over the cores.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct RuntimeArgs {
+    /// `per-core` (the default): one single-threaded runtime per core, all accepting on the
+    /// one socket; a connection, its requests and the agents they start stay on one thread
+    /// (less CPU per request: docs/benchmarks.md). `multi-thread`: tokio's work-stealing
+    /// runtime, which moves work between cores; for agents that compute for long between
+    /// awaits, which would hold up the other connections of their thread.
+    #[arg(long, value_enum, default_value_t = Runtime::PerCore)]
+    pub(crate) runtime: Runtime,
+}
+
+/// The values of `--runtime`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Runtime {
+    /// One single-threaded runtime per core (`a2a_server::serve_per_core`).
+    #[default]
+    PerCore,
+    /// The process's multi-thread runtime (`a2a_server::serve_with_shutdown`).
+    MultiThread,
+}
+
 impl VersionArgs {
     /// The versions served: those named, else every one.
     pub(crate) fn served(&self) -> Result<a2a_server::card::Versions, CliError> {
@@ -69,12 +91,14 @@ fn cannot_listen(flag: &str, addr: &str, err: &std::io::Error) -> CliError {
     }
 }
 
-/// Serves `service` (with gRPC beside it; over TLS with `tls`) until Ctrl-C or SIGTERM.
+/// Serves `service` (with gRPC beside it; over TLS with `tls`; on `runtime`) until Ctrl-C or
+/// SIGTERM.
 pub(crate) async fn serve_on(
     listener: tokio::net::TcpListener,
     service: a2a_server::A2aService,
     grpc: bool,
     tls: Option<a2a_server::tls::TlsSettings>,
+    runtime: Runtime,
 ) -> Result<(), CliError> {
     // Shutdown tells the running agents to stop, as before the serve loop became generic.
     let config = service.serve_config();
@@ -85,12 +109,40 @@ pub(crate) async fn serve_on(
     // Each request in a span of the request log's (a2a_cli.request).
     let served = if grpc {
         let shared = Logged(a2a_grpc::server::SharedPort::new(service));
-        a2a_server::serve_with_shutdown(listener, shared, shutdown_signal(), config).await
+        accept(listener, shared, config, runtime).await
     } else {
-        a2a_server::serve_with_shutdown(listener, Logged(service), shutdown_signal(), config).await
+        accept(listener, Logged(service), config, runtime).await
     };
     served.map_err(|err| CliError::new(Code::Internal, format!("the server failed: {err}")))?;
     Ok(())
+}
+
+/// The accept loop of `runtime` until Ctrl-C or SIGTERM.
+async fn accept<S, B>(
+    listener: tokio::net::TcpListener,
+    service: S,
+    config: a2a_server::ServeConfig,
+    runtime: Runtime,
+) -> std::io::Result<()>
+where
+    S: tower_service::Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    match runtime {
+        Runtime::PerCore => {
+            let cores = std::thread::available_parallelism().unwrap_or(std::num::NonZeroUsize::MIN);
+            a2a_server::serve_per_core(listener, service, cores, shutdown_signal(), config).await
+        }
+        Runtime::MultiThread => {
+            a2a_server::serve_with_shutdown(listener, service, shutdown_signal(), config).await
+        }
+    }
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

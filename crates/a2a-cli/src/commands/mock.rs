@@ -11,7 +11,7 @@ use crate::error::CliError;
 use crate::options::Format;
 use crate::output::Out;
 use crate::request_log::{self, LogArgs};
-use crate::serving::{VersionArgs, listen, serve_on};
+use crate::serving::{Runtime, VersionArgs, listen, serve_on};
 
 /// The built-in script: the demo agent.
 pub(crate) const BUILT_IN: &str = include_str!("../../examples/mock.yaml");
@@ -86,7 +86,7 @@ pub(crate) async fn run(args: &MockArgs) -> Result<(), CliError> {
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"help\"; Ctrl-C stops"
     ));
-    serve_on(listener, service, grpc, None).await
+    serve_on(listener, service, grpc, None, Runtime::MultiThread).await
 }
 
 /// The mock of `script` (a JSON or YAML file: JSON when its name ends in `.json`), or of the

@@ -17,7 +17,7 @@ use crate::options::Format;
 use crate::otel::{self, OtelArgs};
 use crate::output::Out;
 use crate::request_log::{self, LogArgs};
-use crate::serving::{VersionArgs, listen, serve_on};
+use crate::serving::{RuntimeArgs, VersionArgs, listen, serve_on};
 
 /// The arguments of `a2a serve`.
 #[derive(clap::Args, Debug)]
@@ -43,6 +43,9 @@ pub(crate) struct ServeArgs {
     /// The protocol versions served (--a2a-version).
     #[command(flatten)]
     pub(crate) versions: VersionArgs,
+    /// How requests are spread over the cores (--runtime).
+    #[command(flatten)]
+    pub(crate) runtime: RuntimeArgs,
     /// Deliver push notifications (the card declares them): every task event goes to the
     /// task's push configs, retried with backoff; webhook URLs pass the SSRF guard.
     #[command(flatten)]
@@ -89,6 +92,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         card_sign,
         auth,
         tls,
+        runtime,
         ..
     } = args;
     let grpc = !no_grpc;
@@ -122,7 +126,7 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
     printer.raw_line(&format!(
         "card: {url}/.well-known/agent-card.json; try: a2a send -a {url} \"hello\"; Ctrl-C stops"
     ));
-    let served = serve_on(listener, service, grpc, tls).await;
+    let served = serve_on(listener, service, grpc, tls, runtime.runtime).await;
     // The commands still running when the server stops end as a cancel ends them (their whole
     // process group), before this process exits: none is left behind.
     running.end_all(stop_grace()).await;
