@@ -20,12 +20,12 @@ pub(crate) struct VersionArgs {
 /// `--runtime` of `a2a serve`: how requests are spread over the cores.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub(crate) struct RuntimeArgs {
-    /// `per-core` (the default): one single-threaded runtime per core, all accepting on the
-    /// one socket; a connection, its requests and the agents they start stay on one thread
-    /// (less CPU per request: docs/benchmarks.md). `multi-thread`: tokio's work-stealing
-    /// runtime, which moves work between cores; for agents that compute for long between
-    /// awaits, which would hold up the other connections of their thread.
-    #[arg(long, value_enum, default_value_t = Runtime::PerCore)]
+    /// `multi-thread` (the default): tokio's work-stealing runtime. `per-core`: one
+    /// single-threaded runtime per core, all accepting on the one socket; a connection, its
+    /// requests and the agents they start stay on one thread (less CPU per request at low
+    /// concurrency: docs/benchmarks.md). Not with --exec: the commands started on a serving
+    /// thread are not yet ended at shutdown.
+    #[arg(long, value_enum, default_value_t = Runtime::MultiThread)]
     pub(crate) runtime: Runtime,
 }
 
@@ -33,9 +33,9 @@ pub(crate) struct RuntimeArgs {
 #[derive(clap::ValueEnum, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Runtime {
     /// One single-threaded runtime per core (`a2a_server::serve_per_core`).
-    #[default]
     PerCore,
     /// The process's multi-thread runtime (`a2a_server::serve_with_shutdown`).
+    #[default]
     MultiThread,
 }
 

@@ -19,7 +19,33 @@ fn serve_keeps_its_flags_and_help() {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
     assert!(help.contains("[default: 127.0.0.1:7420]"));
+    assert!(
+        help.contains("--runtime <RUNTIME>"),
+        "--runtime missing from:\n{help}"
+    );
+    assert!(help.contains("[default: multi-thread]"), "{help}");
     assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
+    let bad = run(&["serve", "--runtime", "green-threads"]);
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("green-threads"), "{}", bad.stderr);
+    let refused = run(&["serve", "--runtime", "per-core", "--exec", "cat"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert_eq!(
+        refused.stderr,
+        "Error: --runtime per-core cannot serve --exec: the commands it starts on a serving \
+         thread would outlive a shutdown\n\
+         Code: A2ACLI_ERR_USAGE\n\
+         Hint: leave --runtime out (multi-thread) to serve a command\n"
+    );
+}
+
+/// Both runtimes serve the same agent (the default, multi-thread, in every other test).
+#[test]
+fn serve_on_one_runtime_per_core() {
+    let agent = Serve::start(&["--runtime", "per-core"]);
+    let sent = ok(&["send", "-a", agent.url.as_str(), "ping"]);
+    assert_eq!(sent.field("State"), "COMPLETED");
+    assert_eq!(block(&sent.stdout, "Artifact"), "ping");
 }
 
 /// An address in use is a usage error (exit 2) whose hint names the option that gave it, for
