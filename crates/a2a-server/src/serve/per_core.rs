@@ -39,6 +39,10 @@ use super::{ServeConfig, serve_with_shutdown};
 /// a runtime that keeps running (the caller's `#[tokio::main]`), whose threads are then mostly
 /// idle.
 ///
+/// Each thread's runtime ends with this call: what a request spawned on it and is still running
+/// then (an agent past the shutdown deadline, a child process's I/O) is dropped with it, where
+/// on the caller's runtime it would run on until the process exits.
+///
 /// [`max_connections`](ServeConfig::max_connections) bounds the connections of all threads
 /// together: each thread takes its share (`max_connections / threads`, the remainder spread
 /// over the first threads; with fewer connections allowed than threads, only that many
