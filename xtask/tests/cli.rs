@@ -146,7 +146,9 @@ fn bench_help_prints_the_options_without_building_anything() {
         "{help}"
     );
     assert!(
-        help.contains("floor,floor-json,floor-grpc,a2a-rs,per-core,a2a-cli,sqlite,postgres,python,js"),
+        help.contains(
+            "floor,floor-json,floor-grpc,a2a-rs,per-core,a2a-cli,sqlite,postgres,python,js"
+        ),
         "{help}"
     );
     assert_eq!(text(&output.stdout), "");

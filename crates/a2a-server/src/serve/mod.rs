@@ -330,12 +330,7 @@ where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
-    if config.max_connections == 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "ServeConfig::max_connections is 0: no connection could ever be served",
-        ));
-    }
+    refuse_no_connections(&config)?;
     let settings = Arc::new(Settings::new(&config)?);
     let closing = CancellationToken::new();
     let mut connections = JoinSet::new();
@@ -400,6 +395,17 @@ where
             "connections still open after the shutdown deadline are closed"
         );
         connections.shutdown().await;
+    }
+    Ok(())
+}
+
+/// The error of a configuration that could serve no connection (`max_connections` 0).
+fn refuse_no_connections(config: &ServeConfig) -> io::Result<()> {
+    if config.max_connections == 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "ServeConfig::max_connections is 0: no connection could ever be served",
+        ));
     }
     Ok(())
 }

@@ -80,12 +80,7 @@ where
     B: Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
-    if config.max_connections == 0 {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "ServeConfig::max_connections is 0: no connection could ever be served",
-        ));
-    }
+    super::refuse_no_connections(&config)?;
     let threads = threads.get().min(config.max_connections);
     let hooks = std::mem::take(&mut config.on_shutdown);
     let (share, rest) = (
