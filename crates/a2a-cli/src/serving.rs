@@ -23,8 +23,7 @@ pub(crate) struct RuntimeArgs {
     /// `multi-thread` (the default): tokio's work-stealing runtime. `per-core`: one
     /// single-threaded runtime per core, all accepting on the one socket; a connection, its
     /// requests and the agents they start stay on one thread (less CPU per request at low
-    /// concurrency: docs/benchmarks.md). Not with --exec: the commands started on a serving
-    /// thread are not yet ended at shutdown.
+    /// concurrency: docs/benchmarks.md).
     #[arg(long, value_enum, default_value_t = Runtime::MultiThread)]
     pub(crate) runtime: Runtime,
 }

@@ -55,15 +55,27 @@ impl Running {
     }
 }
 
-/// A command's place in [`Running`], left when dropped.
+/// A command's place in [`Running`], left when dropped once the command is known to have
+/// ended ([`Registered::settle`]). An agent dropped before that (its runtime ended with it:
+/// `--runtime per-core` at shutdown) leaves its group in place, for [`Running::end_all`] to
+/// end: dropping the command's handle kills only the command, not what it started.
 struct Registered {
     running: Running,
     group: Option<u32>,
+    settled: bool,
+}
+
+impl Registered {
+    /// The command has ended (reaped, or its group ended by [`end`]): its group leaves the
+    /// set when this is dropped.
+    fn settle(&mut self) {
+        self.settled = true;
+    }
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        if let Some(group) = self.group {
+        if let Some(group) = self.group.filter(|_| self.settled) {
             self.running.lock().remove(&group);
         }
     }
@@ -95,9 +107,10 @@ impl Agent for Exec {
         if let Some(group) = group {
             self.running.lock().insert(group);
         }
-        let _registered = Registered {
+        let mut registered = Registered {
             running: self.running.clone(),
             group,
+            settled: false,
         };
 
         // The text goes in from its own task, so that a command that does not read its stdin
@@ -133,6 +146,7 @@ impl Agent for Exec {
                 biased;
                 () = ctx.cancelled() => {
                     end(&mut child, group, self.grace).await;
+                    registered.settle();
                     return Ok(());
                 }
                 read = stdout.read_until(b'\n', &mut line) => read,
@@ -156,6 +170,7 @@ impl Agent for Exec {
             biased;
             () = ctx.cancelled() => {
                 end(&mut child, group, self.grace).await;
+                registered.settle();
                 return Ok(());
             }
             status = child.wait() => status.map_err(|err| AgentError::new(format!("`{}` did not finish: {err}", self.command)))?,
@@ -166,10 +181,14 @@ impl Agent for Exec {
             biased;
             () = ctx.cancelled() => {
                 end(&mut child, group, self.grace).await;
+                registered.settle();
                 return Ok(());
             }
             stderr = stderr_task => stderr.unwrap_or_default(),
         };
+        // The command is reaped and its stderr closed: what it started and left running (a
+        // daemon) is its own.
+        registered.settle();
         output.finish(&sink, status.success()).await?;
         if status.success() {
             sink.complete(None).await?;

@@ -17,7 +17,7 @@ use crate::options::Format;
 use crate::otel::{self, OtelArgs};
 use crate::output::Out;
 use crate::request_log::{self, LogArgs};
-use crate::serving::{Runtime, RuntimeArgs, VersionArgs, listen, serve_on};
+use crate::serving::{RuntimeArgs, VersionArgs, listen, serve_on};
 
 /// The arguments of `a2a serve`.
 #[derive(clap::Args, Debug)]
@@ -96,13 +96,6 @@ async fn serve(args: ServeArgs) -> Result<(), CliError> {
         ..
     } = args;
     let grpc = !no_grpc;
-    if exec.is_some() && runtime.runtime == Runtime::PerCore {
-        return Err(CliError::usage(
-            "--runtime per-core cannot serve --exec: the commands it starts on a serving \
-             thread would outlive a shutdown",
-        )
-        .hint("leave --runtime out (multi-thread) to serve a command"));
-    }
     let versions = versions.served()?;
     let settings = format!(
         "store: {}; push: {}; auth: {}; TLS: {}",
