@@ -20,11 +20,11 @@ pub(crate) struct VersionArgs {
 /// `--runtime` of `a2a serve`: how requests are spread over the cores.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub(crate) struct RuntimeArgs {
-    /// `multi-thread` (the default): tokio's work-stealing runtime. `per-core`: one
-    /// single-threaded runtime per core, all accepting on the one socket; a connection, its
-    /// requests and the agents they start stay on one thread (less CPU per request at low
-    /// concurrency: docs/benchmarks.md).
-    #[arg(long, value_enum, default_value_t = Runtime::MultiThread)]
+    /// `per-core` (the default): one single-threaded runtime per core, all accepting on the one
+    /// socket; a connection, its requests and the agents they start stay on one thread (less
+    /// CPU per request: docs/benchmarks.md). `multi-thread`: tokio's work-stealing runtime,
+    /// which spreads one connection's concurrent requests (HTTP/2, gRPC) over every core.
+    #[arg(long, value_enum, default_value_t = Runtime::PerCore)]
     pub(crate) runtime: Runtime,
 }
 
@@ -32,9 +32,9 @@ pub(crate) struct RuntimeArgs {
 #[derive(clap::ValueEnum, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) enum Runtime {
     /// One single-threaded runtime per core (`a2a_server::serve_per_core`).
+    #[default]
     PerCore,
     /// The process's multi-thread runtime (`a2a_server::serve_with_shutdown`).
-    #[default]
     MultiThread,
 }
 

@@ -23,17 +23,17 @@ fn serve_keeps_its_flags_and_help() {
         help.contains("--runtime <RUNTIME>"),
         "--runtime missing from:\n{help}"
     );
-    assert!(help.contains("[default: multi-thread]"), "{help}");
+    assert!(help.contains("[default: per-core]"), "{help}");
     assert_eq!(run(&["serve", "--echo", "--exec", "cat"]).code, 2);
     let bad = run(&["serve", "--runtime", "green-threads"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("green-threads"), "{}", bad.stderr);
 }
 
-/// Both runtimes serve the same agent (the default, multi-thread, in every other test).
+/// Both runtimes serve the same agent (the default, per-core, in every other test).
 #[test]
-fn serve_on_one_runtime_per_core() {
-    let agent = Serve::start(&["--runtime", "per-core"]);
+fn serve_on_the_multi_thread_runtime() {
+    let agent = Serve::start(&["--runtime", "multi-thread"]);
     let sent = ok(&["send", "-a", agent.url.as_str(), "ping"]);
     assert_eq!(sent.field("State"), "COMPLETED");
     assert_eq!(block(&sent.stdout, "Artifact"), "ping");

@@ -39,8 +39,8 @@
 //!    kept tasks), and idle subscribers at each further `--subscribers` count.
 //!
 //! The bench server on [`a2a_server::serve_per_core`] (`per-core`: one single-threaded runtime
-//! per core, `--per-core N`) runs phases 1, 3 and 6's HTTP+JSON rows beside a2a-rs (the same
-//! server on the multi-thread runtime). The `a2a` binary (`a2a-cli`: `a2a serve --no-grpc -q`, what users run, its echo agent on
+//! per core, `--per-core N`) runs phases 1, 3 and 6 beside a2a-rs (the same server on the
+//! multi-thread runtime). The `a2a` binary (`a2a-cli`: `a2a serve --no-grpc -q`, what users run, its echo agent on
 //! the in-memory store) runs phase 1. The store columns (`sqlite`, `postgres`: the bench server
 //! with `--store`, a fresh SQLite file or PostgreSQL schema per phase, removed or dropped after
 //! it) run phases 1 and 3, with the CPU of every `postgres` process on the machine beside the
@@ -879,7 +879,8 @@ const BINDING_CONCURRENCY: [usize; 2] = [16, 64];
 
 /// The phases that apply to a server: the raw floor and a2a-rs run every one of theirs; the
 /// JSON floor, the reference of the A2A rows, the `SendMessage` rates of both JSON bindings, the
-/// stream and the instructions; the gRPC floor the gRPC rows only; the `a2a` binary the
+/// stream and the instructions; per-core the rates of every binding and the stream; the gRPC
+/// floor the gRPC rows only; the `a2a` binary the
 /// JSON-RPC rates; the stores the JSON-RPC rates and the stream; the SDKs the JSON-RPC phases.
 fn phases(config: &Config, kind: Kind) -> Vec<(&'static str, Phase)> {
     let mut phases: Vec<(&'static str, Phase)> = match kind {
@@ -887,6 +888,7 @@ fn phases(config: &Config, kind: Kind) -> Vec<(&'static str, Phase)> {
         Kind::PerCore => vec![
             ("rates", phase_rates),
             ("rest", phase_rest),
+            ("grpc", phase_grpc),
             ("stream", phase_stream),
         ],
         Kind::Sqlite | Kind::Postgres => vec![("rates", phase_rates), ("stream", phase_stream)],
