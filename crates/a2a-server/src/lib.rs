@@ -241,6 +241,7 @@ pub mod push;
 #[cfg(feature = "serve")]
 mod serve;
 mod service;
+mod span_hex;
 pub mod store;
 #[cfg(feature = "tls")]
 pub mod tls;

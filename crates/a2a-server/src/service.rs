@@ -25,6 +25,7 @@ use crate::common::head::{self, Refused};
 use crate::common::sse::{StreamPermit, StreamPermits};
 use crate::error::A2aError;
 use crate::handler::{CallContext, HandlerBuilder, HandlerConfig, RequestHandler};
+use crate::span_hex::Hex;
 use crate::store::TaskStore;
 
 /// Limits with safe defaults. Every one is configurable.
@@ -620,9 +621,9 @@ impl A2aService {
             method = %request.method(),
             path = %request.uri().path(),
             a2a.binding = tracing::field::Empty,
-            trace_id = %trace.trace_id_hex(),
-            span_id = %trace.span_id_hex(),
-            parent_span_id = parent.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
+            trace_id = %Hex(Some(trace.trace_id())),
+            span_id = %Hex(Some(trace.span_id())),
+            parent_span_id = %Hex(parent.as_ref().map(TraceContext::span_id)),
         );
         // A service built outside a runtime starts its push worker here.
         self.inner.handler.start_push();

@@ -25,6 +25,7 @@ use super::{
 };
 use crate::agent::{AgentEvent, EventSink, EventTarget, RequestContext, SinkError};
 use crate::error::A2aError;
+use crate::span_hex::Hex;
 use crate::store::{AgentRun, Change, Owner, StoreError, TaskEdit, TaskPin, TaskStore, task_bytes};
 
 /// How the first event of a new request went, for the caller waiting in `start`.
@@ -590,8 +591,8 @@ impl RequestHandler {
             "a2a.agent",
             a2a.task_id = %task_id,
             a2a.context_id = %context_id,
-            trace_id = trace.as_ref().map(TraceContext::trace_id_hex).unwrap_or_default(),
-            span_id = trace.as_ref().map(TraceContext::span_id_hex).unwrap_or_default(),
+            trace_id = %Hex(trace.as_ref().map(TraceContext::trace_id)),
+            span_id = %Hex(trace.as_ref().map(TraceContext::span_id)),
             a2a.state = tracing::field::Empty,
         );
         let sink = EventSink {
