@@ -9,8 +9,9 @@ use std::time::Duration;
 use a2a_types::protocol::ProtocolVersion;
 use a2a_types::trace::TraceContext;
 use a2a_types::v1::{
-    ContextId, Message, Role, SendMessageConfiguration, SendMessageRequest, SendMessageResponse,
-    StreamResponse, Struct, Task, TaskId, TaskPushNotificationConfig, TaskState, TaskStatus,
+    ContextId, Message, MessageId, Role, SendMessageConfiguration, SendMessageRequest,
+    SendMessageResponse, StreamResponse, Struct, Task, TaskId, TaskPushNotificationConfig,
+    TaskState, TaskStatus,
 };
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -560,7 +561,8 @@ impl RequestHandler {
         in_call: bool,
     ) -> (oneshot::Receiver<First>, CallerRun) {
         let (first_tx, first_rx) = oneshot::channel();
-        let writer = Arc::new(self.task_writer(&mut prepared, call, first_tx));
+        let message_id = send.message.message_id.clone();
+        let writer = Arc::new(self.task_writer(&mut prepared, call, first_tx, message_id));
         let (task_id, context_id) = (prepared.task_id, prepared.context_id);
         let cancel = writer.cancel.clone();
         let ctx = RequestContext {
@@ -623,13 +625,14 @@ impl RequestHandler {
         (first_rx, run)
     }
 
-    /// The writer behind the sink of a prepared execution; it takes the execution's pin and,
-    /// for a new task, the task to create.
+    /// The writer behind the sink of a prepared execution of the turn of message `message_id`;
+    /// it takes the execution's pin and, for a new task, the task to create.
     fn task_writer(
         &self,
         prepared: &mut Prepared,
         call: &CallContext,
         first: oneshot::Sender<First>,
+        message_id: MessageId,
     ) -> TaskWriter {
         let inner = &self.inner;
         let run = &prepared.run;
@@ -659,6 +662,7 @@ impl RequestHandler {
             pending: inner.pending.clone(),
             // No blocking caller waits for the final task.
             snapshot_first: lock(&run.final_task).is_none(),
+            message_id,
         }
     }
 }
@@ -933,6 +937,8 @@ struct TaskWriter {
     agent_run: Mutex<Option<AgentRun>>,
     /// Where the end of a turn the store could not take waits for it.
     pending: Arc<PendingOutcomes>,
+    /// The message whose turn this execution runs (see [`TurnEnd::message_id`]).
+    message_id: MessageId,
     /// The caller does not block: it gets the task as created with the first signal.
     snapshot_first: bool,
 }
@@ -1196,6 +1202,7 @@ impl TaskWriter {
             outcome,
             cancelled: self.cancel.is_cancelled(),
             emitted: self.emitted.load(std::sync::atomic::Ordering::Relaxed),
+            message_id: self.message_id.clone(),
         };
         let mut patience = Patience::new(self.tolerance);
         let result = loop {

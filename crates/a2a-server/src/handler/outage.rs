@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use a2a_types::v1::{StreamResponse, Task, TaskId, TaskState, Timestamp};
+use a2a_types::v1::{MessageId, Role, StreamResponse, Task, TaskId, TaskState, Timestamp};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -158,6 +158,10 @@ pub(super) struct TurnEnd {
     pub(super) cancelled: bool,
     /// How many events the execution had stored.
     pub(super) emitted: usize,
+    /// The message whose turn this was. When the task's last user message is another one, a
+    /// follow-up was accepted since (on this server or on another replica of a shared store,
+    /// which this server's running executions do not show) and the task is that turn's to end.
+    pub(super) message_id: MessageId,
 }
 
 /// The longest failure text the server writes into a task's status message.
@@ -171,6 +175,9 @@ impl TurnEnd {
     /// waiting callers and streams see this turn end. These edits are the server's own and
     /// small: no byte limit refuses them, so that every task can end.
     pub(super) fn edit(&self, task: &Task) -> (Option<TaskEdit>, Option<Option<Timestamp>>) {
+        if self.superseded(task) {
+            return (None, None);
+        }
         let state = task.status.state;
         let edit = match &self.outcome {
             _ if self.cancelled && !state.is_terminal() => {
@@ -192,6 +199,18 @@ impl TurnEnd {
             _ => (state, task.status.timestamp),
         };
         (edit, after.is_interrupted().then_some(stamped))
+    }
+}
+
+impl TurnEnd {
+    /// A newer turn owns the task: its last user message is not this turn's (a task whose
+    /// history has no user message, or this one last, is this turn's).
+    fn superseded(&self, task: &Task) -> bool {
+        task.history
+            .iter()
+            .rev()
+            .find(|message| message.role == Role::User)
+            .is_some_and(|last| last.message_id != self.message_id)
     }
 }
 
@@ -387,7 +406,7 @@ impl RequestHandler {
 
 #[cfg(test)]
 mod tests {
-    use a2a_types::v1::{Artifact, Part, TaskStatus};
+    use a2a_types::v1::{Artifact, Message, Part, TaskStatus};
 
     use super::*;
 
@@ -460,6 +479,7 @@ mod tests {
             outcome: Err("the store went away".to_owned()),
             cancelled: false,
             emitted: 1,
+            message_id: MessageId::new("m-1"),
         };
         let (Some(TaskEdit::Status(status)), None) = end.edit(&task) else {
             panic!("a status edit");
@@ -473,5 +493,28 @@ mod tests {
         // An ended task stays as it is.
         let ended = Task::new("t", "c", TaskStatus::now(TaskState::Completed));
         assert!(end.edit(&ended).0.is_none());
+    }
+
+    /// Two replicas of one store: the turn of m-1 ended on one while a follow-up (m-2) had
+    /// started on the other. Its end must not complete the follow-up's running turn.
+    #[test]
+    fn the_end_of_a_turn_leaves_a_newer_turn_alone() {
+        let end = TurnEnd {
+            execution_id: 1,
+            outcome: Ok(()),
+            cancelled: false,
+            emitted: 1,
+            message_id: MessageId::new("m-1"),
+        };
+        let user = |id: &str| Message::new(MessageId::new(id), Role::User, vec![Part::text("go")]);
+        let agent = Message::new(MessageId::new("a-1"), Role::Agent, vec![Part::text("ok")]);
+        let mut task = Task::new("t", "c", TaskStatus::now(TaskState::Working));
+        task.history = vec![user("m-1"), agent.clone()];
+        let (Some(TaskEdit::Status(status)), None) = end.edit(&task) else {
+            panic!("its own turn: completed");
+        };
+        assert_eq!(status.state, TaskState::Completed);
+        task.history = vec![user("m-1"), agent, user("m-2")];
+        assert_eq!(end.edit(&task), (None, None), "a newer turn's");
     }
 }
