@@ -4,9 +4,19 @@
 use a2a_jsonrpc::A2aError;
 use a2a_types::protocol::{ProtocolVersion, VersionNumber, headers};
 use a2a_types::trace::TraceContext;
-use http::HeaderValue;
+use http::{HeaderName, HeaderValue};
 
 use crate::auth::{AuthError, Authenticator, Principal};
+
+/// The header names read on every request, each parsed once here: a lookup by `&str` parses
+/// the name first (~170 instructions a lookup, five lookups a request; callgrind,
+/// docs/benchmarks.md).
+static A2A_VERSION: HeaderName = HeaderName::from_static(headers::A2A_VERSION);
+static A2A_EXTENSIONS: HeaderName = HeaderName::from_static(headers::A2A_EXTENSIONS);
+static X_A2A_EXTENSIONS: HeaderName = HeaderName::from_static(headers::X_A2A_EXTENSIONS);
+static LAST_EVENT_ID: HeaderName = HeaderName::from_static(headers::LAST_EVENT_ID);
+static TRACEPARENT: HeaderName = HeaderName::from_static(headers::TRACEPARENT);
+static TRACESTATE: HeaderName = HeaderName::from_static(headers::TRACESTATE);
 
 /// The protocol version a request asks for (spec 1.0 §3.6): its `A2A-Version` header, or the
 /// query parameter of that name, read by [`VersionNumber`].
@@ -24,7 +34,7 @@ pub(crate) enum RequestedVersion {
 impl RequestedVersion {
     /// Reads the `A2A-Version` header, or the query parameter of that name (spec §3.6.1).
     pub(crate) fn of(head: &http::request::Parts) -> Self {
-        let Some(value) = service_parameter(head, headers::A2A_VERSION) else {
+        let Some(value) = service_parameter(head, &A2A_VERSION) else {
             return RequestedVersion::Missing;
         };
         let value = value.trim();
@@ -84,22 +94,22 @@ impl RequestedVersion {
 }
 
 /// A service parameter: the header, or the query parameter of the same name (spec §3.6.1).
-pub(crate) fn service_parameter(head: &http::request::Parts, name: &str) -> Option<String> {
+pub(crate) fn service_parameter(head: &http::request::Parts, name: &HeaderName) -> Option<String> {
     if let Some(value) = head.headers.get(name).and_then(|v| v.to_str().ok()) {
         return Some(value.to_owned());
     }
     head.uri.query()?.split('&').find_map(|pair| {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        k.eq_ignore_ascii_case(name).then(|| v.to_owned())
+        k.eq_ignore_ascii_case(name.as_str()).then(|| v.to_owned())
     })
 }
 
 /// The trace context of a request's handling, and the caller's it continues: a child of the
 /// caller's `traceparent` (with its `tracestate`) when it sent a valid one, else a new trace.
 pub(crate) fn trace_context(headers: &http::HeaderMap) -> (TraceContext, Option<TraceContext>) {
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let parent = text(headers::TRACEPARENT)
-        .and_then(|parent| TraceContext::parse(parent, text(headers::TRACESTATE)));
+    let text = |name: &HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    let parent =
+        text(&TRACEPARENT).and_then(|parent| TraceContext::parse(parent, text(&TRACESTATE)));
     let ours = match &parent {
         Some(parent) => parent.child(),
         None => TraceContext::new_root(),
@@ -109,9 +119,9 @@ pub(crate) fn trace_context(headers: &http::HeaderMap) -> (TraceContext, Option<
 
 /// `A2A-Extensions` (and the 0.3 `X-A2A-Extensions`), comma-separated, possibly repeated.
 pub(crate) fn requested_extensions(head: &http::request::Parts) -> Vec<String> {
-    [headers::A2A_EXTENSIONS, headers::X_A2A_EXTENSIONS]
-        .iter()
-        .flat_map(|name| head.headers.get_all(*name).iter())
+    [&A2A_EXTENSIONS, &X_A2A_EXTENSIONS]
+        .into_iter()
+        .flat_map(|name| head.headers.get_all(name).iter())
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .map(str::trim)
@@ -124,7 +134,7 @@ pub(crate) fn requested_extensions(head: &http::request::Parts) -> Vec<String> {
 pub(crate) fn last_event_id(head: &http::request::Parts) -> Result<Option<u64>, A2aError> {
     let value = head
         .headers
-        .get(headers::LAST_EVENT_ID)
+        .get(&LAST_EVENT_ID)
         .map(|v| v.to_str().unwrap_or("\u{fffd}"));
     match value.map(str::trim) {
         None | Some("") => Ok(None),
