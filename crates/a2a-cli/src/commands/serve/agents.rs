@@ -45,6 +45,15 @@ impl Running {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Adds a command's group. The groups left by agents dropped mid-command (see
+    /// [`Registered`]) go once no process of theirs is alive: the set is bounded by the
+    /// processes still running.
+    fn add(&self, group: u32) {
+        let mut running = self.lock();
+        running.retain(|&left| group_alive(left));
+        running.insert(group);
+    }
+
     /// Ends every running command as a cancel does ([`end_group`]), all at once; returns when
     /// each group is gone (at most `grace` and a little after SIGKILL). For the server's
     /// shutdown, when no request can start another.
@@ -105,7 +114,7 @@ impl Agent for Exec {
             .map_err(|err| AgentError::new(format!("cannot run `{}`: {err}", self.command)))?;
         let group = child.id();
         if let Some(group) = group {
-            self.running.lock().insert(group);
+            self.running.add(group);
         }
         let mut registered = Registered {
             running: self.running.clone(),
@@ -322,5 +331,24 @@ impl Output {
         sink.artifact_chunk(artifact, self.sent > 0, last).await?;
         self.sent += 1;
         Ok(())
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::Running;
+
+    #[test]
+    fn groups_with_no_process_left_go_when_another_is_added() {
+        let running = Running::default();
+        // A process that has exited and been reaped: its group has no process left.
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        running.lock().insert(dead);
+        // This test's own group is alive.
+        let alive = u32::try_from(rustix::process::getpgrp().as_raw_nonzero().get()).unwrap();
+        running.add(alive);
+        assert_eq!(running.lock().iter().copied().collect::<Vec<_>>(), [alive]);
     }
 }
